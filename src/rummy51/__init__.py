@@ -1,0 +1,31 @@
+"""rummy51: an exact Rummy 51 engine (two decks, jokers, ace low and high).
+
+>>> import rummy51
+>>> rummy51.best_opening("6S 7S 8S 10D 10C 10H 2C").value
+51
+"""
+from .cards import JOKER, PAD, Hand, card_text, cards_text, parse_card, parse_cards
+from .rules import PRESETS, RuleSet
+from .solver import (
+    Meld,
+    Opening,
+    best_opening,
+    best_opening_values,
+    can_go_out,
+    can_go_out_flags,
+    can_open,
+    can_open_flags,
+    deal,
+    min_deadwood,
+    min_deadwood_values,
+    pack_hands,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "JOKER", "PAD", "Hand", "card_text", "cards_text", "parse_card", "parse_cards",
+    "PRESETS", "RuleSet",
+    "Meld", "Opening", "best_opening", "best_opening_values", "can_go_out", "can_go_out_flags",
+    "can_open", "can_open_flags", "deal", "min_deadwood", "min_deadwood_values", "pack_hands",
+]

@@ -1,0 +1,632 @@
+# cython: language_level=3
+"""rummy51 core: exact meld-partition search, batch evaluation, dealing.
+
+Private module: the public API is ``rummy51.solver`` (and ``rummy51.deal``).
+The kernels are nogil C functions; the ``def`` wrappers validate their inputs
+with the GIL held, then release it around the loops.
+
+The search (``dfs``) decides the lowest undecided natural card first: either every
+remaining copy of it stays out, or one catalogue meld whose lowest natural card it
+is covers one copy. Every collection of melds is therefore visited once (never
+every ordering of the same melds). Cards that lie in no meld at all (given the
+jokers held) are dropped at the root, and an upper bound (the most the remaining
+useful cards and jokers could add, capped by the cards still allowed in melds)
+prunes the rest; can_open and can_go_out stop at the first success.
+"""
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+cimport numpy as cnp
+from numpy.random cimport bitgen_t
+
+import numpy as np
+
+cnp.import_array()
+
+cdef uint64_t ACES = 0x0001000100010001ULL      # bit 0 of each lane
+cdef uint64_t LANES13 = 0x1FFF1FFF1FFF1FFFULL   # bits 0..12 of each lane
+
+
+ctypedef struct Search:
+    const Rules* r
+    const int32_t* val      # opening values, or deadwood weights
+    int jub                 # bound per joker (matches val)
+    const int16_t* tab      # per-lane sums of the per-card bound (matches val)
+    int maxc                # bound per card of any kind, for the capacity bound
+    int vmax                # bound per natural card
+    uint64_t root_u0        # naturals in some jokerless meld at the root
+    int gain                # most one joker meld adds beyond root_u0's cards
+    int jstar               # the joker meld adding that most (-1: none)
+    uint64_t jstar_mask     # its natural cards
+    uint64_t jstar_low      # its lowest natural card
+    uint64_t useful         # naturals lying in at least one meld at the root
+    int cap                 # most cards allowed in melds
+    int mode
+    int best                # best value found (or threshold - 1 until found)
+    int stop_at             # stop as soon as best reaches this
+    uint64_t must_bit       # a natural that must be melded (0: none)
+    int must_joker          # a joker must be melded
+    int record              # keep the best path
+    int depth
+    int path[MAX_DEPTH]
+    int best_depth
+    int best_path[MAX_DEPTH]
+
+
+cdef uint8_t BIT_OF[52]     # card code -> bit in the lane layout
+cdef int _k
+for _k in range(52):
+    BIT_OF[_k] = (_k // 13) * 16 + _k % 13
+
+
+cdef inline int card_of_bit(int b) noexcept nogil:
+    return (b >> 4) * 13 + (b & 15)
+
+
+cdef inline uint64_t useful_mask(uint64_t once, int jok, const Rules* r,
+                                 uint64_t* natural) noexcept nogil:
+    """Naturals (once plane) lying in some meld the hand could form, by bit tests
+    over all four suits at once (eval7-style lanes). ``natural`` receives those
+    lying in some meld without a joker."""
+    cdef int je = jok if jok < r.mj else r.mj
+    cdef uint64_t L, x, p1, p2, run0, run1, a, b, c, d, rk0, rk1, u0
+    L = once
+    if r.ace_high:
+        L = L | ((once & ACES) << 13)        # the ace again above the king
+    p1 = L & (L >> 1)                        # adjacent pairs
+    x = p1 & (L >> 2)                        # starts of natural 3-runs
+    run0 = x | (x << 1) | (x << 2)
+    run0 = (run0 | ((run0 >> 13) & ACES)) & LANES13   # fold the high ace back to bit 0
+    a = once & 0x1FFF
+    b = (once >> 16) & 0x1FFF
+    c = (once >> 32) & 0x1FFF
+    d = (once >> 48) & 0x1FFF
+    rk0 = (a & b & (c | d)) | (c & d & (a | b))      # ranks held in >= 3 suits
+    u0 = (run0 & once) | ((rk0 * ACES) & once)
+    natural[0] = u0
+    if je == 0:
+        return u0
+    if je >= 2:
+        return once                          # any card + 2 jokers is a meld
+    p2 = L & (L >> 2)                        # pairs with a gap: the joker inside
+    run1 = p1 | (p1 << 1) | p2 | (p2 << 2)   # adjacent pairs take the joker at an end
+    run1 = (run1 | ((run1 >> 13) & ACES)) & LANES13
+    rk1 = (a & (b | c | d)) | (b & (c | d)) | (c & d)  # ranks held in >= 2 suits
+    return (run1 & once) | ((rk1 * ACES) & once)
+
+
+cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h) noexcept nogil:
+    """Build the bit planes of a hand of card codes (255 = padding, skipped).
+    Returns 0, or an ERR_* code with h.n set to the index of the bad card."""
+    cdef Py_ssize_t i
+    cdef int code
+    cdef uint64_t bit
+    h.once = 0
+    h.twice = 0
+    h.jokers = 0
+    h.n = 0
+    h.weight = 0
+    for i in range(n):
+        code = codes[i]
+        if code < 52:
+            bit = (<uint64_t>1) << BIT_OF[code]
+            if h.once & bit:
+                if h.twice & bit or r.decks < 2:
+                    h.n = <int>i
+                    return ERR_COPIES
+                h.twice |= bit
+            else:
+                h.once |= bit
+            h.weight += r.hval[code]
+        elif code == 52:
+            h.jokers += 1
+            if h.jokers > r.jokers:
+                h.n = <int>i
+                return ERR_JOKERS
+            h.weight += r.joker_penalty
+        elif code == 255:
+            continue
+        else:
+            h.n = <int>i
+            return ERR_CODE
+        h.n += 1
+        if h.n > MAX_HAND:
+            h.n = <int>i
+            return ERR_LONG
+    return 0
+
+
+cdef inline int lanes_sum(uint64_t plane, const int16_t* tab) noexcept nogil:
+    """Sum of a per-rank quantity over the cards of a plane, one table look-up per suit."""
+    return (tab[plane & 0x1FFF] + tab[(plane >> 16) & 0x1FFF]
+            + tab[(plane >> 32) & 0x1FFF] + tab[(plane >> 48) & 0x1FFF])
+
+
+cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, uint64_t u0,
+                         int jok) noexcept nogil:
+    """Most the useful cards (once, twice) and ``jok`` jokers could add. Naturals
+    outside every jokerless meld (not in ``u0``) can only join a meld with a joker,
+    and such a meld holds at most MAX_MELD - 1 naturals per joker."""
+    cdef int nuse = R51_POPCOUNT(once) + R51_POPCOUNT(twice)
+    cdef int jb = nuse * s.r.mj
+    cdef int jonly, cap_j
+    if jok < jb:
+        jb = jok
+    jonly = lanes_sum(once & ~u0, s.tab) + lanes_sum(twice & ~u0, s.tab)
+    cap_j = jb * (MAX_MELD - 1) * s.vmax
+    if jonly > cap_j:
+        jonly = cap_j
+    jonly += lanes_sum(once & u0, s.tab) + lanes_sum(twice & u0, s.tab) + jb * s.jub
+    if jb > 0:
+        # the root's cards in jokerless melds, plus the most one joker meld adds
+        cap_j = lanes_sum(once & s.root_u0, s.tab) + lanes_sum(twice & s.root_u0, s.tab) + jb * s.gain
+        if cap_j < jonly:
+            return cap_j
+    return jonly
+
+
+cdef int joker_gain(Search* s, uint64_t once, uint64_t u0, int jok) noexcept nogil:
+    """Most that one meld with a joker can add beyond the values of its naturals that
+    lie in jokerless melds (``u0``): scans the catalogue's joker melds of the hand."""
+    cdef const Rules* r = s.r
+    cdef uint64_t x = once, m
+    cdef int b, c, i, g, best = 0
+    while x:
+        b = R51_CTZ(x)
+        c = card_of_bit(b)
+        for i in range(r.jstart[c], r.start[c + 1]):
+            m = r.mask[i]
+            if (m & ~once) == 0 and r.njokers[i] <= jok:
+                g = s.val[i] - lanes_sum(m & u0, s.tab)
+                if g > best:
+                    best = g
+                    s.jstar = i
+                    s.jstar_mask = m
+                    s.jstar_low = m & (~m + 1)
+        x &= x - 1
+    return best
+
+
+cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int cur,
+              int start, int start_bit, int left, int must_ok) noexcept nogil:
+    cdef const Rules* r = s.r
+    cdef uint64_t u, u0, bit, m
+    cdef int b, c, i, i_end, k, bound, jfirst
+    cdef bint lo_first
+    R51_NODE()
+    # drop the naturals that no meld can hold any more: they are left over
+    u = useful_mask(once, jok, r, &u0)
+    if s.mode == MODE_GO_OUT:
+        left += popcount64(once & ~u) + popcount64(twice & ~u)
+        if left > 1:
+            return
+    once &= u
+    twice &= u
+    if s.mode != MODE_GO_OUT:
+        if must_ok and cur > s.best:
+            s.best = cur
+            if s.record:
+                s.best_depth = s.depth
+                memcpy(s.best_path, s.path, s.depth * sizeof(int))
+            if s.best >= s.stop_at:
+                return
+    if once == 0:
+        if s.mode == MODE_GO_OUT and must_ok and left + jok == 1 and cur > s.best:
+            s.best = cur
+            if s.record:
+                s.best_depth = s.depth
+                memcpy(s.best_path, s.path, s.depth * sizeof(int))
+        return
+    if s.must_bit and not must_ok and not (once & s.must_bit):
+        return
+    # bound: every useful natural and usable joker at its most, and no more cards
+    # than the melds may still take
+    bound = bound_of(s, once, twice, u0, jok)
+    if s.mode != MODE_GO_OUT:
+        k = (s.cap - used) * s.maxc
+        if k < bound:
+            bound = k
+    if cur + bound <= s.best:
+        return
+    b = R51_CTZ(once)
+    bit = (<uint64_t>1) << b
+    c = card_of_bit(b)
+    k = 2 if twice & bit else 1
+    # a card outside every jokerless meld and outside the best joker meld is most
+    # likely left out: try that first, so the first descent is a good collection
+    lo_first = (jok > 0 and not (bit & (s.root_u0 | s.jstar_mask | s.must_bit))
+                and s.mode != MODE_GO_OUT)
+    if lo_first:
+        dfs(s, once & ~bit, twice & ~bit, jok, used, cur, 0, -1, left + k, must_ok)
+        if s.best >= s.stop_at:
+            return
+    jfirst = -1
+    if jok > 0 and b != start_bit and (bit & s.jstar_low):
+        # the joker meld that adds the most, first
+        i = s.jstar
+        m = r.mask[i]
+        if (m & ~once) == 0 and r.njokers[i] <= jok and used + r.ncards[i] <= s.cap:
+            jfirst = i
+            descend(s, once, twice, jok, used, cur, i, b, left, must_ok)
+            if s.best >= s.stop_at:
+                return
+    i = start if b == start_bit else r.start[c]
+    i_end = r.start[c + 1] if jok > 0 else r.jstart[c]
+    while i < i_end:
+        m = r.mask[i]
+        R51_SCAN()
+        if (m & ~once) == 0 and i != jfirst:
+            if r.njokers[i] <= jok and used + r.ncards[i] <= s.cap:
+                descend(s, once, twice, jok, used, cur, i, b, left, must_ok)
+                if s.best >= s.stop_at:
+                    return
+        i += 1
+    # leave every remaining copy of this card out of the melds
+    if lo_first or ((bit & s.must_bit) and not must_ok):
+        return
+    dfs(s, once & ~bit, twice & ~bit, jok, used, cur, 0, -1, left + k, must_ok)
+
+
+cdef inline void descend(Search* s, uint64_t once, uint64_t twice, int jok, int used,
+                         int cur, int i, int b, int left, int must_ok) noexcept nogil:
+    """Lay meld ``i`` (whose lowest card is bit ``b``) and search on."""
+    cdef const Rules* r = s.r
+    cdef uint64_t m = r.mask[i]
+    cdef int nj = r.njokers[i]
+    if s.depth >= MAX_DEPTH:
+        return
+    s.path[s.depth] = i
+    s.depth += 1
+    dfs(s, once & ~(m & ~twice), twice & ~m, jok - nj, used + r.ncards[i],
+        cur + s.val[i], i, b, left,
+        must_ok or (m & s.must_bit) != 0 or (s.must_joker and nj > 0))
+    s.depth -= 1
+
+
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    return R51_POPCOUNT(x)
+
+
+cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
+               int* path, int* depth) noexcept nogil:
+    """Answer one question about a parsed hand (see the MODE_* enum).
+
+    ``must``: -1, or a card code (0..51, or 52 for a joker) that must lie in a meld.
+    Returns the best value (MODE_BEST), the least deadwood (MODE_DEADWOOD) or 0/1.
+    With ``path`` not NULL, the chosen melds' ids go there and their number to
+    ``depth`` (0 when there is no collection)."""
+    cdef Search s
+    cdef uint64_t u, u0, once, twice
+    cdef int bound, nuse, cap, left
+    cdef int none = h.weight if mode == MODE_DEADWOOD else 0
+    if depth != NULL:
+        depth[0] = 0
+    s.r = r
+    s.mode = mode
+    s.record = path != NULL
+    s.depth = 0
+    s.best_depth = 0
+    s.must_bit = 0
+    s.must_joker = 0
+    if must >= 0:
+        if must == 52:
+            if h.jokers == 0:
+                return none
+            s.must_joker = 1
+        else:
+            s.must_bit = (<uint64_t>1) << BIT_OF[must]
+            if not (h.once & s.must_bit):
+                return none
+    if mode == MODE_DEADWOOD:
+        s.val = r.weight
+        s.tab = r.tabw
+        s.vmax = r.hmax
+        s.jub = r.joker_penalty
+        s.maxc = r.joker_penalty if r.joker_penalty > r.jmax else r.jmax
+    else:
+        s.val = r.value
+        s.tab = r.tabv
+        s.vmax = r.vmax
+        s.jub = r.jmax
+        s.maxc = r.jmax
+    if mode == MODE_GO_OUT:
+        if h.n < 4:
+            return 0
+        cap = h.n - 1
+    else:
+        cap = h.n - keep
+    if cap < 3:
+        return none
+    s.cap = cap
+
+    # the root's bound settles most hands with no search
+    u = useful_mask(h.once, h.jokers, r, &u0)
+    once = h.once & u
+    twice = h.twice & u
+    if s.must_bit and not (once & s.must_bit):
+        return none
+    nuse = popcount64(once) + popcount64(twice)
+    if nuse == 0:
+        return none
+    s.root_u0 = u0
+    s.gain = 0
+    s.jstar = -1
+    s.jstar_mask = 0
+    s.jstar_low = 0
+    if h.jokers > 0 and r.mj > 0:
+        s.gain = joker_gain(&s, once, u0, h.jokers)
+    bound = bound_of(&s, once, twice, u0, h.jokers)
+    if mode != MODE_GO_OUT and cap * s.maxc < bound:
+        bound = cap * s.maxc
+    left = 0
+    if mode == MODE_BEST or mode == MODE_DEADWOOD:
+        s.best = 0
+        s.stop_at = bound
+    else:
+        if bound < r.threshold:
+            return 0
+        if mode == MODE_GO_OUT:
+            # naturals in no meld are left over; more than one and the hand is lost
+            left = (h.n - h.jokers) - nuse
+            if left > 1:
+                return 0
+        s.best = r.threshold - 1
+        s.stop_at = r.threshold
+    dfs(&s, once, twice, h.jokers, 0, 0, 0, -1, left, 1 - (must >= 0))
+
+    if s.record and depth != NULL:
+        if mode == MODE_BEST or mode == MODE_DEADWOOD or s.best >= r.threshold:
+            depth[0] = s.best_depth
+            memcpy(path, s.best_path, s.best_depth * sizeof(int))
+    if mode == MODE_BEST:
+        return s.best
+    if mode == MODE_DEADWOOD:
+        return h.weight - s.best
+    return 1 if s.best >= r.threshold else 0
+
+
+# ---------------------------------------------------------------------------
+# Python-facing wrappers
+
+
+_MODES = {"best": MODE_BEST, "can_open": MODE_CAN_OPEN, "go_out": MODE_GO_OUT,
+          "deadwood": MODE_DEADWOOD}
+
+
+cdef class CoreRules:
+    """A RuleSet compiled for the core: scalars, per-card bounds and the catalogue.
+
+    Built by ``rummy51.solver`` from a ``RuleSet`` and its ``Catalogue``; it keeps
+    the catalogue arrays alive while the C struct points into them."""
+    cdef Rules r
+    cdef object _keep
+    cdef readonly object deck        # uint8 codes of the full deck
+    cdef readonly int decks, jokers, threshold
+
+    def __init__(self, rules, catalogue, maxval, hval, int jmax):
+        cdef int c
+        self.r.decks = rules.decks
+        self.r.jokers = rules.jokers
+        self.r.threshold = rules.threshold
+        self.r.mj = rules.max_jokers_per_meld
+        self.r.ace_high = 1 if rules.ace_high else 0
+        self.r.joker_penalty = rules.joker_penalty
+        self.r.jmax = jmax
+        self.decks = rules.decks
+        self.jokers = rules.jokers
+        self.threshold = rules.threshold
+        cdef int lane, bitn, tv, tw
+        for c in range(52):
+            self.r.maxval[c] = maxval[c]
+            self.r.hval[c] = hval[c]
+        # per-lane sums (card values depend on the rank only, not the suit)
+        for lane in range(8192):
+            tv = 0
+            tw = 0
+            for bitn in range(13):
+                if lane & (1 << bitn):
+                    tv += maxval[bitn]
+                    tw += hval[bitn]
+            self.r.tabv[lane] = tv
+            self.r.tabw[lane] = tw
+        self.r.vmax = max(maxval)
+        self.r.hmax = max(hval)
+        arrays = (
+            np.ascontiguousarray(catalogue.start, np.int32),
+            np.ascontiguousarray(catalogue.joker_start, np.int32),
+            np.ascontiguousarray(catalogue.mask, np.uint64),
+            np.ascontiguousarray(catalogue.value, np.int32),
+            np.ascontiguousarray(catalogue.weight, np.int32),
+            np.ascontiguousarray(catalogue.ncards, np.uint8),
+            np.ascontiguousarray(catalogue.njokers, np.uint8),
+        )
+        self._keep = arrays
+        cdef const int32_t[::1] start = arrays[0]
+        cdef const int32_t[::1] jstart = arrays[1]
+        cdef const uint64_t[::1] mask = arrays[2]
+        cdef const int32_t[::1] value = arrays[3]
+        cdef const int32_t[::1] weight = arrays[4]
+        cdef const uint8_t[::1] ncards = arrays[5]
+        cdef const uint8_t[::1] njokers = arrays[6]
+        if start.shape[0] != 53 or jstart.shape[0] != 52 or mask.shape[0] == 0:
+            raise ValueError("malformed meld catalogue")
+        self.r.start = &start[0]
+        self.r.jstart = &jstart[0]
+        self.r.mask = &mask[0]
+        self.r.value = &value[0]
+        self.r.weight = &weight[0]
+        self.r.ncards = &ncards[0]
+        self.r.njokers = &njokers[0]
+        self.deck = np.asarray(rules.deck(), dtype=np.uint8)
+
+
+cdef str _error_text(int err, int row, int col, int code, CoreRules cr, bint batch):
+    where = f"hands[{row}, {col}]" if batch else f"card {col}"
+    if err == ERR_CODE:
+        return (f"{where} is {code}, which is not a card code "
+                "(0..51 naturals, 52 joker, 255 padding)")
+    if err == ERR_COPIES:
+        from .cards import card_text
+        who = f"hands[{row}]" if batch else "hand"
+        return f"{who} holds {cr.decks + 1} copies of {card_text(code)}, but rules.decks is {cr.decks}"
+    if err == ERR_JOKERS:
+        who = f"hands[{row}]" if batch else "hand"
+        return f"{who} holds more than {cr.jokers} jokers, but rules.jokers is {cr.jokers}"
+    if err == ERR_LONG:
+        who = f"hands[{row}]" if batch else "hand"
+        return f"{who} holds more than {MAX_HAND} cards"
+    return f"unknown error {err}"
+
+
+def solve_one(CoreRules cr, const uint8_t[::1] codes, str mode, int keep, int must):
+    """Solve one hand of card codes. Returns ``(result, meld_ids)``.
+
+    ``mode`` is 'best', 'can_open', 'go_out' or 'deadwood'; ``must`` is -1 or the code
+    of a card that must lie in a meld (checked to be in the hand by the caller)."""
+    cdef Hand h
+    cdef int path[MAX_DEPTH]
+    cdef int depth = 0
+    cdef int res, err, md
+    md = _MODES[mode]
+    if keep < 0:
+        raise ValueError(f"keep must be >= 0, got {keep}")
+    if must < -1 or must > 52:
+        raise ValueError(f"must_use must be a card code 0..52, got {must}")
+    err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
+    if err:
+        raise ValueError(_error_text(err, 0, h.n, codes[h.n], cr, False))
+    res = solve(&cr.r, &h, md, keep, must, path, &depth)
+    return res, [path[i] for i in range(depth)]
+
+
+def solve_batch(CoreRules cr, const uint8_t[:, ::1] hands, str mode, int keep,
+                int32_t[::1] out, Py_ssize_t row0=0):
+    """Solve rows of a 2-D uint8 array of card codes (255 pads), GIL released.
+
+    Writes one int32 per row into ``out``; ``row0`` only labels rows in errors.
+    Stops at the first bad row and raises ValueError naming it."""
+    cdef Py_ssize_t i, n = hands.shape[0], w = hands.shape[1]
+    cdef Hand h
+    cdef int md = _MODES[mode]
+    cdef int err = 0
+    cdef Py_ssize_t bad = -1
+    if out.shape[0] != n:
+        raise ValueError(f"out has {out.shape[0]} rows, hands has {n}")
+    if keep < 0:
+        raise ValueError(f"keep must be >= 0, got {keep}")
+    if n == 0:
+        return
+    if w == 0:
+        for i in range(n):
+            out[i] = 0
+        return
+    with nogil:
+        for i in range(n):
+            err = parse_hand(&cr.r, &hands[i, 0], w, &h)
+            if err:
+                bad = i
+                break
+            out[i] = solve(&cr.r, &h, md, keep, -1, NULL, NULL)
+    if err:
+        raise ValueError(_error_text(err, <int>(row0 + bad), h.n, hands[bad, h.n], cr, True))
+
+
+def _py_root_bound(CoreRules cr, const uint8_t[::1] codes, bint deadwood=False):
+    """Testing hook: the root's upper bound on the opening value (or the melded
+    deadwood weight) of a hand; never below the true best."""
+    cdef Hand h
+    cdef Search s
+    cdef uint64_t u, u0
+    err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
+    if err:
+        raise ValueError(_error_text(err, 0, h.n, codes[h.n], cr, False))
+    s.r = &cr.r
+    if deadwood:
+        s.val = cr.r.weight
+        s.tab = &cr.r.tabw[0]
+        s.jub = cr.r.joker_penalty
+        s.vmax = cr.r.hmax
+    else:
+        s.val = cr.r.value
+        s.tab = &cr.r.tabv[0]
+        s.jub = cr.r.jmax
+        s.vmax = cr.r.vmax
+    u = useful_mask(h.once, h.jokers, &cr.r, &u0)
+    s.root_u0 = u0
+    s.gain = 0
+    s.jstar = -1
+    if h.jokers > 0 and cr.r.mj > 0:
+        s.gain = joker_gain(&s, h.once & u, u0, h.jokers)
+    return bound_of(&s, h.once & u, h.twice & u, u0, h.jokers)
+
+
+def _py_useful_mask(CoreRules cr, const uint8_t[::1] codes):
+    """Testing hook: the root's useful-card mask of a hand (core bit layout)."""
+    cdef Hand h
+    cdef uint64_t u0
+    err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
+    if err:
+        raise ValueError(_error_text(err, 0, h.n, codes[h.n], cr, False))
+    u = useful_mask(h.once, h.jokers, &cr.r, &u0)
+    return int(u), int(u0)
+
+
+# ---------------------------------------------------------------------------
+# Dealing
+
+
+cdef inline uint32_t bounded(bitgen_t* bg, uint32_t s) noexcept nogil:
+    """Unbiased integer in [0, s) (Lemire's multiply-shift with rejection), never x % s."""
+    cdef uint64_t m = <uint64_t>bg.next_uint32(bg.state) * s
+    cdef uint32_t low = <uint32_t>m
+    cdef uint32_t t
+    if low < s:
+        t = (<uint32_t>(-s)) % s
+        while low < t:
+            m = <uint64_t>bg.next_uint32(bg.state) * s
+            low = <uint32_t>m
+    return <uint32_t>(m >> 32)
+
+
+cdef void deal_rows(bitgen_t* bg, uint8_t* deck, int deck_n, uint8_t* out,
+                    Py_ssize_t rows, int width) noexcept nogil:
+    """Each row: the first ``width`` cards of a fresh partial Fisher-Yates shuffle.
+    The deck is left permuted, which keeps every row uniform."""
+    cdef Py_ssize_t i
+    cdef int k, j
+    cdef uint8_t tmp
+    for i in range(rows):
+        for k in range(width):
+            j = k + <int>bounded(bg, <uint32_t>(deck_n - k))
+            tmp = deck[k]
+            deck[k] = deck[j]
+            deck[j] = tmp
+            out[i * width + k] = deck[k]
+
+
+def deal_into(CoreRules cr, rng, uint8_t[:, ::1] out):
+    """Fill ``out`` (rows, width) with random hands from the rule set's deck,
+    drawing from the numpy Generator ``rng``."""
+    cdef Py_ssize_t rows = out.shape[0]
+    cdef int width = <int>out.shape[1]
+    cdef uint8_t[::1] deck = np.array(cr.deck, dtype=np.uint8)
+    cdef int deck_n = <int>deck.shape[0]
+    cdef bitgen_t* bg
+    if width > deck_n:
+        raise ValueError(f"hand_size {width} is more than the {deck_n} cards of the deck")
+    if rows == 0 or width == 0:
+        return
+    bitgen = rng.bit_generator
+    capsule = bitgen.capsule
+    if not PyCapsule_IsValid(capsule, "BitGenerator"):
+        raise ValueError("rng's bit generator has no valid capsule")
+    bg = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+    with bitgen.lock, nogil:
+        deal_rows(bg, &deck[0], deck_n, &out[0, 0], rows, width)
+
+
+def _py_counters():
+    """Search statistics (nodes visited, catalogue entries scanned) since import;
+    always (0, 0) unless the extension was built with CFLAGS=-DR51_STATS."""
+    return r51_nodes, r51_scans

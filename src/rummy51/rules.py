@@ -1,0 +1,162 @@
+"""RuleSet: every **(option)** of RULES.md as one frozen dataclass.
+
+``RuleSet()`` is default Rummy 51 (two decks, four jokers, opening at 51, ace worth
+10 low or high, one joker per meld). Variants are data::
+
+    >>> import dataclasses
+    >>> r = dataclasses.replace(RuleSet(), jokers=2)
+    >>> r.deck_size
+    106
+    >>> RuleSet.gin().ace_high
+    False
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+__all__ = ["RuleSet", "PRESETS"]
+
+
+def _check_int(name: str, value, lo: int, hi: Optional[int] = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"rules.{name} must be an int, got {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+        raise ValueError(f"rules.{name} must be {rng}, got {value}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class RuleSet:
+    """The rules of one game of rummy (RULES.md), every option a field.
+
+    Cards and melds (the solver's part):
+
+    * ``decks`` (2): standard 52-card decks shuffled together; 1 or 2.
+    * ``jokers`` (4): jokers in the deck (2 is also common: 106 cards).
+    * ``threshold`` (51): the least total meld value that opens.
+    * ``ace_low_value`` (10): value of an ace at the low end of a run (A-2-3);
+      some tables count it 1.
+    * ``ace_value`` (10): value of an ace anywhere else: high in a run (Q-K-A), in a
+      set, left in hand.
+    * ``ace_high`` (True): the ace may follow the king (Q-K-A); runs never turn the
+      corner either way.
+    * ``max_jokers_per_meld`` (1): jokers one meld may hold when laid down (0..2); a
+      meld always holds at least one natural card.
+    * ``joker_penalty`` (20): a joker left in hand at the end (or 50).
+    * ``hand_size`` (14): cards dealt to each player; the first player gets one more.
+
+    The game (RULES.md sections 5-6, used by the engine and the simulations):
+
+    * ``bottom_card`` (True): a card is turned face up under the stock; it can only
+      be taken to win by hand.
+    * ``discard_card_must_meld`` (False): a player who has not opened and takes the
+      discard after their first round must use that card in the opening melds.
+    * ``reshuffle_stock`` (True): when the stock runs out, the discard pile but its
+      top card is shuffled into a new stock; if False the deal ends as a draw.
+    * ``max_turns`` (1000): deal-length cap in turns; a capped deal is a draw.
+    * ``score_out`` (-40), ``score_hand`` (-80), ``score_hand_bottom`` (-120, or
+      -140): the winner's points for going out, by hand, by hand with the bottom card.
+    * ``score_unopened`` (100): a player who never opened.
+    * ``hand_doubles`` (True): after a win by hand every other player's points are
+      doubled.
+    * ``match_deals`` (None) and ``match_points`` (None): a match ends after this
+      many deals, or when a player's total reaches this many points; with both None
+      a match is a single deal.
+    """
+
+    decks: int = 2
+    jokers: int = 4
+    threshold: int = 51
+    ace_low_value: int = 10
+    ace_value: int = 10
+    ace_high: bool = True
+    max_jokers_per_meld: int = 1
+    joker_penalty: int = 20
+    hand_size: int = 14
+    # game options
+    bottom_card: bool = True
+    discard_card_must_meld: bool = False
+    reshuffle_stock: bool = True
+    max_turns: int = 1000
+    score_out: int = -40
+    score_hand: int = -80
+    score_hand_bottom: int = -120
+    score_unopened: int = 100
+    hand_doubles: bool = True
+    match_deals: Optional[int] = None
+    match_points: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        _check_int("decks", self.decks, 1, 2)
+        _check_int("jokers", self.jokers, 0, 16)
+        _check_int("threshold", self.threshold, 1, 10_000)
+        _check_int("ace_low_value", self.ace_low_value, 0, 100)
+        _check_int("ace_value", self.ace_value, 0, 100)
+        _check_int("max_jokers_per_meld", self.max_jokers_per_meld, 0, 2)
+        _check_int("joker_penalty", self.joker_penalty, 0, 1000)
+        _check_int("hand_size", self.hand_size, 1, 50)
+        _check_int("max_turns", self.max_turns, 1)
+        for name in ("score_out", "score_hand", "score_hand_bottom", "score_unopened"):
+            _check_int(name, getattr(self, name), -100_000, 100_000)
+        for name in ("ace_high", "bottom_card", "discard_card_must_meld", "reshuffle_stock",
+                     "hand_doubles"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"rules.{name} must be True or False, got {getattr(self, name)!r}")
+        for name in ("match_deals", "match_points"):
+            if getattr(self, name) is not None:
+                _check_int(name, getattr(self, name), 1)
+        # the first player's hand plus the others' must fit the deck with one card to spare
+        if self.hand_size + 2 > self.deck_size:
+            raise ValueError(
+                f"rules.hand_size {self.hand_size} does not fit a deck of {self.deck_size} cards"
+            )
+
+    # ------------------------------------------------------------------ deck
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: ``52 * decks + jokers``."""
+        return 52 * self.decks + self.jokers
+
+    def deck(self) -> np.ndarray:
+        """The deck as sorted uint8 card codes (RULES.md section 1)."""
+        return np.array(sorted(list(range(52)) * self.decks) + [52] * self.jokers, dtype=np.uint8)
+
+    def max_players(self) -> int:
+        """Most players the deck can deal to (one card left for the stock)."""
+        return (self.deck_size - 2) // self.hand_size
+
+    # --------------------------------------------------------------- presets
+    @classmethod
+    def gin(cls, **changes) -> "RuleSet":
+        """Gin rummy's meld rules: one deck, no jokers, ace worth 1 and low only, J/Q/K 10,
+        10-card hands."""
+        base = dict(decks=1, jokers=0, ace_low_value=1, ace_value=1, ace_high=False,
+                    max_jokers_per_meld=0, hand_size=10)
+        base.update(changes)
+        return cls(**base)
+
+    @classmethod
+    def preset(cls, name: str) -> "RuleSet":
+        """A named rule set: one of ``PRESETS``."""
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(
+                f"{name!r} is not a rule preset: choose one of {', '.join(sorted(PRESETS))}"
+            ) from None
+
+    def replace(self, **changes) -> "RuleSet":
+        """A copy with some fields changed (``dataclasses.replace``)."""
+        return dataclasses.replace(self, **changes)
+
+
+PRESETS: dict[str, RuleSet] = {
+    "default": RuleSet(),
+    "two-jokers": RuleSet(jokers=2),
+    "ace-low-1": RuleSet(ace_low_value=1),
+    "gin": RuleSet.gin(),
+}

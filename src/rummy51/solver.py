@@ -1,0 +1,376 @@
+"""The solver API: best opening, can_open, can_go_out, min_deadwood, and batch twins.
+
+Single hands take text (``"7S 8S 9S JK"``), an iterable of card codes or a
+``Hand``; batch functions take a 2-D array of card codes (uint8, 255 pads short
+rows) and return numpy arrays. All questions are answered exactly by the Cython
+core (``rummy51._core``); ``rummy51.reference`` is the slow twin the tests check
+it against.
+
+>>> o = best_opening("6S 7S 8S 10D 10C 10H 2C")
+>>> o.value, o.can_open, cards_text(o.leftover)
+(51, True, '2C')
+>>> [m.text() for m in o.melds]
+['6S 7S 8S', '10H 10D 10C']
+>>> can_go_out("6S 7S 8S 10D 10C 10H 2C"), min_deadwood("6S 7S 8S 10D 10C 10H 2C")
+(True, 2)
+"""
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+
+from . import _core
+from ._catalogue import build_catalogue, card_max_value, hand_value, joker_max_value
+from .cards import JOKER, PAD, CardsLike, cards_text, check_counts, parse_card, to_codes, card_text
+from .rules import RuleSet
+
+__all__ = [
+    "Meld",
+    "Opening",
+    "best_opening",
+    "can_open",
+    "can_go_out",
+    "min_deadwood",
+    "best_opening_values",
+    "can_open_flags",
+    "can_go_out_flags",
+    "min_deadwood_values",
+    "deal",
+    "pack_hands",
+]
+
+_DEFAULT_RULES = RuleSet()
+
+
+# --------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Meld:
+    """One meld laid down.
+
+    ``cards`` are the card codes in laid order (52 = joker); ``represents`` gives,
+    slot by slot, the card each one stands for (a natural stands for itself, a
+    joker for its stand-in); ``value`` is the meld's opening value (RULES.md
+    section 2)."""
+
+    kind: str  # "run" or "set"
+    cards: tuple[int, ...]
+    represents: tuple[int, ...]
+    value: int
+
+    @property
+    def jokers(self) -> tuple[int, ...]:
+        """The stand-in card of each joker in the meld, in laid order."""
+        return tuple(r for c, r in zip(self.cards, self.represents) if c == JOKER)
+
+    def text(self, unicode: bool = False) -> str:
+        """``'8S 9S JK(10S)'``: the laid cards, each joker with its stand-in."""
+        out = []
+        for c, r in zip(self.cards, self.represents):
+            out.append(f"JK({card_text(r, unicode)})" if c == JOKER else card_text(c, unicode))
+        return " ".join(out)
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The best opening of a hand.
+
+    ``value`` is the total meld value, ``melds`` one collection reaching it
+    (disjoint, at most ``max_jokers_per_meld`` jokers each, stand-ins named; any
+    best collection is correct), ``leftover`` the cards not in those melds and
+    ``can_open`` whether ``value`` reaches the rule set's threshold."""
+
+    value: int
+    melds: tuple[Meld, ...]
+    leftover: tuple[int, ...]
+    can_open: bool
+
+    def text(self, unicode: bool = False) -> str:
+        lines = [f"{m.text(unicode)}  ({m.kind}, {m.value})" for m in self.melds]
+        lines.append(f"total {self.value}: {'opens' if self.can_open else 'does not open'}")
+        if self.leftover:
+            lines.append(f"left in hand: {cards_text(self.leftover, unicode)}")
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- compiled rules
+@lru_cache(maxsize=64)
+def _compiled(rules: RuleSet) -> "_core.CoreRules":
+    cat = build_catalogue(rules)
+    maxval = [card_max_value(c, rules) for c in range(52)]
+    hval = [hand_value(c, rules) for c in range(52)]
+    return _core.CoreRules(rules, cat, maxval, hval, joker_max_value(rules))
+
+
+def _rules(rules: Optional[RuleSet]) -> RuleSet:
+    if rules is None:
+        return _DEFAULT_RULES
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    return rules
+
+
+def _check_keep(keep) -> int:
+    if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)):
+        raise TypeError(f"keep must be an int, got {keep!r}")
+    if keep < 0:
+        raise ValueError(f"keep must be >= 0, got {keep}")
+    return int(keep)
+
+
+def _hand(cards: CardsLike, rules: RuleSet) -> np.ndarray:
+    codes = to_codes(cards)
+    check_counts(codes, rules)
+    return np.array(codes, dtype=np.uint8)
+
+
+def _must(must_use, codes: np.ndarray) -> int:
+    if must_use is None:
+        return -1
+    if isinstance(must_use, str):
+        code = parse_card(must_use)
+    else:
+        code = to_codes([must_use])[0]
+    if code not in codes:
+        raise ValueError(f"must_use card {card_text(code)} is not in the hand")
+    return code
+
+
+def _run_pos(meld_rep: Sequence[int], i: int) -> int:
+    """Run position (0 low ace .. 13 high ace) of slot i of a run."""
+    r = meld_rep[i] % 13
+    if r == 0:
+        return 0 if i == 0 else 13
+    return r
+
+
+def _merge_runs(melds: list[Meld], rules: RuleSet) -> list[Meld]:
+    """Join runs the core split (a run of 6+ is searched as two of 3..5) for display."""
+    merged = True
+    while merged:
+        merged = False
+        for a in melds:
+            if a.kind != "run":
+                continue
+            a_end = _run_pos(a.represents, len(a.cards) - 1)
+            suit = a.represents[0] // 13
+            for b in melds:
+                if b is a or b.kind != "run" or b.represents[0] // 13 != suit:
+                    continue
+                if _run_pos(b.represents, 0) != a_end + 1:
+                    continue
+                if len(a.jokers) + len(b.jokers) > rules.max_jokers_per_meld:
+                    continue
+                joined = Meld("run", a.cards + b.cards, a.represents + b.represents, a.value + b.value)
+                melds = [m for m in melds if m is not a and m is not b] + [joined]
+                merged = True
+                break
+            if merged:
+                break
+    return melds
+
+
+def _meld_key(m: Meld):
+    first = m.represents[0]
+    return (first // 13 if m.kind == "run" else 4, first % 13 if m.kind == "run" else first % 13, m.cards)
+
+
+def _build_opening(rules: RuleSet, codes: np.ndarray, value: int, ids: list[int]) -> Opening:
+    cat = build_catalogue(rules)
+    melds = []
+    left = list(codes.tolist())
+    for i in ids:
+        n = int(cat.ncards[i])
+        laid = tuple(int(x) for x in cat.laid[i, :n])
+        rep = tuple(int(x) for x in cat.represents[i, :n])
+        melds.append(Meld("run" if cat.kind[i] else "set", laid, rep, int(cat.value[i])))
+        for c in laid:
+            left.remove(c)
+    melds = sorted(_merge_runs(melds, rules), key=_meld_key)
+    return Opening(
+        value=int(value),
+        melds=tuple(melds),
+        leftover=tuple(sorted(left)),
+        can_open=bool(melds) and value >= rules.threshold,
+    )
+
+
+# --------------------------------------------------------------------------- single hands
+def best_opening(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 1,
+                 must_use=None) -> Opening:
+    """The best opening of a hand: the largest total value of disjoint melds using at
+    most ``len(hand) - keep`` cards (``keep`` = 1: the discard), with the melds.
+
+    ``must_use`` (a card, e.g. the one taken from the discard pile) must lie in a
+    meld; when no meld can hold it the opening is empty (value 0)."""
+    rules = _rules(rules)
+    keep = _check_keep(keep)
+    codes = _hand(cards, rules)
+    must = _must(must_use, codes)
+    value, ids = _core.solve_one(_compiled(rules), codes, "best", keep, must)
+    return _build_opening(rules, codes, value, ids)
+
+
+def can_open(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 1,
+             must_use=None) -> bool:
+    """Whether the hand holds an opening worth at least ``rules.threshold``."""
+    rules = _rules(rules)
+    keep = _check_keep(keep)
+    codes = _hand(cards, rules)
+    must = _must(must_use, codes)
+    return bool(_core.solve_one(_compiled(rules), codes, "can_open", keep, must)[0])
+
+
+def can_go_out(cards: CardsLike, rules: Optional[RuleSet] = None) -> bool:
+    """Whether the hand can go out at once (the hand win): all but exactly one card
+    laid down in melds worth at least ``rules.threshold``."""
+    rules = _rules(rules)
+    codes = _hand(cards, rules)
+    return bool(_core.solve_one(_compiled(rules), codes, "go_out", 0, -1)[0])
+
+
+def min_deadwood(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 0) -> int:
+    """The least total value left unmelded (jokers at ``rules.joker_penalty``), with at
+    most ``len(hand) - keep`` cards in melds."""
+    rules = _rules(rules)
+    keep = _check_keep(keep)
+    codes = _hand(cards, rules)
+    return int(_core.solve_one(_compiled(rules), codes, "deadwood", keep, -1)[0])
+
+
+# --------------------------------------------------------------------------- batches
+def pack_hands(hands: Iterable[CardsLike], width: Optional[int] = None) -> np.ndarray:
+    """Pack hands of any lengths (text, codes or Hands) into a 2-D uint8 array, 255-padded."""
+    rows = [to_codes(h) for h in hands]
+    w = max((len(r) for r in rows), default=0) if width is None else int(width)
+    out = np.full((len(rows), w), PAD, dtype=np.uint8)
+    for i, r in enumerate(rows):
+        if len(r) > w:
+            raise ValueError(f"hand {i} has {len(r)} cards, more than width {w}")
+        out[i, : len(r)] = r
+    return out
+
+
+def _as_hands(hands) -> np.ndarray:
+    if not isinstance(hands, np.ndarray):
+        if isinstance(hands, (str, bytes)):
+            raise TypeError("hands must be a 2-D array of card codes (use best_opening for one hand)")
+        return pack_hands(hands)
+    if hands.ndim != 2:
+        raise ValueError(
+            f"hands must be a 2-D (n, cards) uint8 array of card codes, got shape {hands.shape}"
+        )
+    if hands.dtype == np.uint8:
+        return np.ascontiguousarray(hands)
+    if hands.dtype.kind not in "iu":
+        raise ValueError(
+            f"hands must be a 2-D (n, cards) uint8 array of card codes, got dtype {hands.dtype}"
+        )
+    if hands.size and (hands.min() < 0 or hands.max() > 255):
+        raise ValueError("hands holds values outside 0..255: card codes are 0..52, 255 pads")
+    return np.ascontiguousarray(hands, dtype=np.uint8)
+
+
+_pool: Optional[ThreadPoolExecutor] = None
+_pool_pid = -1
+_pool_lock = threading.Lock()
+_MIN_ROWS_PER_THREAD = 4096
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool, _pool_pid
+    with _pool_lock:
+        if _pool is None or _pool_pid != os.getpid():
+            _pool = ThreadPoolExecutor(max_workers=max(4, os.cpu_count() or 1),
+                                       thread_name_prefix="rummy51")
+            _pool_pid = os.getpid()
+        return _pool
+
+
+def _threads(threads, n: int) -> int:
+    if threads is None:
+        return max(1, min(os.cpu_count() or 1, n // _MIN_ROWS_PER_THREAD))
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    return max(1, min(int(threads), n))
+
+
+def _batch(hands, rules, mode: str, keep: int, threads) -> np.ndarray:
+    rules = _rules(rules)
+    keep = _check_keep(keep)
+    arr = _as_hands(hands)
+    cr = _compiled(rules)
+    n = arr.shape[0]
+    out = np.empty(n, dtype=np.int32)
+    t = _threads(threads, n)
+    if t == 1:
+        _core.solve_batch(cr, arr, mode, keep, out, 0)
+        return out
+    bounds = np.linspace(0, n, t + 1).astype(np.int64)
+    futures = [
+        _executor().submit(_core.solve_batch, cr, arr[a:b], mode, keep, out[a:b], int(a))
+        for a, b in zip(bounds[:-1], bounds[1:]) if b > a
+    ]
+    errors = []
+    for f in futures:
+        try:
+            f.result()
+        except ValueError as e:
+            errors.append(e)
+    if errors:
+        raise errors[0]
+    return out
+
+
+def best_opening_values(hands, rules: Optional[RuleSet] = None, keep: int = 1,
+                        threads: Optional[int] = None) -> np.ndarray:
+    """Best opening value of each row of ``hands`` (int32 array)."""
+    return _batch(hands, rules, "best", keep, threads)
+
+
+def can_open_flags(hands, rules: Optional[RuleSet] = None, keep: int = 1,
+                   threads: Optional[int] = None) -> np.ndarray:
+    """Whether each row of ``hands`` can open (bool array)."""
+    return _batch(hands, rules, "can_open", keep, threads).astype(bool)
+
+
+def can_go_out_flags(hands, rules: Optional[RuleSet] = None,
+                     threads: Optional[int] = None) -> np.ndarray:
+    """Whether each row of ``hands`` can go out at once (bool array)."""
+    return _batch(hands, rules, "go_out", 0, threads).astype(bool)
+
+
+def min_deadwood_values(hands, rules: Optional[RuleSet] = None, keep: int = 0,
+                        threads: Optional[int] = None) -> np.ndarray:
+    """Least deadwood of each row of ``hands`` (int32 array)."""
+    return _batch(hands, rules, "deadwood", keep, threads)
+
+
+# --------------------------------------------------------------------------- dealing
+def deal(n: int, hand_size: Optional[int] = None, rules: Optional[RuleSet] = None,
+         seed=None) -> np.ndarray:
+    """``n`` random hands of ``hand_size`` cards (default ``rules.hand_size + 1``: the
+    first player's 15), each from a freshly shuffled deck of the rule set, as a
+    uint8 array of card codes. ``seed`` is anything ``numpy.random.default_rng``
+    takes (an int, a SeedSequence, a Generator, None)."""
+    rules = _rules(rules)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    if hand_size is None:
+        hand_size = rules.hand_size + 1
+    if isinstance(hand_size, bool) or not isinstance(hand_size, (int, np.integer)) or hand_size < 0:
+        raise ValueError(f"hand_size must be a non-negative int, got {hand_size!r}")
+    if hand_size > rules.deck_size:
+        raise ValueError(f"hand_size {hand_size} is more than the {rules.deck_size} cards of the deck")
+    rng = np.random.default_rng(seed)
+    out = np.empty((int(n), int(hand_size)), dtype=np.uint8)
+    _core.deal_into(_compiled(rules), rng, out)
+    return out
