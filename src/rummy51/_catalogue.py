@@ -12,7 +12,9 @@ value), and with at most 2 jokers per meld each half still holds a natural card.
 Order (documented, as OpenSpiel's ``MeldToInt``): melds are grouped by their lowest
 natural card code (the card the search decides first); inside a group the jokerless
 melds come first, then those with jokers, each by decreasing opening value, then
-fewer cards, then the natural codes. A meld's id is its index in this order.
+fewer cards, then the natural codes, except that the joker melds are first grouped
+by their second natural card (so the core can skip a whole group when that card
+is missing: ``skip``). A meld's id is its index in this order.
 
 Masks use the core's bit layout: a 16-bit lane per suit, bit ``16*suit + rank-1``.
 """
@@ -93,6 +95,11 @@ def _sets(rules: RuleSet):
                     yield _Entry(0, nat, nj, v * size, laid, rep)
 
 
+def _second(e: _Entry) -> int:
+    """The second-lowest natural code of a meld (-1 if it has only one)."""
+    return e.naturals[1] if len(e.naturals) > 1 else -1
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """Struct-of-arrays catalogue, in meld-id order (see the module docstring)."""
@@ -105,6 +112,7 @@ class Catalogue:
     ncards: np.ndarray  # uint8[m]
     njokers: np.ndarray  # uint8[m]
     kind: np.ndarray  # uint8[m]: 0 set, 1 run
+    skip: np.ndarray  # int32[m]: next meld whose second natural card differs
     laid: np.ndarray  # uint8[m, 5]: laid order, 52 = joker, 255 = unused
     represents: np.ndarray  # uint8[m, 5]: the card each slot stands for
 
@@ -140,12 +148,21 @@ def build_catalogue(rules: RuleSet) -> Catalogue:
     start = np.zeros(53, np.int32)
     jstart = np.zeros(52, np.int32)
     for c in range(52):
-        g = sorted(groups[c], key=lambda e: (e.jokers > 0, -e.value, len(e.laid), e.naturals))
+        g = sorted(groups[c], key=lambda e: (e.jokers > 0, _second(e) if e.jokers else 0,
+                                             -e.value, len(e.laid), e.naturals))
         start[c] = len(order)
         jstart[c] = len(order) + sum(1 for e in g if e.jokers == 0)
         order.extend(g)
     start[52] = len(order)
     m = len(order)
+    # skip[i]: the first meld after i in its group whose second natural differs
+    skip = np.zeros(m, np.int32)
+    for c in range(52):
+        a, b = int(start[c]), int(start[c + 1])
+        for i in range(b - 1, a - 1, -1):
+            same = i + 1 < b and order[i + 1].jokers == order[i].jokers and \
+                _second(order[i + 1]) == _second(order[i])
+            skip[i] = skip[i + 1] if same else i + 1
     mask = np.zeros(m, np.uint64)
     laid = np.full((m, MAX_MELD), 255, np.uint8)
     rep = np.full((m, MAX_MELD), 255, np.uint8)
@@ -169,6 +186,7 @@ def build_catalogue(rules: RuleSet) -> Catalogue:
         ncards=np.array([len(e.laid) for e in order], np.uint8),
         njokers=np.array([e.jokers for e in order], np.uint8),
         kind=np.array([e.kind for e in order], np.uint8),
+        skip=skip,
         laid=laid,
         represents=rep,
     )

@@ -78,8 +78,8 @@ ctypedef struct Rules:
     int hmax                # most a natural is worth left in hand
     int32_t maxval[52]      # most each natural adds to an opening (ace: low or high)
     int32_t hval[52]        # each natural's value left in hand (deadwood weight)
-    int16_t tabv[8192]      # sum of maxval over the ranks of a 13-bit lane
-    int16_t tabw[8192]      # sum of hval over the ranks of a 13-bit lane
+    int16_t tabv[16384]     # sum of maxval over the ranks of a lane (bit 13: high ace)
+    int16_t tabw[16384]     # sum of hval over the ranks of a lane (bit 13: high ace)
     # the catalogue (see _catalogue.py), struct of arrays indexed by meld id
     const int32_t* start    # [53] group of lowest card c: start[c] .. start[c+1]
     const int32_t* jstart   # [52] first meld with a joker in group c
@@ -88,6 +88,7 @@ ctypedef struct Rules:
     const int32_t* weight   # deadwood removed (hand values + joker penalties)
     const uint8_t* ncards   # cards in the meld
     const uint8_t* njokers  # jokers in the meld
+    const int32_t* skip     # next meld whose second natural card differs
 
 ctypedef struct Hand:
     uint64_t once           # naturals held at least once

@@ -37,6 +37,7 @@ ctypedef struct Search:
     int vmax                # bound per natural card
     uint64_t root_u0        # naturals in some jokerless meld at the root
     int gain                # most one joker meld adds beyond root_u0's cards
+    int gain2               # most any other joker meld adds (<= gain)
     int jstar               # the joker meld adding that most (-1: none)
     uint64_t jstar_mask     # its natural cards
     uint64_t jstar_low      # its lowest natural card
@@ -62,6 +63,23 @@ for _k in range(52):
 
 cdef inline int card_of_bit(int b) noexcept nogil:
     return (b >> 4) * 13 + (b & 15)
+
+
+cdef inline uint64_t useful0(uint64_t once, int ace_high) noexcept nogil:
+    """Naturals lying in some jokerless meld: a natural 3-run or a rank in 3 suits."""
+    cdef uint64_t L, x, run0, a, b, c, d, rk0
+    L = once
+    if ace_high:
+        L = L | ((once & ACES) << 13)
+    x = L & (L >> 1) & (L >> 2)
+    run0 = x | (x << 1) | (x << 2)
+    run0 = (run0 | ((run0 >> 13) & ACES)) & LANES13
+    a = once & 0x1FFF
+    b = (once >> 16) & 0x1FFF
+    c = (once >> 32) & 0x1FFF
+    d = (once >> 48) & 0x1FFF
+    rk0 = (a & b & (c | d)) | (c & d & (a | b))
+    return (run0 & once) | ((rk0 * ACES) & once)
 
 
 cdef inline uint64_t useful_mask(uint64_t once, int jok, const Rules* r,
@@ -143,49 +161,170 @@ cdef inline int lanes_sum(uint64_t plane, const int16_t* tab) noexcept nogil:
             + tab[(plane >> 32) & 0x1FFF] + tab[(plane >> 48) & 0x1FFF])
 
 
-cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, uint64_t u0,
-                         int jok) noexcept nogil:
-    """Most the useful cards (once, twice) and ``jok`` jokers could add. Naturals
-    outside every jokerless meld (not in ``u0``) can only join a meld with a joker,
-    and such a meld holds at most MAX_MELD - 1 naturals per joker."""
-    cdef int nuse = R51_POPCOUNT(once) + R51_POPCOUNT(twice)
-    cdef int jb = nuse * s.r.mj
-    cdef int jonly, cap_j
-    if jok < jb:
-        jb = jok
-    jonly = lanes_sum(once & ~u0, s.tab) + lanes_sum(twice & ~u0, s.tab)
-    cap_j = jb * (MAX_MELD - 1) * s.vmax
-    if jonly > cap_j:
-        jonly = cap_j
-    jonly += lanes_sum(once & u0, s.tab) + lanes_sum(twice & u0, s.tab) + jb * s.jub
-    if jb > 0:
-        # the root's cards in jokerless melds, plus the most one joker meld adds
-        cap_j = lanes_sum(once & s.root_u0, s.tab) + lanes_sum(twice & s.root_u0, s.tab) + jb * s.gain
-        if cap_j < jonly:
-            return cap_j
-    return jonly
+cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, int jok) noexcept nogil:
+    """Most the useful cards (planes ``once``, ``twice``) and ``jok`` jokers could
+    still add. Without jokers: every useful card at its most. With jokers: the
+    cards that lay in jokerless melds at the root (only they can form jokerless
+    melds now), plus for each joker meld the most one adds beyond those (``gain``)."""
+    cdef int v
+    if jok == 0:
+        v = lanes_sum(once, s.tab)
+        if twice:
+            v += lanes_sum(twice, s.tab)
+        return v
+    v = lanes_sum(once & s.root_u0, s.tab) + s.gain + (jok - 1) * s.gain2
+    twice &= s.root_u0
+    if twice:
+        v += lanes_sum(twice, s.tab)
+    return v
 
 
-cdef int joker_gain(Search* s, uint64_t once, uint64_t u0, int jok) noexcept nogil:
-    """Most that one meld with a joker can add beyond the values of its naturals that
-    lie in jokerless melds (``u0``): scans the catalogue's joker melds of the hand."""
+cdef inline int next_meld(const Rules* r, int i, uint64_t m, uint64_t once) noexcept nogil:
+    """After meld i (natural cards ``m``) does not fit ``once``: the next meld worth
+    testing. When its second natural card is missing, the whole group sharing that
+    card is skipped."""
+    cdef uint64_t m2 = m & (m - 1)
+    if (m2 & (~m2 + 1)) & ~once:
+        return r.skip[i]
+    return i + 1
+
+
+cdef int joker_gain_bound(const Search* s, uint64_t once, uint64_t u0, int jok) noexcept nogil:
+    """An upper bound on what one meld with jokers adds beyond the values of its
+    naturals in jokerless melds (``u0``): its jokers at their most, plus the
+    naturals outside ``u0`` (``x``) it can hold. Those lie either in one suit within
+    five consecutive positions (a run of at most 5), or in at most two suits of
+    one rank (a third suit would put them in a jokerless set)."""
     cdef const Rules* r = s.r
-    cdef uint64_t x = once, m
-    cdef int b, c, i, g, best = 0
+    cdef uint64_t x = once & ~u0, xl, lane, a, b, c, d, rk
+    cdef int bit, pos, v, best = 0, nj = jok if jok < r.mj else r.mj
+    if x == 0:
+        return nj * s.jub
+    xl = x
+    if r.ace_high:
+        xl = x | ((x & ACES) << 13)          # the high ace at bit 13 of its lane
+    while xl:
+        bit = R51_CTZ(xl)
+        pos = bit & 15
+        lane = (xl >> (bit - pos)) & 0x3FFF
+        v = s.tab[lane & (<uint64_t>0x1F << pos)]
+        if v > best:
+            best = v
+        xl &= xl - 1
+    a = x & 0x1FFF
+    b = (x >> 16) & 0x1FFF
+    c = (x >> 32) & 0x1FFF
+    d = (x >> 48) & 0x1FFF
+    rk = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    while rk:
+        bit = R51_CTZ(rk)
+        v = 2 * s.tab[(<uint64_t>1) << bit]
+        if v > best:
+            best = v
+        rk &= rk - 1
+    return best + nj * s.jub
+
+
+cdef int joker_gain(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int jok) noexcept nogil:
+    """Most that one meld with jokers can add beyond the values of its naturals that
+    lie in jokerless melds (``u0``), and the meld that adds it (``s.jstar``).
+
+    A meld of naturals all in ``u0`` adds at most its jokers' values; only melds
+    holding a natural outside ``u0`` can add more, so only the catalogue groups
+    whose lowest card lies near such a card are scanned: up to 4 below it in its
+    suit, any ace (Q-K-A has the ace lowest), or its rank in another suit."""
+    cdef const Rules* r = s.r
+    cdef uint64_t xo = once & ~u0, m, x, ranks
+    cdef int b, c, i, i_end, g
+    cdef int nj = jok if jok < r.mj else r.mj
+    cdef int best = nj * s.jub
+    cdef int second = best
+    s.gain2 = best
+    if xo == 0:
+        return best
+    ranks = (xo | (xo >> 16) | (xo >> 32) | (xo >> 48)) & 0x1FFF
+    x = once & (xo | (xo >> 1) | (xo >> 2) | (xo >> 3) | (xo >> 4) | ACES | (ranks * ACES))
     while x:
         b = R51_CTZ(x)
         c = card_of_bit(b)
-        for i in range(r.jstart[c], r.start[c + 1]):
+        i = r.jstart[c]
+        i_end = r.start[c + 1]
+        while i < i_end:
             m = r.mask[i]
-            if (m & ~once) == 0 and r.njokers[i] <= jok:
-                g = s.val[i] - lanes_sum(m & u0, s.tab)
-                if g > best:
-                    best = g
-                    s.jstar = i
-                    s.jstar_mask = m
-                    s.jstar_low = m & (~m + 1)
+            if (m & ~once) == 0:
+                if r.njokers[i] <= jok:
+                    g = s.val[i] - lanes_sum(m & u0, s.tab)
+                    if g > best:
+                        second = best
+                        best = g
+                        s.jstar = i
+                        s.jstar_mask = m
+                        s.jstar_low = m & (~m + 1)
+                        if (m & ~twice) == 0 and 2 * r.njokers[i] <= jok:
+                            second = g          # the same meld can be laid twice
+                    elif g > second:
+                        second = g
+                i += 1
+            else:
+                i = next_meld(r, i, m, once)
         x &= x - 1
+    s.gain2 = second
     return best
+
+
+cdef inline void record(Search* s, int cur) noexcept nogil:
+    s.best = cur
+    if s.record:
+        s.best_depth = s.depth
+        memcpy(s.best_path, s.path, s.depth * sizeof(int))
+
+
+cdef void dfs0(Search* s, uint64_t once, uint64_t twice, int used, int cur,
+               int start, int start_bit) noexcept nogil:
+    """The search of ``dfs`` for a remainder with no usable joker and no must-use
+    card left to place, in the opening and deadwood modes: the common case, lean."""
+    cdef const Rules* r = s.r
+    cdef uint64_t bit, m
+    cdef int b, c, i, i_end, bound, k
+    R51_NODE()
+    m = useful0(once, r.ace_high)
+    once &= m
+    twice &= m
+    if cur > s.best:
+        record(s, cur)
+        if s.best >= s.stop_at:
+            return
+    if once == 0:
+        return
+    bound = lanes_sum(once, s.tab)
+    if twice:
+        bound += lanes_sum(twice, s.tab)
+    k = (s.cap - used) * s.maxc
+    if k < bound:
+        bound = k
+    if cur + bound <= s.best:
+        return
+    b = R51_CTZ(once)
+    bit = (<uint64_t>1) << b
+    c = card_of_bit(b)
+    i = start if b == start_bit else r.start[c]
+    i_end = r.jstart[c]
+    while i < i_end:
+        m = r.mask[i]
+        R51_SCAN()
+        if (m & ~once) == 0:
+            if used + r.ncards[i] <= s.cap and s.depth < MAX_DEPTH:
+                s.path[s.depth] = i
+                s.depth += 1
+                dfs0(s, once & ~(m & ~twice), twice & ~m, used + r.ncards[i],
+                     cur + s.val[i], i, b)
+                s.depth -= 1
+                if s.best >= s.stop_at:
+                    return
+            i += 1
+        else:
+            i = next_meld(r, i, m, once)
+    dfs0(s, once & ~bit, twice & ~bit, used, cur, 0, -1)
 
 
 cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int cur,
@@ -222,7 +361,7 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
         return
     # bound: every useful natural and usable joker at its most, and no more cards
     # than the melds may still take
-    bound = bound_of(s, once, twice, u0, jok)
+    bound = bound_of(s, once, twice, jok)
     if s.mode != MODE_GO_OUT:
         k = (s.cap - used) * s.maxc
         if k < bound:
@@ -256,12 +395,14 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
     while i < i_end:
         m = r.mask[i]
         R51_SCAN()
-        if (m & ~once) == 0 and i != jfirst:
-            if r.njokers[i] <= jok and used + r.ncards[i] <= s.cap:
+        if (m & ~once) == 0:
+            if i != jfirst and r.njokers[i] <= jok and used + r.ncards[i] <= s.cap:
                 descend(s, once, twice, jok, used, cur, i, b, left, must_ok)
                 if s.best >= s.stop_at:
                     return
-        i += 1
+            i += 1
+        else:
+            i = next_meld(r, i, m, once)
     # leave every remaining copy of this card out of the melds
     if lo_first or ((bit & s.must_bit) and not must_ok):
         return
@@ -276,11 +417,14 @@ cdef inline void descend(Search* s, uint64_t once, uint64_t twice, int jok, int 
     cdef int nj = r.njokers[i]
     if s.depth >= MAX_DEPTH:
         return
+    must_ok = must_ok or (m & s.must_bit) != 0 or (s.must_joker and nj > 0)
     s.path[s.depth] = i
     s.depth += 1
-    dfs(s, once & ~(m & ~twice), twice & ~m, jok - nj, used + r.ncards[i],
-        cur + s.val[i], i, b, left,
-        must_ok or (m & s.must_bit) != 0 or (s.must_joker and nj > 0))
+    if jok == nj and must_ok and s.mode != MODE_GO_OUT:
+        dfs0(s, once & ~(m & ~twice), twice & ~m, used + r.ncards[i], cur + s.val[i], i, b)
+    else:
+        dfs(s, once & ~(m & ~twice), twice & ~m, jok - nj, used + r.ncards[i],
+            cur + s.val[i], i, b, left, must_ok)
     s.depth -= 1
 
 
@@ -351,12 +495,19 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         return none
     s.root_u0 = u0
     s.gain = 0
+    s.gain2 = 0
     s.jstar = -1
     s.jstar_mask = 0
     s.jstar_low = 0
     if h.jokers > 0 and r.mj > 0:
-        s.gain = joker_gain(&s, once, u0, h.jokers)
-    bound = bound_of(&s, once, twice, u0, h.jokers)
+        if mode == MODE_CAN_OPEN or mode == MODE_GO_OUT:
+            # yes/no questions: a bound from bit tests is enough
+            s.gain = joker_gain_bound(&s, once, u0, h.jokers)
+            s.gain2 = s.gain
+        else:
+            # the exact gain, and the meld that reaches it to try first
+            s.gain = joker_gain(&s, once, twice, u0, h.jokers)
+    bound = bound_of(&s, once, twice, h.jokers)
     if mode != MODE_GO_OUT and cap * s.maxc < bound:
         bound = cap * s.maxc
     left = 0
@@ -373,7 +524,10 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
                 return 0
         s.best = r.threshold - 1
         s.stop_at = r.threshold
-    dfs(&s, once, twice, h.jokers, 0, 0, 0, -1, left, 1 - (must >= 0))
+    if (h.jokers == 0 or r.mj == 0) and must < 0 and mode != MODE_GO_OUT:
+        dfs0(&s, once, twice, 0, 0, 0, -1)
+    else:
+        dfs(&s, once, twice, h.jokers, 0, 0, 0, -1, left, 1 - (must >= 0))
 
     if s.record and depth != NULL:
         if mode == MODE_BEST or mode == MODE_DEADWOOD or s.best >= r.threshold:
@@ -421,13 +575,13 @@ cdef class CoreRules:
             self.r.maxval[c] = maxval[c]
             self.r.hval[c] = hval[c]
         # per-lane sums (card values depend on the rank only, not the suit)
-        for lane in range(8192):
+        for lane in range(16384):
             tv = 0
             tw = 0
-            for bitn in range(13):
+            for bitn in range(14):
                 if lane & (1 << bitn):
-                    tv += maxval[bitn]
-                    tw += hval[bitn]
+                    tv += maxval[bitn % 13]
+                    tw += hval[bitn % 13]
             self.r.tabv[lane] = tv
             self.r.tabw[lane] = tw
         self.r.vmax = max(maxval)
@@ -440,6 +594,7 @@ cdef class CoreRules:
             np.ascontiguousarray(catalogue.weight, np.int32),
             np.ascontiguousarray(catalogue.ncards, np.uint8),
             np.ascontiguousarray(catalogue.njokers, np.uint8),
+            np.ascontiguousarray(catalogue.skip, np.int32),
         )
         self._keep = arrays
         cdef const int32_t[::1] start = arrays[0]
@@ -449,6 +604,7 @@ cdef class CoreRules:
         cdef const int32_t[::1] weight = arrays[4]
         cdef const uint8_t[::1] ncards = arrays[5]
         cdef const uint8_t[::1] njokers = arrays[6]
+        cdef const int32_t[::1] skip = arrays[7]
         if start.shape[0] != 53 or jstart.shape[0] != 52 or mask.shape[0] == 0:
             raise ValueError("malformed meld catalogue")
         self.r.start = &start[0]
@@ -458,6 +614,7 @@ cdef class CoreRules:
         self.r.weight = &weight[0]
         self.r.ncards = &ncards[0]
         self.r.njokers = &njokers[0]
+        self.r.skip = &skip[0]
         self.deck = np.asarray(rules.deck(), dtype=np.uint8)
 
 
@@ -555,10 +712,11 @@ def _py_root_bound(CoreRules cr, const uint8_t[::1] codes, bint deadwood=False):
     u = useful_mask(h.once, h.jokers, &cr.r, &u0)
     s.root_u0 = u0
     s.gain = 0
+    s.gain2 = 0
     s.jstar = -1
     if h.jokers > 0 and cr.r.mj > 0:
-        s.gain = joker_gain(&s, h.once & u, u0, h.jokers)
-    return bound_of(&s, h.once & u, h.twice & u, u0, h.jokers)
+        s.gain = joker_gain(&s, h.once & u, h.twice & u, u0, h.jokers)
+    return bound_of(&s, h.once & u, h.twice & u, h.jokers)
 
 
 def _py_useful_mask(CoreRules cr, const uint8_t[::1] codes):
