@@ -73,6 +73,8 @@ ctypedef struct Rules:
     int mj                  # max jokers per meld (0..2)
     int ace_high            # Q-K-A allowed: mirror the ace above the king in run tests
     int joker_penalty       # a joker left in hand
+    int bottom_card         # a card is set aside under the stock (game rules)
+    int reshuffle_stock     # an empty stock is refilled from the discard pile
     int jmax                # most a joker adds to an opening (value bound)
     int vmax                # most a natural adds to an opening
     int hmax                # most a natural is worth left in hand

@@ -14,7 +14,7 @@ useful cards and jokers could add, capped by the cards still allowed in melds)
 prunes the rest; can_open and can_go_out stop at the first success.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.string cimport memcpy
 
 cimport numpy as cnp
@@ -566,6 +566,8 @@ cdef class CoreRules:
         self.r.mj = rules.max_jokers_per_meld
         self.r.ace_high = 1 if rules.ace_high else 0
         self.r.joker_penalty = rules.joker_penalty
+        self.r.bottom_card = 1 if rules.bottom_card else 0
+        self.r.reshuffle_stock = 1 if rules.reshuffle_stock else 0
         self.r.jmax = jmax
         self.decks = rules.decks
         self.jokers = rules.jokers
@@ -763,6 +765,13 @@ cdef void deal_rows(bitgen_t* bg, uint8_t* deck, int deck_n, uint8_t* out,
             out[i * width + k] = deck[k]
 
 
+cdef bitgen_t* _bitgen_of(object bitgen) except NULL:
+    capsule = bitgen.capsule
+    if not PyCapsule_IsValid(capsule, "BitGenerator"):
+        raise ValueError("rng's bit generator has no valid capsule")
+    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+
+
 def deal_into(CoreRules cr, rng, uint8_t[:, ::1] out):
     """Fill ``out`` (rows, width) with random hands from the rule set's deck,
     drawing from the numpy Generator ``rng``."""
@@ -776,12 +785,348 @@ def deal_into(CoreRules cr, rng, uint8_t[:, ::1] out):
     if rows == 0 or width == 0:
         return
     bitgen = rng.bit_generator
-    capsule = bitgen.capsule
-    if not PyCapsule_IsValid(capsule, "BitGenerator"):
-        raise ValueError("rng's bit generator has no valid capsule")
-    bg = <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+    bg = _bitgen_of(bitgen)
     with bitgen.lock, nogil:
         deal_rows(bg, &deck[0], deck_n, &out[0, 0], rows, width)
+
+
+# ---------------------------------------------------------------------------
+# Monte Carlo kernels: dealing and evaluation with no Python per deal
+
+
+cdef enum:
+    HIST_BINS = 256     # opening values 0..255 (a 15-card hand reaches ~150)
+    JCLASSES = 4        # jokers in hand: 0, 1, 2, 3+
+
+
+cdef inline int jclass(const Hand* h) noexcept nogil:
+    return h.jokers if h.jokers < JCLASSES else JCLASSES - 1
+
+
+cdef inline int hist_bin(int v) noexcept nogil:
+    return v if v < HIST_BINS else HIST_BINS - 1
+
+
+cdef inline void partial_shuffle(bitgen_t* bg, uint8_t* deck, int deck_n, int k) noexcept nogil:
+    """Bring a uniform random k-subset, in random order, to deck[0:k]."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(k):
+        j = i + <int>bounded(bg, <uint32_t>(deck_n - i))
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+
+
+cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, int hs,
+                     int64_t n, int what, int64_t* hist, int64_t* goout) noexcept nogil:
+    """``n`` deals. Each: the first player's hs+1 cards (hand 0), another player's hs
+    cards plus one drawn from the stock (hand 1), and that player's hs cards alone
+    (hand 2). ``what`` has bit k set to evaluate hand k. Adds the best opening
+    (keep 1) to ``hist[k][jokers][value]`` and can-go-out to ``goout[k][jokers]``
+    (hands 0 and 1)."""
+    cdef int64_t d
+    cdef Hand h
+    cdef int v, jc
+    for d in range(n):
+        partial_shuffle(bg, deck, deck_n, 2 * hs + 2)
+        if what & 1:
+            parse_hand(r, deck, hs + 1, &h)
+            jc = jclass(&h)
+            v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
+            hist[(0 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
+            goout[0 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
+        if what & 2:
+            parse_hand(r, deck + hs + 1, hs + 1, &h)
+            jc = jclass(&h)
+            v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
+            hist[(1 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
+            goout[1 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
+        if what & 4:
+            parse_hand(r, deck + hs + 1, hs, &h)
+            jc = jclass(&h)
+            v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
+            hist[(2 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
+
+
+def study_deals(CoreRules cr, rng, int64_t n, int hand_size, int what,
+                int64_t[:, :, ::1] hist, int64_t[:, ::1] goout):
+    """Run ``n`` deals of the opening study (see ``deal_study``), adding to ``hist``
+    (3, 4, 256) and ``goout`` (3, 4). The GIL is released; ``rng`` is a numpy
+    Generator used by this call alone."""
+    cdef uint8_t[::1] deck = np.array(cr.deck, dtype=np.uint8)
+    cdef int deck_n = <int>deck.shape[0]
+    cdef bitgen_t* bg
+    if hist.shape[0] != 3 or hist.shape[1] != JCLASSES or hist.shape[2] != HIST_BINS:
+        raise ValueError(f"hist must have shape (3, {JCLASSES}, {HIST_BINS})")
+    if goout.shape[0] != 3 or goout.shape[1] != JCLASSES:
+        raise ValueError(f"goout must have shape (3, {JCLASSES})")
+    if hand_size < 1 or 2 * hand_size + 2 > deck_n:
+        raise ValueError(f"hand_size {hand_size} does not fit two hands and a draw in {deck_n} cards")
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    bitgen = rng.bit_generator
+    bg = _bitgen_of(bitgen)
+    with bitgen.lock, nogil:
+        deal_study(&cr.r, bg, &deck[0], deck_n, hand_size, n, what, &hist[0, 0, 0], &goout[0, 0])
+
+
+cdef int melded_outside(const Rules* r, const uint8_t* hand, int n, const int* path, int depth,
+                        uint8_t* outside) noexcept nogil:
+    """Mark ``outside[i] = 1`` for the cards of ``hand`` that the melds ``path`` do
+    not use (copies counted). Returns how many are outside."""
+    cdef uint64_t u1 = 0, u2 = 0, m, bit
+    cdef int i, code, jused = 0, count = 0
+    for i in range(depth):
+        m = r.mask[path[i]]
+        u2 |= m & u1
+        u1 |= m
+        jused += r.njokers[path[i]]
+    for i in range(n):
+        code = hand[i]
+        outside[i] = 0
+        if code == 52:
+            if jused > 0:
+                jused -= 1
+                continue
+        elif code < 52:
+            bit = (<uint64_t>1) << BIT_OF[code]
+            if u2 & bit:
+                u2 &= ~bit
+                continue
+            if u1 & bit:
+                u1 &= ~bit
+                continue
+        outside[i] = 1
+        count += 1
+    return count
+
+
+cdef inline int discard_rank(const Rules* r, int code) noexcept nogil:
+    """Order of preference to discard among equals: higher hand value, then higher
+    code; a joker last of all."""
+    if code >= 52:
+        return -1
+    return r.hval[code] * 64 + code
+
+
+cdef int choose_discard(const Rules* r, uint8_t* hand, int n) noexcept nogil:
+    """The discard policy 'keep-best': the index of the card whose removal leaves the
+    highest best opening (keep 0); among equals the card worth more in hand, then
+    the higher code; a joker only when nothing else ties."""
+    cdef Hand h
+    cdef int path[MAX_DEPTH]
+    cdef int depth = 0, v0, i, j, v, best_i = -1, best_v = -1, rk, best_rk = -2
+    cdef uint8_t outside[MAX_HAND]
+    cdef uint8_t tmp
+    parse_hand(r, hand, n, &h)
+    v0 = solve(r, &h, MODE_BEST, 0, -1, path, &depth)
+    melded_outside(r, hand, n, path, depth, outside)
+    # cards outside one best collection keep v0 (the most possible): the best of them
+    for i in range(n):
+        if outside[i] and hand[i] != 52:
+            rk = discard_rank(r, hand[i])
+            if rk > best_rk:
+                best_rk = rk
+                best_i = i
+                best_v = v0
+    # melded cards that would be preferred if their removal also keeps the value
+    for i in range(n):
+        if outside[i] or hand[i] == 52:
+            continue
+        rk = discard_rank(r, hand[i])
+        if best_i >= 0 and rk <= best_rk:
+            continue
+        tmp = hand[i]
+        hand[i] = 255
+        parse_hand(r, hand, n, &h)
+        hand[i] = tmp
+        v = solve(r, &h, MODE_BEST, 0, -1, NULL, NULL)
+        if v > best_v or (v == best_v and rk > best_rk):
+            best_v = v
+            best_rk = rk
+            best_i = i
+    if best_i < 0:
+        best_i = n - 1          # only jokers: drop one
+    return best_i
+
+
+cdef void turns_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, int hs,
+                      int players, int turns, int64_t n, int64_t* first_open,
+                      int64_t* dealt) noexcept nogil:
+    """``n`` deals to ``players`` seats from one deck; each seat, in turn order, draws
+    from the stock (seat 0 not on turn 1), checks whether it can open (keep 1) and
+    discards by the 'keep-best' policy. ``first_open[seat][jclass][t]`` counts the
+    first turn t (1..turns) a seat could open; ``dealt[seat][jclass]`` the deals,
+    by the jokers dealt. After it can open a seat leaves the study but still draws,
+    discarding the card drawn, so the stock runs as at a table. An empty stock is
+    refilled from the discard pile but its top card (rules.reshuffle_stock), or
+    ends the deal."""
+    cdef uint8_t hands[6][MAX_HAND]
+    cdef int hn[6]
+    cdef int done[6]
+    cdef int jc[6]
+    cdef uint8_t pile[MAX_HAND]
+    cdef uint8_t stock[MAX_HAND]
+    cdef int npile, pos, stock_end, i, t, p, k, card, di
+    cdef int64_t d
+    cdef Hand h
+    cdef bint alive
+    for d in range(n):
+        partial_shuffle(bg, deck, deck_n, deck_n)
+        for i in range(deck_n):
+            stock[i] = deck[i]
+        pos = 0
+        for p in range(players):
+            hn[p] = hs + 1 if p == 0 else hs
+            for i in range(hn[p]):
+                hands[p][i] = stock[pos]
+                pos += 1
+            done[p] = 0
+            parse_hand(r, hands[p], hn[p], &h)
+            jc[p] = jclass(&h)
+            dealt[p * JCLASSES + jc[p]] += 1
+        stock_end = deck_n - (1 if r.bottom_card else 0)   # the bottom card is set aside
+        npile = 0
+        alive = True
+        for t in range(1, turns + 1):
+            if not alive:
+                break
+            for p in range(players):
+                if not (t == 1 and p == 0):
+                    if pos >= stock_end:
+                        if not r.reshuffle_stock or npile <= 1:
+                            alive = False
+                            break
+                        # the discard pile but its top card becomes the stock
+                        k = npile - 1
+                        for i in range(k):
+                            stock[i] = pile[i]
+                        partial_shuffle(bg, stock, k, k)
+                        pile[0] = pile[npile - 1]
+                        npile = 1
+                        pos = 0
+                        stock_end = k
+                    card = stock[pos]
+                    pos += 1
+                    if done[p]:
+                        pile[npile] = card
+                        npile += 1
+                        continue
+                    hands[p][hn[p]] = card
+                    hn[p] += 1
+                elif done[p]:
+                    continue
+                parse_hand(r, hands[p], hn[p], &h)
+                if solve(r, &h, MODE_CAN_OPEN, 1, -1, NULL, NULL):
+                    done[p] = 1
+                    first_open[(p * JCLASSES + jc[p]) * (turns + 1) + t] += 1
+                    # leaves the study: its cards are out of play
+                    continue
+                di = choose_discard(r, hands[p], hn[p])
+                pile[npile] = hands[p][di]
+                npile += 1
+                hn[p] -= 1
+                hands[p][di] = hands[p][hn[p]]
+
+
+def study_turns(CoreRules cr, rng, int64_t n, int hand_size, int players, int turns,
+                int64_t[:, :, ::1] first_open, int64_t[:, ::1] dealt):
+    """Run ``n`` deals of the by-turn study (see ``turns_study``), adding to
+    ``first_open`` (players, 4, turns + 1) and ``dealt`` (players, 4)."""
+    cdef uint8_t[::1] deck = np.array(cr.deck, dtype=np.uint8)
+    cdef int deck_n = <int>deck.shape[0]
+    cdef bitgen_t* bg
+    if players < 1 or players > 6:
+        raise ValueError(f"players must be 1..6, got {players}")
+    if turns < 1:
+        raise ValueError(f"turns must be >= 1, got {turns}")
+    if hand_size < 1 or hand_size + 1 > MAX_HAND - 1 or players * hand_size + 2 > deck_n:
+        raise ValueError(f"{players} hands of {hand_size} cards do not fit the {deck_n}-card deck")
+    if first_open.shape[0] != players or first_open.shape[1] != JCLASSES or first_open.shape[2] != turns + 1:
+        raise ValueError(f"first_open must have shape ({players}, {JCLASSES}, {turns + 1})")
+    if dealt.shape[0] != players or dealt.shape[1] != JCLASSES:
+        raise ValueError(f"dealt must have shape ({players}, {JCLASSES})")
+    if deck_n >= MAX_HAND:
+        raise ValueError("deck too large for the discard pile buffer")
+    bitgen = rng.bit_generator
+    bg = _bitgen_of(bitgen)
+    with bitgen.lock, nogil:
+        turns_study(&cr.r, bg, &deck[0], deck_n, hand_size, players, turns, n,
+                    &first_open[0, 0, 0], &dealt[0, 0])
+
+
+cdef void odds_study(const Rules* r, bitgen_t* bg, const uint8_t* start, int n0,
+                     uint8_t* unseen, int nu, int draws, int64_t n,
+                     int64_t* first_open, int64_t* first_out) noexcept nogil:
+    """``n`` samples: the hand ``start`` draws ``draws`` cards one by one from the
+    shuffled ``unseen`` cards, discarding by 'keep-best' after each. Counts the first
+    draw k (0 = before drawing) at which it can open (keep 1) in ``first_open[k]``
+    and can go out at once in ``first_out[k]``; index draws + 1: never."""
+    cdef uint8_t hand[MAX_HAND]
+    cdef int hn, k, i, di, opened, out
+    cdef int64_t d
+    cdef Hand h
+    for d in range(n):
+        partial_shuffle(bg, unseen, nu, draws)
+        for i in range(n0):
+            hand[i] = start[i]
+        hn = n0
+        opened = -1
+        out = -1
+        for k in range(draws + 1):
+            if k > 0:
+                hand[hn] = unseen[k - 1]
+                hn += 1
+            parse_hand(r, hand, hn, &h)
+            if opened < 0 and solve(r, &h, MODE_CAN_OPEN, 1, -1, NULL, NULL):
+                opened = k
+            if out < 0 and solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL):
+                out = k
+            if opened >= 0 and out >= 0:
+                break
+            if k < draws and hn > n0:
+                di = choose_discard(r, hand, hn)
+                hn -= 1
+                hand[di] = hand[hn]
+        first_open[opened if opened >= 0 else draws + 1] += 1
+        first_out[out if out >= 0 else draws + 1] += 1
+
+
+def study_odds(CoreRules cr, rng, const uint8_t[::1] hand, const uint8_t[::1] unseen,
+               int draws, int64_t n, int64_t[::1] first_open, int64_t[::1] first_out):
+    """Run ``n`` samples of the hand-odds study (see ``odds_study``)."""
+    cdef uint8_t[::1] pool = np.array(unseen, dtype=np.uint8)
+    cdef Hand h
+    cdef bitgen_t* bg
+    if draws < 0 or draws > pool.shape[0]:
+        raise ValueError(f"draws must be 0..{pool.shape[0]} (the unseen cards), got {draws}")
+    if hand.shape[0] + draws + 1 > MAX_HAND:
+        raise ValueError("hand too large")
+    if first_open.shape[0] != draws + 2 or first_out.shape[0] != draws + 2:
+        raise ValueError(f"first_open and first_out must have {draws + 2} entries")
+    err = parse_hand(&cr.r, &hand[0] if hand.shape[0] else NULL, hand.shape[0], &h)
+    if err:
+        raise ValueError(_error_text(err, 0, h.n, hand[h.n], cr, False))
+    if pool.shape[0] == 0:
+        pool = np.zeros(1, np.uint8)
+    bitgen = rng.bit_generator
+    bg = _bitgen_of(bitgen)
+    with bitgen.lock, nogil:
+        odds_study(&cr.r, bg, &hand[0] if hand.shape[0] else NULL, <int>hand.shape[0],
+                   &pool[0], <int>unseen.shape[0], draws, n, &first_open[0], &first_out[0])
+
+
+def _py_choose_discard(CoreRules cr, const uint8_t[::1] hand):
+    """Testing hook: the index the 'keep-best' discard policy drops from ``hand``."""
+    cdef uint8_t[::1] work = np.array(hand, dtype=np.uint8)
+    cdef Hand h
+    if work.shape[0] == 0:
+        raise ValueError("cannot discard from an empty hand")
+    err = parse_hand(&cr.r, &work[0], work.shape[0], &h)
+    if err:
+        raise ValueError(_error_text(err, 0, h.n, work[h.n], cr, False))
+    return choose_discard(&cr.r, &work[0], <int>work.shape[0])
 
 
 def _py_counters():
