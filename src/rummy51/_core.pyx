@@ -620,18 +620,21 @@ cdef class CoreRules:
         self.deck = np.asarray(rules.deck(), dtype=np.uint8)
 
 
-cdef str _error_text(int err, int row, int col, int code, CoreRules cr, bint batch):
+cdef str _error_text(int err, int row, int col, object rowcodes, CoreRules cr, bint batch):
+    """The message for a parse_hand error at ``rowcodes[col]`` (row ``row`` of a batch)."""
+    cards = [int(x) for x in rowcodes]
+    code = cards[col]
     where = f"hands[{row}, {col}]" if batch else f"card {col}"
+    who = f"hands[{row}]" if batch else "hand"
     if err == ERR_CODE:
         return (f"{where} is {code}, which is not a card code "
                 "(0..51 naturals, 52 joker, 255 padding)")
     if err == ERR_COPIES:
         from .cards import card_text
-        who = f"hands[{row}]" if batch else "hand"
-        return f"{who} holds {cr.decks + 1} copies of {card_text(code)}, but rules.decks is {cr.decks}"
+        return (f"{who} holds {cards.count(code)} copies of {card_text(code)}, "
+                f"but rules.decks is {cr.decks}")
     if err == ERR_JOKERS:
-        who = f"hands[{row}]" if batch else "hand"
-        return f"{who} holds more than {cr.jokers} jokers, but rules.jokers is {cr.jokers}"
+        return f"{who} holds {cards.count(52)} jokers, but rules.jokers is {cr.jokers}"
     if err == ERR_LONG:
         who = f"hands[{row}]" if batch else "hand"
         return f"{who} holds more than {MAX_HAND} cards"
@@ -654,7 +657,7 @@ def solve_one(CoreRules cr, const uint8_t[::1] codes, str mode, int keep, int mu
         raise ValueError(f"must_use must be a card code 0..52, got {must}")
     err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
     if err:
-        raise ValueError(_error_text(err, 0, h.n, codes[h.n], cr, False))
+        raise ValueError(_error_text(err, 0, h.n, codes, cr, False))
     res = solve(&cr.r, &h, md, keep, must, path, &depth)
     return res, [path[i] for i in range(depth)]
 
@@ -688,7 +691,7 @@ def solve_batch(CoreRules cr, const uint8_t[:, ::1] hands, str mode, int keep,
                 break
             out[i] = solve(&cr.r, &h, md, keep, -1, NULL, NULL)
     if err:
-        raise ValueError(_error_text(err, <int>(row0 + bad), h.n, hands[bad, h.n], cr, True))
+        raise ValueError(_error_text(err, <int>(row0 + bad), h.n, hands[bad], cr, True))
 
 
 def _py_root_bound(CoreRules cr, const uint8_t[::1] codes, bint deadwood=False):
@@ -699,7 +702,7 @@ def _py_root_bound(CoreRules cr, const uint8_t[::1] codes, bint deadwood=False):
     cdef uint64_t u, u0
     err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
     if err:
-        raise ValueError(_error_text(err, 0, h.n, codes[h.n], cr, False))
+        raise ValueError(_error_text(err, 0, h.n, codes, cr, False))
     s.r = &cr.r
     if deadwood:
         s.val = cr.r.weight
@@ -727,7 +730,7 @@ def _py_useful_mask(CoreRules cr, const uint8_t[::1] codes):
     cdef uint64_t u0
     err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
     if err:
-        raise ValueError(_error_text(err, 0, h.n, codes[h.n], cr, False))
+        raise ValueError(_error_text(err, 0, h.n, codes, cr, False))
     u = useful_mask(h.once, h.jokers, &cr.r, &u0)
     return int(u), int(u0)
 
@@ -1107,7 +1110,7 @@ def study_odds(CoreRules cr, rng, const uint8_t[::1] hand, const uint8_t[::1] un
         raise ValueError(f"first_open and first_out must have {draws + 2} entries")
     err = parse_hand(&cr.r, &hand[0] if hand.shape[0] else NULL, hand.shape[0], &h)
     if err:
-        raise ValueError(_error_text(err, 0, h.n, hand[h.n], cr, False))
+        raise ValueError(_error_text(err, 0, h.n, hand, cr, False))
     if pool.shape[0] == 0:
         pool = np.zeros(1, np.uint8)
     bitgen = rng.bit_generator
@@ -1125,7 +1128,7 @@ def _py_choose_discard(CoreRules cr, const uint8_t[::1] hand):
         raise ValueError("cannot discard from an empty hand")
     err = parse_hand(&cr.r, &work[0], work.shape[0], &h)
     if err:
-        raise ValueError(_error_text(err, 0, h.n, work[h.n], cr, False))
+        raise ValueError(_error_text(err, 0, h.n, work, cr, False))
     return choose_discard(&cr.r, &work[0], <int>work.shape[0])
 
 

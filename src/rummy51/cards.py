@@ -60,6 +60,9 @@ _SUIT_IN = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣":
             "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _JOKER_IN = {"JK", "*", "JOKER", "🃏"}
 _SPLIT = re.compile(r"[\s,;]+")
+# every accepted spelling (upper-cased) -> code, for the fast path of parse_card
+_FAST = {j: 52 for j in _JOKER_IN}
+_FAST.update({r + s: (si * 13 + rv - 1) for r, rv in _RANK_IN.items() for s, si in _SUIT_IN.items()})
 
 
 def make_card(rank: int, suit: int) -> int:
@@ -84,6 +87,10 @@ def parse_card(token: str) -> int:
 
     Raises ``ValueError`` naming the token and how to write a card.
     """
+    try:
+        return _FAST[token.upper()]
+    except (KeyError, AttributeError):
+        pass
     if not isinstance(token, str):
         raise TypeError(f"a card in text notation is a str, got {type(token).__name__}")
     t = token.strip()
@@ -125,7 +132,13 @@ def parse_cards(text: str) -> list[int]:
     """Parse a hand written as text (cards separated by spaces or commas)."""
     if not isinstance(text, str):
         raise TypeError(f"cards as text must be a str, got {type(text).__name__}")
-    return [parse_card(tok) for tok in _SPLIT.split(text.strip()) if tok]
+    fast = _FAST
+    out = []
+    for tok in _SPLIT.split(text.strip()):
+        if tok:
+            code = fast.get(tok.upper())
+            out.append(code if code is not None else parse_card(tok))
+    return out
 
 
 def _check_code(code) -> int:

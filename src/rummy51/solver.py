@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _core
 from ._catalogue import build_catalogue, card_max_value, hand_value, joker_max_value
-from .cards import JOKER, PAD, CardsLike, cards_text, check_counts, parse_card, to_codes, card_text
+from .cards import JOKER, PAD, CardsLike, card_text, cards_text, parse_card, to_codes
 from .rules import RuleSet
 
 __all__ = [
@@ -126,13 +126,15 @@ def _check_keep(keep) -> int:
     return int(keep)
 
 
-def _hand(cards: CardsLike, rules: RuleSet) -> np.ndarray:
+def _hand(cards: CardsLike, rules: RuleSet) -> bytes:
+    """Card codes of one hand as bytes (the core checks the counts against the deck)."""
     codes = to_codes(cards)
-    check_counts(codes, rules)
-    return np.array(codes, dtype=np.uint8)
+    if len(codes) > 120:
+        raise ValueError(f"hand holds {len(codes)} cards; a hand holds at most 120")
+    return bytes(codes)
 
 
-def _must(must_use, codes: np.ndarray) -> int:
+def _must(must_use, codes: bytes) -> int:
     if must_use is None:
         return -1
     if isinstance(must_use, str):
@@ -183,18 +185,29 @@ def _meld_key(m: Meld):
     return (first // 13 if m.kind == "run" else 4, first % 13 if m.kind == "run" else first % 13, m.cards)
 
 
-def _build_opening(rules: RuleSet, codes: np.ndarray, value: int, ids: list[int]) -> Opening:
+@lru_cache(maxsize=64)
+def _melds_of(rules: RuleSet) -> tuple:
+    """The catalogue as Meld objects, by meld id."""
     cat = build_catalogue(rules)
-    melds = []
-    left = list(codes.tolist())
-    for i in ids:
+    out = []
+    for i in range(len(cat)):
         n = int(cat.ncards[i])
-        laid = tuple(int(x) for x in cat.laid[i, :n])
-        rep = tuple(int(x) for x in cat.represents[i, :n])
-        melds.append(Meld("run" if cat.kind[i] else "set", laid, rep, int(cat.value[i])))
-        for c in laid:
+        out.append(Meld("run" if cat.kind[i] else "set",
+                        tuple(int(x) for x in cat.laid[i, :n]),
+                        tuple(int(x) for x in cat.represents[i, :n]),
+                        int(cat.value[i])))
+    return tuple(out)
+
+
+def _build_opening(rules: RuleSet, codes: bytes, value: int, ids: list[int]) -> Opening:
+    catalogue = _melds_of(rules)
+    melds = [catalogue[i] for i in ids]
+    left = list(codes)
+    for m in melds:
+        for c in m.cards:
             left.remove(c)
-    melds = sorted(_merge_runs(melds, rules), key=_meld_key)
+    if len(melds) > 1:
+        melds = sorted(_merge_runs(melds, rules), key=_meld_key)
     return Opening(
         value=int(value),
         melds=tuple(melds),
