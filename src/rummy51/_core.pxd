@@ -49,6 +49,8 @@ cdef extern from *:
     """
     int R51_POPCOUNT(uint64_t x) nogil
 
+
+
 cdef extern from *:
     """
     /* search statistics for tuning: build with CFLAGS=-DR51_STATS (not thread-safe) */

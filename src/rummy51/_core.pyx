@@ -116,43 +116,45 @@ cdef inline uint64_t useful_mask(uint64_t once, int jok, const Rules* r,
 
 cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h) noexcept nogil:
     """Build the bit planes of a hand of card codes (255 = padding, skipped).
-    Returns 0, or an ERR_* code with h.n set to the index of the bad card."""
+    Returns 0, or an ERR_* code with h.n set to the index of the bad card.
+    (Locals, not h's fields, in the loop: uint8_t reads may alias them.)"""
     cdef Py_ssize_t i
-    cdef int code
-    cdef uint64_t bit
-    h.once = 0
-    h.twice = 0
-    h.jokers = 0
-    h.n = 0
-    h.weight = 0
+    cdef int code, jokers = 0, count = 0, err = 0
+    cdef int32_t weight = 0
+    cdef uint64_t bit, once = 0, twice = 0
     for i in range(n):
         code = codes[i]
         if code < 52:
             bit = (<uint64_t>1) << BIT_OF[code]
-            if h.once & bit:
-                if h.twice & bit or r.decks < 2:
-                    h.n = <int>i
-                    return ERR_COPIES
-                h.twice |= bit
+            if once & bit:
+                if twice & bit or r.decks < 2:
+                    err = ERR_COPIES
+                    break
+                twice |= bit
             else:
-                h.once |= bit
-            h.weight += r.hval[code]
+                once |= bit
+            weight += r.hval[code]
         elif code == 52:
-            h.jokers += 1
-            if h.jokers > r.jokers:
-                h.n = <int>i
-                return ERR_JOKERS
-            h.weight += r.joker_penalty
+            jokers += 1
+            if jokers > r.jokers:
+                err = ERR_JOKERS
+                break
+            weight += r.joker_penalty
         elif code == 255:
             continue
         else:
-            h.n = <int>i
-            return ERR_CODE
-        h.n += 1
-        if h.n > MAX_HAND:
-            h.n = <int>i
-            return ERR_LONG
-    return 0
+            err = ERR_CODE
+            break
+        count += 1
+    if err == 0 and count > MAX_HAND:
+        err = ERR_LONG
+        i = MAX_HAND
+    h.once = once
+    h.twice = twice
+    h.jokers = jokers
+    h.weight = weight
+    h.n = <int>i if err else count
+    return err
 
 
 cdef inline int lanes_sum(uint64_t plane, const int16_t* tab) noexcept nogil:
@@ -285,7 +287,7 @@ cdef void dfs0(Search* s, uint64_t once, uint64_t twice, int used, int cur,
     card left to place, in the opening and deadwood modes: the common case, lean."""
     cdef const Rules* r = s.r
     cdef uint64_t bit, m
-    cdef int b, c, i, i_end, bound, k
+    cdef int b, c, i, i_end, bound, k, total
     R51_NODE()
     m = useful0(once, r.ace_high)
     once &= m
@@ -296,12 +298,15 @@ cdef void dfs0(Search* s, uint64_t once, uint64_t twice, int used, int cur,
             return
     if once == 0:
         return
-    bound = lanes_sum(once, s.tab)
+    total = lanes_sum(once, s.tab)
     if twice:
-        bound += lanes_sum(twice, s.tab)
+        total += lanes_sum(twice, s.tab)
+    bound = total
     k = (s.cap - used) * s.maxc
     if k < bound:
         bound = k
+    if s.stop_at < 0:
+        s.stop_at = bound               # the root: nothing can beat its bound
     if cur + bound <= s.best:
         return
     b = R51_CTZ(once)
@@ -324,7 +329,13 @@ cdef void dfs0(Search* s, uint64_t once, uint64_t twice, int used, int cur,
             i += 1
         else:
             i = next_meld(r, i, m, once)
-    dfs0(s, once & ~bit, twice & ~bit, used, cur, 0, -1)
+    # leave it out, unless the bound without it already fails (the capacity
+    # part of the bound does not shrink: only the card-value part does)
+    k = total - s.tab[bit >> (b & ~15)] * (2 if twice & bit else 1)
+    if k > bound:
+        k = bound
+    if cur + k > s.best:
+        dfs0(s, once & ~bit, twice & ~bit, used, cur, 0, -1)
 
 
 cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int cur,
@@ -484,6 +495,17 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         return none
     s.cap = cap
 
+    if ((h.jokers == 0 or r.mj == 0) and must < 0
+            and (mode == MODE_BEST or mode == MODE_DEADWOOD)):
+        # jokerless: the lean search, whose root sets the stop value (its bound)
+        s.best = 0
+        s.stop_at = -1
+        dfs0(&s, h.once, h.twice, 0, 0, 0, -1)
+        if s.record and depth != NULL:
+            depth[0] = s.best_depth
+            memcpy(path, s.best_path, s.best_depth * sizeof(int))
+        return s.best if mode == MODE_BEST else h.weight - s.best
+
     # the root's bound settles most hands with no search
     u = useful_mask(h.once, h.jokers, r, &u0)
     once = h.once & u
@@ -587,6 +609,7 @@ cdef class CoreRules:
             self.r.tabv[lane] = tv
             self.r.tabw[lane] = tw
         self.r.vmax = max(maxval)
+
         self.r.hmax = max(hval)
         arrays = (
             np.ascontiguousarray(catalogue.start, np.int32),
