@@ -28,6 +28,10 @@ cdef uint64_t ACES = 0x0001000100010001ULL      # bit 0 of each lane
 cdef uint64_t LANES13 = 0x1FFF1FFF1FFF1FFFULL   # bits 0..12 of each lane
 
 
+cdef enum:
+    GAIN_LIST = 4       # joker melds whose gains the bound follows node by node
+
+
 ctypedef struct Search:
     const Rules* r
     const int32_t* val      # opening values, or deadwood weights
@@ -36,8 +40,12 @@ ctypedef struct Search:
     int maxc                # bound per card of any kind, for the capacity bound
     int vmax                # bound per natural card
     uint64_t root_u0        # naturals in some jokerless meld at the root
-    int gain                # most one joker meld adds beyond root_u0's cards
-    int gain2               # most any other joker meld adds (<= gain)
+    int gfloor              # most a joker meld of root_u0 naturals only adds
+    int gtrunc              # most a joker meld left off the gain list adds
+    int ng                  # joker melds on the gain list
+    int gval[GAIN_LIST]     # their gains beyond root_u0's card values, decreasing
+    uint64_t gmask[GAIN_LIST]
+    int gnj[GAIN_LIST]
     int jstar               # the joker meld adding that most (-1: none)
     uint64_t jstar_mask     # its natural cards
     uint64_t jstar_low      # its lowest natural card
@@ -174,7 +182,7 @@ cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, int jok
         if twice:
             v += lanes_sum(twice, s.tab)
         return v
-    v = lanes_sum(once & s.root_u0, s.tab) + s.gain + (jok - 1) * s.gain2
+    v = lanes_sum(once & s.root_u0, s.tab) + node_gains(s, once, twice, jok)
     twice &= s.root_u0
     if twice:
         v += lanes_sum(twice, s.tab)
@@ -227,28 +235,38 @@ cdef int joker_gain_bound(const Search* s, uint64_t once, uint64_t u0, int jok) 
     return best + nj * s.jub
 
 
-cdef int joker_gain(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int jok) noexcept nogil:
-    """Most that one meld with jokers can add beyond the values of its naturals that
-    lie in jokerless melds (``u0``), and the meld that adds it (``s.jstar``).
+cdef void joker_gain(Search* s, uint64_t once, uint64_t u0, int jok) noexcept nogil:
+    """List the joker melds that can add the most beyond the values of their naturals
+    lying in jokerless melds (``u0``), for the node bounds (``node_gains``), and set
+    ``s.jstar`` to the one adding most, to try first.
 
-    A meld of naturals all in ``u0`` adds at most its jokers' values; only melds
-    holding a natural outside ``u0`` can add more, so only the catalogue groups
-    whose lowest card lies near such a card are scanned: up to 4 below it in its
-    suit, any ace (Q-K-A has the ace lowest), or its rank in another suit."""
+    A meld of naturals all in ``u0`` adds at most its jokers' values (``gfloor``);
+    only melds holding a natural outside ``u0`` can add more, so only the catalogue
+    groups whose lowest card lies near such a card are scanned: up to 4 below it in
+    its suit, any ace (Q-K-A has the ace lowest), or its rank in another suit."""
     cdef const Rules* r = s.r
-    cdef uint64_t xo = once & ~u0, m, x, ranks
-    cdef int b, c, i, i_end, g
+    cdef uint64_t xo = once & ~u0, m, x, ranks, a, b, c2
+    cdef int bit, c, i, i_end, g, k
     cdef int nj = jok if jok < r.mj else r.mj
-    cdef int best = nj * s.jub
-    cdef int second = best
-    s.gain2 = best
+    s.gfloor = nj * s.jub
+    s.gtrunc = 0
+    s.ng = 0
     if xo == 0:
-        return best
-    ranks = (xo | (xo >> 16) | (xo >> 32) | (xo >> 48)) & 0x1FFF
-    x = once & (xo | (xo >> 1) | (xo >> 2) | (xo >> 3) | (xo >> 4) | ACES | (ranks * ACES))
+        return
+    # runs: their lowest natural lies at most 4 below the card, in its suit
+    x = xo | (xo >> 1) | (xo >> 2) | (xo >> 3) | (xo >> 4)
+    # sets: the lowest natural is the card's rank in a lower suit
+    a = (xo >> 16) & 0x1FFF
+    b = (xo >> 32) & 0x1FFF
+    c2 = (xo >> 48) & 0x1FFF
+    x |= (a | b | c2) | ((b | c2) << 16) | (c2 << 32)
+    # high runs (10..K with A): the ace of a suit whose 10..K holds the card
+    ranks = (xo >> 9) & 0x000F000F000F000FULL
+    x |= (ranks | (ranks >> 1) | (ranks >> 2) | (ranks >> 3)) & ACES
+    x &= once
     while x:
-        b = R51_CTZ(x)
-        c = card_of_bit(b)
+        bit = R51_CTZ(x)
+        c = card_of_bit(bit)
         i = r.jstart[c]
         i_end = r.start[c + 1]
         while i < i_end:
@@ -256,22 +274,71 @@ cdef int joker_gain(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int j
             if (m & ~once) == 0:
                 if r.njokers[i] <= jok:
                     g = s.val[i] - lanes_sum(m & u0, s.tab)
-                    if g > best:
-                        second = best
-                        best = g
-                        s.jstar = i
-                        s.jstar_mask = m
-                        s.jstar_low = m & (~m + 1)
-                        if (m & ~twice) == 0 and 2 * r.njokers[i] <= jok:
-                            second = g          # the same meld can be laid twice
-                    elif g > second:
-                        second = g
+                    if g > s.gfloor:
+                        if g > s.gval[0] or s.ng == 0:
+                            s.jstar = i
+                            s.jstar_mask = m
+                            s.jstar_low = m & (~m + 1)
+                        # insert into the list, kept in decreasing gain
+                        if s.ng == GAIN_LIST:
+                            if g <= s.gval[GAIN_LIST - 1]:
+                                if g > s.gtrunc:
+                                    s.gtrunc = g
+                                i += 1
+                                continue
+                            if s.gval[GAIN_LIST - 1] > s.gtrunc:
+                                s.gtrunc = s.gval[GAIN_LIST - 1]
+                            k = GAIN_LIST - 1
+                        else:
+                            k = s.ng
+                            s.ng += 1
+                        while k > 0 and s.gval[k - 1] < g:
+                            s.gval[k] = s.gval[k - 1]
+                            s.gmask[k] = s.gmask[k - 1]
+                            s.gnj[k] = s.gnj[k - 1]
+                            k -= 1
+                        s.gval[k] = g
+                        s.gmask[k] = m
+                        s.gnj[k] = r.njokers[i]
                 i += 1
             else:
                 i = next_meld(r, i, m, once)
         x &= x - 1
-    s.gain2 = second
-    return best
+
+
+cdef inline int node_gains(const Search* s, uint64_t once, uint64_t twice, int jok) noexcept nogil:
+    """Most the ``jok`` jokers' melds can add beyond root_u0's card values: the first
+    listed meld still on the hand, plus the next one for each further joker."""
+    cdef int k, g1 = -1, g2 = -1, floor = s.gfloor
+    if s.gtrunc > floor:
+        floor = s.gtrunc
+    if jok == 1:
+        for k in range(s.ng):
+            if s.gval[k] <= floor:
+                return floor
+            if (s.gmask[k] & ~once) == 0 and s.gnj[k] <= 1:
+                return s.gval[k]
+        return floor
+    for k in range(s.ng):
+        if s.gval[k] <= floor:
+            break
+        if (s.gmask[k] & ~once) or s.gnj[k] > jok:
+            continue
+        if g1 < 0:
+            g1 = s.gval[k]
+            if jok < 2:
+                break
+            if (s.gmask[k] & ~twice) == 0 and 2 * s.gnj[k] <= jok:
+                g2 = g1                 # the same meld can be laid twice
+                break
+        else:
+            g2 = s.gval[k]
+            break
+    if g1 < floor:
+        g1 = floor
+    if g2 < floor:
+        g2 = floor
+    return g1 + (jok - 1) * g2
 
 
 cdef inline void record(Search* s, int cur) noexcept nogil:
@@ -516,19 +583,19 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     if nuse == 0:
         return none
     s.root_u0 = u0
-    s.gain = 0
-    s.gain2 = 0
+    s.gfloor = 0
+    s.gtrunc = 0
+    s.ng = 0
     s.jstar = -1
     s.jstar_mask = 0
     s.jstar_low = 0
     if h.jokers > 0 and r.mj > 0:
         if mode == MODE_CAN_OPEN or mode == MODE_GO_OUT:
             # yes/no questions: a bound from bit tests is enough
-            s.gain = joker_gain_bound(&s, once, u0, h.jokers)
-            s.gain2 = s.gain
+            s.gfloor = joker_gain_bound(&s, once, u0, h.jokers)
         else:
-            # the exact gain, and the meld that reaches it to try first
-            s.gain = joker_gain(&s, once, twice, u0, h.jokers)
+            # the joker melds' exact gains, and the best one to try first
+            joker_gain(&s, once, u0, h.jokers)
     bound = bound_of(&s, once, twice, h.jokers)
     if mode != MODE_GO_OUT and cap * s.maxc < bound:
         bound = cap * s.maxc
@@ -604,8 +671,8 @@ cdef class CoreRules:
             tw = 0
             for bitn in range(14):
                 if lane & (1 << bitn):
-                    tv += maxval[bitn % 13]
-                    tw += hval[bitn % 13]
+                    tv += self.r.maxval[bitn % 13]
+                    tw += self.r.hval[bitn % 13]
             self.r.tabv[lane] = tv
             self.r.tabw[lane] = tw
         self.r.vmax = max(maxval)
@@ -739,11 +806,12 @@ def _py_root_bound(CoreRules cr, const uint8_t[::1] codes, bint deadwood=False):
         s.vmax = cr.r.vmax
     u = useful_mask(h.once, h.jokers, &cr.r, &u0)
     s.root_u0 = u0
-    s.gain = 0
-    s.gain2 = 0
+    s.gfloor = 0
+    s.gtrunc = 0
+    s.ng = 0
     s.jstar = -1
     if h.jokers > 0 and cr.r.mj > 0:
-        s.gain = joker_gain(&s, h.once & u, h.twice & u, u0, h.jokers)
+        joker_gain(&s, h.once & u, u0, h.jokers)
     return bound_of(&s, h.once & u, h.twice & u, h.jokers)
 
 
