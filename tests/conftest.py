@@ -2,8 +2,8 @@
 
 * ``golden_case`` / ``golden_spelling``: every hand-worked case of tests/data/cases
   (``pytest_generate_tests`` parametrizes them, ids show the hand in text).
-* ``ruleset``: the named rule-set variants of RULES.md (a session-scoped parametrized
-  fixture, so hypothesis tests may use it too).
+* ``ruleset``: the named rule-set variants of RULES.md (a module-scoped parametrized
+  fixture, so hypothesis tests may use it too); ``rulesets``: all of them by name.
 * ``seed``: seeds for seeded tests (scikit-learn's ``global_random_seed`` idea); a
   failing test shows its seed in the test id and in a report section.
 * ``check_opening``: checks an ``Opening`` against its hand (melds valid, disjoint,
@@ -18,6 +18,7 @@ There is no ``--seed`` option: seeds come from parametrizations, hypothesis draw
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 from collections import Counter
@@ -56,15 +57,10 @@ def _load(name: str) -> list[dict]:
         return json.load(f)
 
 
-def golden_rules(case: dict) -> RuleSet:
-    """The RuleSet of a golden case (the defaults changed by its ``rules`` field)."""
-    return RuleSet(**case.get("rules", {}))
-
-
 def _rules_text(rules: RuleSet) -> str:
     """``RuleSet(jokers=2)``: only the fields that differ from the defaults."""
-    diff = [f"{k}={getattr(rules, k)!r}" for k in DEFAULT.__dataclass_fields__
-            if getattr(rules, k) != getattr(DEFAULT, k)]
+    diff = [f"{f.name}={getattr(rules, f.name)!r}" for f in dataclasses.fields(RuleSet)
+            if getattr(rules, f.name) != getattr(DEFAULT, f.name)]
     return f"RuleSet({', '.join(diff)})"
 
 
@@ -75,17 +71,16 @@ def _case_id(case: dict, text: str | None = None) -> str:
     return f"{text or '(empty)'} keep={case['keep']}{extra}"
 
 
-GOLDEN = [("edge.json", c) for c in _load("edge.json")] + \
-         [("variants.json", c) for c in _load("variants.json")]
+GOLDEN = _load("edge.json") + _load("variants.json")
 
 
 def pytest_generate_tests(metafunc):
     if "golden_case" in metafunc.fixturenames:
-        cases = [c for _, c in GOLDEN]
-        metafunc.parametrize("golden_case", cases, ids=[_case_id(c) for c in cases])
+        metafunc.parametrize("golden_case", GOLDEN, ids=[_case_id(c) for c in GOLDEN])
     if "golden_spelling" in metafunc.fixturenames:
         # (case, text): the case's text and every alt_text, each an accepted spelling
-        pairs = [(c, t) for _, c in GOLDEN for t in (c["text"], c.get("alt_text")) if t is not None]
+        pairs = [(c, t) for c in GOLDEN
+                 for t in (c["text"], c.get("alt_text")) if t is not None]
         metafunc.parametrize("golden_spelling", pairs,
                              ids=[_case_id(c, t) for c, t in pairs])
 
@@ -93,11 +88,11 @@ def pytest_generate_tests(metafunc):
 @pytest.fixture(scope="session")
 def golden_cases() -> list[dict]:
     """All golden cases, edge.json then variants.json."""
-    return [c for _, c in GOLDEN]
+    return list(GOLDEN)
 
 
 # --------------------------------------------------------------------------- rules, seeds
-@pytest.fixture(scope="session", params=list(RULESETS.values()), ids=list(RULESETS))
+@pytest.fixture(scope="module", params=list(RULESETS.values()), ids=list(RULESETS))
 def ruleset(request) -> RuleSet:
     """Each rule-set variant in turn."""
     return request.param
@@ -297,7 +292,7 @@ class HandStrategies:
         window = sorted(s * 13 + r for s in suits for r in ranks) * rules.decks
         others = [c for c in range(52) for _ in range(rules.decks)
                   if c // 13 not in suits or c % 13 not in ranks]
-        n_noise = draw(st.integers(0, max(0, min(max_noise, size - jokers))))
+        n_noise = draw(st.integers(0, max(0, min(max_noise, size - jokers, len(others)))))
         n_window = min(size - jokers - n_noise, len(window))
         picks = draw(st.lists(st.integers(0, len(window) - 1), min_size=n_window,
                               max_size=n_window, unique=True))

@@ -5,6 +5,7 @@
 51
 """
 from .cards import JOKER, PAD, Hand, card_text, cards_text, parse_card, parse_cards
+from .montecarlo import OddsResult, OpeningStudy, opening_odds, rule_sweep, simulate_openings
 from .rules import PRESETS, RuleSet
 from .solver import (
     Meld,
@@ -28,4 +29,5 @@ __all__ = [
     "PRESETS", "RuleSet",
     "Meld", "Opening", "best_opening", "best_opening_values", "can_go_out", "can_go_out_flags",
     "can_open", "can_open_flags", "deal", "min_deadwood", "min_deadwood_values", "pack_hands",
+    "OpeningStudy", "OddsResult", "simulate_openings", "opening_odds", "rule_sweep",
 ]

@@ -724,7 +724,8 @@ cdef str _error_text(int err, int row, int col, object rowcodes, CoreRules cr, b
         return (f"{who} holds {cards.count(code)} copies of {card_text(code)}, "
                 f"but rules.decks is {cr.decks}")
     if err == ERR_JOKERS:
-        return f"{who} holds {cards.count(52)} jokers, but rules.jokers is {cr.jokers}"
+        n = cards.count(52)
+        return f"{who} holds {n} joker{'s' if n != 1 else ''}, but rules.jokers is {cr.jokers}"
     if err == ERR_LONG:
         who = f"hands[{row}]" if batch else "hand"
         return f"{who} holds more than {MAX_HAND} cards"

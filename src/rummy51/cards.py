@@ -191,7 +191,8 @@ def check_counts(codes: Iterable[int], rules: "RuleSet") -> None:
     for c, n in sorted(counts.items()):
         if c == JOKER:
             if n > rules.jokers:
-                raise ValueError(f"hand holds {n} jokers, but rules.jokers is {rules.jokers}")
+                raise ValueError(f"hand holds {n} joker{'s' if n != 1 else ''}, "
+                                 f"but rules.jokers is {rules.jokers}")
         elif n > rules.decks:
             raise ValueError(f"hand holds {n} copies of {card_text(c)}, but rules.decks is {rules.decks}")
 

@@ -155,24 +155,28 @@ def _run_pos(meld_rep: Sequence[int], i: int) -> int:
 
 
 def _merge_runs(melds: list[Meld], rules: RuleSet) -> list[Meld]:
-    """Join runs the core split (a run of 6+ is searched as two of 3..5) for display."""
+    """Join runs the core split (a run of 6+ is searched as two of 3..5) for display.
+
+    Works on positions in the list, not identities: the same catalogue Meld object
+    stands twice in a collection that lays one meld twice (two decks)."""
+    melds = list(melds)
     merged = True
     while merged:
         merged = False
-        for a in melds:
+        for ia, a in enumerate(melds):
             if a.kind != "run":
                 continue
             a_end = _run_pos(a.represents, len(a.cards) - 1)
             suit = a.represents[0] // 13
-            for b in melds:
-                if b is a or b.kind != "run" or b.represents[0] // 13 != suit:
+            for ib, b in enumerate(melds):
+                if ib == ia or b.kind != "run" or b.represents[0] // 13 != suit:
                     continue
                 if _run_pos(b.represents, 0) != a_end + 1:
                     continue
                 if len(a.jokers) + len(b.jokers) > rules.max_jokers_per_meld:
                     continue
                 joined = Meld("run", a.cards + b.cards, a.represents + b.represents, a.value + b.value)
-                melds = [m for m in melds if m is not a and m is not b] + [joined]
+                melds = [m for i, m in enumerate(melds) if i not in (ia, ib)] + [joined]
                 merged = True
                 break
             if merged:
