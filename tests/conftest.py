@@ -175,34 +175,6 @@ def represented_values(kind: str, represents, rules: RuleSet) -> set[int]:
     return values
 
 
-# KNOWN BUG (see test_solver_golden.py::test_a_meld_used_twice_is_listed_twice, an xfail):
-# when the best collection uses the same meld twice (two decks) and one copy is joined to
-# a longer run for display, solver._merge_runs drops BOTH copies (it filters with ``is``
-# and the Meld objects are cached per meld id), so Opening.melds misses a meld. The
-# value is right. Until it is fixed, check_opening accepts exactly that shape (and counts
-# it in KNOWN_BUG_HITS, printed at the end); set this to False once the xfail passes.
-TOLERATE_LOST_REPEATED_MELD = True
-KNOWN_BUG_HITS: Counter = Counter()
-
-
-def _lost_repeated_melds(opening, hand: Counter, used: Counter, total: int,
-                         rules: RuleSet) -> Counter:
-    """The cards of melds that vanished from ``opening.melds`` by the known bug, or an
-    empty Counter: cards missing from melds + leftover, each a second copy of a card in
-    a listed meld, that the reference melds completely for exactly the missing value."""
-    accounted = Counter(opening.leftover) + used
-    missing = hand - accounted
-    if not missing or accounted - hand or total >= opening.value:
-        return Counter()
-    if any(used[c] == 0 for c in missing):
-        return Counter()
-    cards = list(missing.elements())
-    if reference.min_deadwood(cards, rules, keep=0) != 0 or \
-            reference.best_opening(cards, rules, keep=0) != opening.value - total:
-        return Counter()
-    return missing
-
-
 def check_opening(opening, codes, rules: RuleSet = DEFAULT, keep: int = 1,
                   must_use=None) -> None:
     """Assert that ``opening`` (a ``rummy51.Opening``) is a legal opening of ``codes``.
@@ -237,12 +209,6 @@ def check_opening(opening, codes, rules: RuleSet = DEFAULT, keep: int = 1,
         used.update(m.cards)
         total += m.value
     assert not used - hand, ("melds use cards the hand does not hold", opening, where)
-    if TOLERATE_LOST_REPEATED_MELD:
-        lost = _lost_repeated_melds(opening, hand, used, total, rules)
-        if lost:
-            KNOWN_BUG_HITS[where] += 1
-            used += lost
-            total = opening.value
     assert sum(used.values()) <= max(len(codes) - keep, 0), (opening, where)
     assert total == opening.value, (opening, where)
     assert Counter(opening.leftover) + used == hand, (opening, where)
@@ -343,11 +309,6 @@ def reference_checks() -> Counter:
 
 
 def pytest_terminal_summary(terminalreporter):
-    if KNOWN_BUG_HITS:
-        terminalreporter.write_line(
-            f"rummy51: {sum(KNOWN_BUG_HITS.values())} openings hit the known bug of a meld used "
-            f"twice missing from Opening.melds (tolerated, see conftest), e.g. "
-            f"{next(iter(KNOWN_BUG_HITS))}")
     if _REFERENCE_CHECKS:
         total = sum(_REFERENCE_CHECKS.values())
         terminalreporter.write_line(

@@ -161,7 +161,9 @@ def test_rules_md_joker_examples():
 
 
 # --------------------------------------------------------------------------- a meld used twice
-# Two decks: the best collection may use the same meld twice. Both copies must be listed.
+# Two decks: the best collection may use the same meld twice. Both copies must be listed,
+# also when one copy is joined to a longer run for display (a regression of commit 0e68fd8,
+# where solver._merge_runs filtered melds by identity and dropped both copies).
 # (hand, keep, best value)
 MELD_TWICE = [
     ("AS AS 2S 2S 3S 3S 4S 5S 6S", 0, 45),  # A-2-3 twice + 4-5-6 (or A..6 + A-2-3)
@@ -170,20 +172,18 @@ MELD_TWICE = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="solver._merge_runs drops both copies of a meld used "
-                   "twice when it joins one of them to a run: it filters with `is`, and since "
-                   "the cached Meld objects (commit 0e68fd8) both copies are the same object")
 @pytest.mark.parametrize("text, keep, value", MELD_TWICE, ids=[t for t, _, _ in MELD_TWICE])
-def test_a_meld_used_twice_is_listed_twice(text, keep, value):
+def test_a_meld_used_twice_is_listed_twice(text, keep, value, check_opening):
     o = best_opening(text, keep=keep)
     assert o.value == value
+    check_opening(o, parse_cards(text), RuleSet(), keep=keep)
     assert sum(m.value for m in o.melds) == value, o.text()
     assert Counter(c for m in o.melds for c in m.cards) + Counter(o.leftover) == \
         Counter(parse_cards(text)), o.text()
 
 
 def test_a_set_used_twice_is_listed_twice(check_opening):
-    # no run to join, so the two copies of 7S 7H 7D stay listed (this works today)
+    # two copies of the set 7S 7H 7D, both listed
     o = best_opening("7S 7S 7H 7H 7D 7D 3C")
     assert o.value == 42 and [m.text() for m in o.melds] == ["7S 7H 7D", "7S 7H 7D"]
     check_opening(o, parse_cards("7S 7S 7H 7H 7D 7D 3C"), RuleSet(), keep=1)

@@ -245,10 +245,22 @@ cdef void joker_gain(Search* s, uint64_t once, uint64_t u0, int jok) noexcept no
     groups whose lowest card lies near such a card are scanned: up to 4 below it in
     its suit, any ace (Q-K-A has the ace lowest), or its rank in another suit."""
     cdef const Rules* r = s.r
+    cdef const uint64_t* mask = r.mask
+    cdef const int32_t* start = r.start
+    cdef const int32_t* jstart = r.jstart
+    cdef const int32_t* val = s.val
+    cdef const uint8_t* njokers = r.njokers
+    cdef const int16_t* tab = s.tab
     cdef uint64_t xo = once & ~u0, m, x, ranks, a, b, c2
-    cdef int bit, c, i, i_end, g, k
+    cdef int bit, c, i, i_end, g, k, ng = 0, trunc = 0, best_i = -1
     cdef int nj = jok if jok < r.mj else r.mj
-    s.gfloor = nj * s.jub
+    cdef int floor = nj * s.jub
+    # locals, not s's fields: int stores into s could alias the catalogue's int32
+    # arrays and force reloads in the scan
+    cdef int gval[GAIN_LIST]
+    cdef uint64_t gmask[GAIN_LIST]
+    cdef int gnj[GAIN_LIST]
+    s.gfloor = floor
     s.gtrunc = 0
     s.ng = 0
     if xo == 0:
@@ -267,43 +279,51 @@ cdef void joker_gain(Search* s, uint64_t once, uint64_t u0, int jok) noexcept no
     while x:
         bit = R51_CTZ(x)
         c = card_of_bit(bit)
-        i = r.jstart[c]
-        i_end = r.start[c + 1]
+        i = jstart[c]
+        i_end = start[c + 1]
         while i < i_end:
-            m = r.mask[i]
+            m = mask[i]
             if (m & ~once) == 0:
-                if r.njokers[i] <= jok:
-                    g = s.val[i] - lanes_sum(m & u0, s.tab)
-                    if g > s.gfloor:
-                        if g > s.gval[0] or s.ng == 0:
-                            s.jstar = i
-                            s.jstar_mask = m
-                            s.jstar_low = m & (~m + 1)
+                if njokers[i] <= jok:
+                    g = val[i] - lanes_sum(m & u0, tab)
+                    if g > floor:
                         # insert into the list, kept in decreasing gain
-                        if s.ng == GAIN_LIST:
-                            if g <= s.gval[GAIN_LIST - 1]:
-                                if g > s.gtrunc:
-                                    s.gtrunc = g
+                        if ng == GAIN_LIST:
+                            if g <= gval[GAIN_LIST - 1]:
+                                if g > trunc:
+                                    trunc = g
                                 i += 1
                                 continue
-                            if s.gval[GAIN_LIST - 1] > s.gtrunc:
-                                s.gtrunc = s.gval[GAIN_LIST - 1]
+                            if gval[GAIN_LIST - 1] > trunc:
+                                trunc = gval[GAIN_LIST - 1]
                             k = GAIN_LIST - 1
                         else:
-                            k = s.ng
-                            s.ng += 1
-                        while k > 0 and s.gval[k - 1] < g:
-                            s.gval[k] = s.gval[k - 1]
-                            s.gmask[k] = s.gmask[k - 1]
-                            s.gnj[k] = s.gnj[k - 1]
+                            k = ng
+                            ng += 1
+                        while k > 0 and gval[k - 1] < g:
+                            gval[k] = gval[k - 1]
+                            gmask[k] = gmask[k - 1]
+                            gnj[k] = gnj[k - 1]
                             k -= 1
-                        s.gval[k] = g
-                        s.gmask[k] = m
-                        s.gnj[k] = r.njokers[i]
+                        gval[k] = g
+                        gmask[k] = m
+                        gnj[k] = njokers[i]
+                        if k == 0:
+                            best_i = i
                 i += 1
             else:
                 i = next_meld(r, i, m, once)
         x &= x - 1
+    s.ng = ng
+    s.gtrunc = trunc
+    for k in range(ng):
+        s.gval[k] = gval[k]
+        s.gmask[k] = gmask[k]
+        s.gnj[k] = gnj[k]
+    if best_i >= 0:
+        s.jstar = best_i
+        s.jstar_mask = mask[best_i]
+        s.jstar_low = s.jstar_mask & (~s.jstar_mask + 1)
 
 
 cdef inline int node_gains(const Search* s, uint64_t once, uint64_t twice, int jok) noexcept nogil:

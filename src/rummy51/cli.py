@@ -553,7 +553,7 @@ def _add_simulate_openings(subparsers) -> None:
                     "best opening value; all split by jokers in the hand; and P(opened by "
                     "turn t) per seat at a full table, discarding by the keep-best policy "
                     "(drop the card whose removal keeps the best opening value highest; "
-                    "ties drop the card worth more). Every probability comes with a 95%% "
+                    "ties drop the card worth more). Every probability comes with a 95% "
                     "Wilson interval. Comma lists in --rules, --jokers, --threshold and "
                     "--players sweep: one row per configuration.",
         epilog="examples: rummy51 simulate openings; "
@@ -685,7 +685,7 @@ def _add_odds(subparsers) -> None:
                     "table melds, discards), estimate by Monte Carlo over the unseen cards "
                     "the chance that it can open, and that it can go out at once, within "
                     "0..K draws, discarding by the keep-best policy after each draw. "
-                    "Probabilities come with 95%% Wilson intervals.",
+                    "Probabilities come with 95% Wilson intervals.",
         epilog='example: rummy51 odds "6S 7S 8S 10D 10C 2H 3D 5C 9H KS QD 4C 8H AH" '
                '--seen "10H JK" --draws 5',
     )
