@@ -286,3 +286,9 @@ def test_to_codes_accepts_text_codes_hands_and_arrays():
 def test_cards_doctests():
     result = doctest.testmod(rummy51.cards, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+@pytest.mark.parametrize("bad", [7.0, 7.5, True, "x7"])
+def test_non_integer_codes_are_refused(bad):
+    with pytest.raises(ValueError):
+        Hand([bad])

@@ -21,6 +21,7 @@ cdef enum:
     ERR_COPIES = -2     # more copies of a natural than rules.decks
     ERR_JOKERS = -3     # more jokers than rules.jokers
     ERR_LONG = -4       # a row longer than MAX_HAND cards
+    ERR_BUDGET = -5     # the search gave up (NODE_LIMIT nodes): a huge meld-rich hand
 
 cdef enum:
     MAX_HAND = 120      # cards in one hand (the whole deck is 108 at most)

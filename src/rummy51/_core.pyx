@@ -29,6 +29,11 @@ cdef uint64_t LANES13 = 0x1FFF1FFF1FFF1FFFULL   # bits 0..12 of each lane
 
 
 cdef enum:
+    STOP_AT_ROOT = -1   # s.stop_at until dfs0's root sets it to its bound
+
+cdef long long NODE_LIMIT = 100000000   # nodes one question may visit (see abort)
+
+cdef enum:
     GAIN_LIST = 4       # joker melds whose gains the bound follows node by node
 
 
@@ -57,6 +62,9 @@ ctypedef struct Search:
     uint64_t must_bit       # a natural that must be melded (0: none)
     int must_joker          # a joker must be melded
     int record              # keep the best path
+    long long nodes         # nodes visited so far
+    long long node_limit    # give up (ERR_BUDGET) past this many
+    int aborted
     int depth
     int path[MAX_DEPTH]
     int best_depth
@@ -361,6 +369,13 @@ cdef inline int node_gains(const Search* s, uint64_t once, uint64_t twice, int j
     return g1 + (jok - 1) * g2
 
 
+cdef inline void abort(Search* s) noexcept nogil:
+    """Give up: the search has visited s.node_limit nodes. Every frame returns at its
+    next ``s.best >= s.stop_at`` test."""
+    s.aborted = 1
+    s.stop_at = -2147483647
+
+
 cdef inline void record(Search* s, int cur) noexcept nogil:
     s.best = cur
     if s.record:
@@ -376,6 +391,10 @@ cdef void dfs0(Search* s, uint64_t once, uint64_t twice, int used, int cur,
     cdef uint64_t bit, m
     cdef int b, c, i, i_end, bound, k, total
     R51_NODE()
+    s.nodes += 1
+    if s.nodes > s.node_limit:
+        abort(s)
+        return
     m = useful0(once, r.ace_high)
     once &= m
     twice &= m
@@ -392,7 +411,7 @@ cdef void dfs0(Search* s, uint64_t once, uint64_t twice, int used, int cur,
     k = (s.cap - used) * s.maxc
     if k < bound:
         bound = k
-    if s.stop_at < 0:
+    if s.stop_at == STOP_AT_ROOT:
         s.stop_at = bound               # the root: nothing can beat its bound
     if cur + bound <= s.best:
         return
@@ -432,6 +451,10 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
     cdef int b, c, i, i_end, k, bound, jfirst
     cdef bint lo_first
     R51_NODE()
+    s.nodes += 1
+    if s.nodes > s.node_limit:
+        abort(s)
+        return
     # drop the naturals that no meld can hold any more: they are left over
     u = useful_mask(once, jok, r, &u0)
     if s.mode == MODE_GO_OUT:
@@ -547,6 +570,9 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     s.r = r
     s.mode = mode
     s.record = path != NULL
+    s.nodes = 0
+    s.node_limit = NODE_LIMIT
+    s.aborted = 0
     s.depth = 0
     s.best_depth = 0
     s.must_bit = 0
@@ -586,8 +612,10 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
             and (mode == MODE_BEST or mode == MODE_DEADWOOD)):
         # jokerless: the lean search, whose root sets the stop value (its bound)
         s.best = 0
-        s.stop_at = -1
+        s.stop_at = STOP_AT_ROOT
         dfs0(&s, h.once, h.twice, 0, 0, 0, -1)
+        if s.aborted:
+            return ERR_BUDGET
         if s.record and depth != NULL:
             depth[0] = s.best_depth
             memcpy(path, s.best_path, s.best_depth * sizeof(int))
@@ -637,6 +665,8 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         dfs0(&s, once, twice, 0, 0, 0, -1)
     else:
         dfs(&s, once, twice, h.jokers, 0, 0, 0, -1, left, 1 - (must >= 0))
+    if s.aborted:
+        return ERR_BUDGET
 
     if s.record and depth != NULL:
         if mode == MODE_BEST or mode == MODE_DEADWOOD or s.best >= r.threshold:
@@ -746,6 +776,10 @@ cdef str _error_text(int err, int row, int col, object rowcodes, CoreRules cr, b
     if err == ERR_JOKERS:
         n = cards.count(52)
         return f"{who} holds {n} joker{'s' if n != 1 else ''}, but rules.jokers is {cr.jokers}"
+    if err == ERR_BUDGET:
+        return (f"{who} is too large to solve exactly: the search gave up after "
+                f"{NODE_LIMIT:,} nodes ({len([c for c in cards if c != 255])} cards; "
+                "hands of up to about 30 cards solve in well under a second)")
     if err == ERR_LONG:
         who = f"hands[{row}]" if batch else "hand"
         return f"{who} holds more than {MAX_HAND} cards"
@@ -769,7 +803,10 @@ def solve_one(CoreRules cr, const uint8_t[::1] codes, str mode, int keep, int mu
     err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
     if err:
         raise ValueError(_error_text(err, 0, h.n, codes, cr, False))
-    res = solve(&cr.r, &h, md, keep, must, path, &depth)
+    with nogil:
+        res = solve(&cr.r, &h, md, keep, must, path, &depth)
+    if res < 0:
+        raise RuntimeError(_error_text(res, 0, 0, codes, cr, False))
     return res, [path[i] for i in range(depth)]
 
 
@@ -801,6 +838,12 @@ def solve_batch(CoreRules cr, const uint8_t[:, ::1] hands, str mode, int keep,
                 bad = i
                 break
             out[i] = solve(&cr.r, &h, md, keep, -1, NULL, NULL)
+            if out[i] < 0:
+                err = out[i]
+                bad = i
+                break
+    if err == ERR_BUDGET:
+        raise RuntimeError(_error_text(err, <int>(row0 + bad), 0, hands[bad], cr, True))
     if err:
         raise ValueError(_error_text(err, <int>(row0 + bad), h.n, hands[bad], cr, True))
 
@@ -919,6 +962,8 @@ cdef inline int jclass(const Hand* h) noexcept nogil:
 
 
 cdef inline int hist_bin(int v) noexcept nogil:
+    if v < 0:
+        return 0        # ERR_BUDGET: not reachable for hands a deal can give
     return v if v < HIST_BINS else HIST_BINS - 1
 
 
@@ -1248,3 +1293,15 @@ def _py_counters():
     """Search statistics (nodes visited, catalogue entries scanned) since import;
     always (0, 0) unless the extension was built with CFLAGS=-DR51_STATS."""
     return r51_nodes, r51_scans
+
+
+def _py_node_limit(limit=None):
+    """Testing hook: the search's node budget; set it when ``limit`` is given.
+    Returns the previous value."""
+    global NODE_LIMIT
+    old = NODE_LIMIT
+    if limit is not None:
+        if limit < 1:
+            raise ValueError("limit must be >= 1")
+        NODE_LIMIT = limit
+    return old

@@ -142,11 +142,10 @@ def parse_cards(text: str) -> list[int]:
 
 
 def _check_code(code) -> int:
-    try:
-        c = int(code)
-    except (TypeError, ValueError):
-        raise ValueError(f"{code!r} is not a card code: codes are integers 0..51 or 52 (joker)") from None
-    if c != code or not (0 <= c <= JOKER):
+    if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
+        raise ValueError(f"{code!r} is not a card code: codes are integers 0..51 or 52 (joker)")
+    c = int(code)
+    if not (0 <= c <= JOKER):
         if c == PAD:
             raise ValueError("card code 255 only pads the rows of a 2-D array of hands; it is not a card")
         raise ValueError(f"{code!r} is not a card code: codes are integers 0..51 or 52 (joker)")

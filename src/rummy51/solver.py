@@ -291,8 +291,12 @@ def _as_hands(hands) -> np.ndarray:
         raise ValueError(
             f"hands must be a 2-D (n, cards) uint8 array of card codes, got dtype {hands.dtype}"
         )
-    if hands.size and (hands.min() < 0 or hands.max() > 255):
-        raise ValueError("hands holds values outside 0..255: card codes are 0..52, 255 pads")
+    if hands.size:
+        bad = np.argwhere((hands < 0) | (hands > 255))
+        if len(bad):
+            r, c = (int(x) for x in bad[0])
+            raise ValueError(f"hands[{r}, {c}] is {int(hands[r, c])}, which is not a card code "
+                             "(0..51 naturals, 52 joker, 255 padding)")
     return np.ascontiguousarray(hands, dtype=np.uint8)
 
 
