@@ -179,18 +179,22 @@ cdef inline int lanes_sum(uint64_t plane, const int16_t* tab) noexcept nogil:
             + tab[(plane >> 32) & 0x1FFF] + tab[(plane >> 48) & 0x1FFF])
 
 
-cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, int jok) noexcept nogil:
+cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, int jok,
+                         int* gains) noexcept nogil:
     """Most the useful cards (planes ``once``, ``twice``) and ``jok`` jokers could
     still add. Without jokers: every useful card at its most. With jokers: the
     cards that lay in jokerless melds at the root (only they can form jokerless
-    melds now), plus for each joker meld the most one adds beyond those (``gain``)."""
+    melds now), plus for each joker meld the most one adds beyond those, which
+    goes to ``gains``."""
     cdef int v
     if jok == 0:
+        gains[0] = 0
         v = lanes_sum(once, s.tab)
         if twice:
             v += lanes_sum(twice, s.tab)
         return v
-    v = lanes_sum(once & s.root_u0, s.tab) + node_gains(s, once, twice, jok)
+    gains[0] = node_gains(s, once, twice, jok)
+    v = lanes_sum(once & s.root_u0, s.tab) + gains[0]
     twice &= s.root_u0
     if twice:
         v += lanes_sum(twice, s.tab)
@@ -448,8 +452,8 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
               int start, int start_bit, int left, int must_ok) noexcept nogil:
     cdef const Rules* r = s.r
     cdef uint64_t u, u0, bit, m
-    cdef int b, c, i, i_end, k, bound, jfirst
-    cdef bint lo_first
+    cdef int b, c, i, i_end, k, bound, jfirst, total, gains, last_jok = 0
+    cdef bint lo_first, out_ok
     R51_NODE()
     s.nodes += 1
     if s.nodes > s.node_limit:
@@ -482,7 +486,8 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
         return
     # bound: every useful natural and usable joker at its most, and no more cards
     # than the melds may still take
-    bound = bound_of(s, once, twice, jok)
+    total = bound_of(s, once, twice, jok, &gains)
+    bound = total
     if s.mode != MODE_GO_OUT:
         k = (s.cap - used) * s.maxc
         if k < bound:
@@ -493,11 +498,19 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
     bit = (<uint64_t>1) << b
     c = card_of_bit(b)
     k = 2 if twice & bit else 1
+    # children whose bound is sure to fail are not entered (opening and deadwood
+    # modes): leaving the card out lowers the bound by its value when it counts in
+    # the natural part; a meld taking the last jokers loses their gains and its
+    # natural cards' values, and adds its own value
+    out_ok = 1
+    if s.mode != MODE_GO_OUT:
+        out_ok = cur + total - (k * s.tab[bit >> (b & ~15)] if bit & s.root_u0 else 0) > s.best
+        last_jok = total - gains
     # a card outside every jokerless meld and outside the best joker meld is most
     # likely left out: try that first, so the first descent is a good collection
     lo_first = (jok > 0 and not (bit & (s.root_u0 | s.jstar_mask | s.must_bit))
                 and s.mode != MODE_GO_OUT)
-    if lo_first:
+    if lo_first and out_ok:
         dfs(s, once & ~bit, twice & ~bit, jok, used, cur, 0, -1, left + k, must_ok)
         if s.best >= s.stop_at:
             return
@@ -518,6 +531,10 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
         R51_SCAN()
         if (m & ~once) == 0:
             if i != jfirst and r.njokers[i] <= jok and used + r.ncards[i] <= s.cap:
+                if (r.njokers[i] == jok and s.mode != MODE_GO_OUT and cur + s.val[i]
+                        + last_jok - lanes_sum(m & s.root_u0, s.tab) <= s.best):
+                    i += 1
+                    continue
                 descend(s, once, twice, jok, used, cur, i, b, left, must_ok)
                 if s.best >= s.stop_at:
                     return
@@ -525,7 +542,7 @@ cdef void dfs(Search* s, uint64_t once, uint64_t twice, int jok, int used, int c
         else:
             i = next_meld(r, i, m, once)
     # leave every remaining copy of this card out of the melds
-    if lo_first or ((bit & s.must_bit) and not must_ok):
+    if lo_first or not out_ok or ((bit & s.must_bit) and not must_ok):
         return
     dfs(s, once & ~bit, twice & ~bit, jok, used, cur, 0, -1, left + k, must_ok)
 
@@ -563,7 +580,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     ``depth`` (0 when there is no collection)."""
     cdef Search s
     cdef uint64_t u, u0, once, twice
-    cdef int bound, nuse, cap, left
+    cdef int bound, nuse, cap, left, gains
     cdef int none = h.weight if mode == MODE_DEADWOOD else 0
     if depth != NULL:
         depth[0] = 0
@@ -644,7 +661,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         else:
             # the joker melds' exact gains, and the best one to try first
             joker_gain(&s, once, u0, h.jokers)
-    bound = bound_of(&s, once, twice, h.jokers)
+    bound = bound_of(&s, once, twice, h.jokers, &gains)
     if mode != MODE_GO_OUT and cap * s.maxc < bound:
         bound = cap * s.maxc
     left = 0
@@ -854,6 +871,7 @@ def _py_root_bound(CoreRules cr, const uint8_t[::1] codes, bint deadwood=False):
     cdef Hand h
     cdef Search s
     cdef uint64_t u, u0
+    cdef int gains
     err = parse_hand(&cr.r, &codes[0] if codes.shape[0] else NULL, codes.shape[0], &h)
     if err:
         raise ValueError(_error_text(err, 0, h.n, codes, cr, False))
@@ -876,7 +894,7 @@ def _py_root_bound(CoreRules cr, const uint8_t[::1] codes, bint deadwood=False):
     s.jstar = -1
     if h.jokers > 0 and cr.r.mj > 0:
         joker_gain(&s, h.once & u, u0, h.jokers)
-    return bound_of(&s, h.once & u, h.twice & u, h.jokers)
+    return bound_of(&s, h.once & u, h.twice & u, h.jokers, &gains)
 
 
 def _py_useful_mask(CoreRules cr, const uint8_t[::1] codes):
