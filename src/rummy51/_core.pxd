@@ -83,6 +83,8 @@ ctypedef struct Rules:
     int hmax                # most a natural is worth left in hand
     int32_t maxval[52]      # most each natural adds to an opening (ace: low or high)
     int32_t hval[52]        # each natural's value left in hand (deadwood weight)
+    int32_t posval[14]      # value of run position: 0 low ace, 1..12 = 2..K, 13 high ace
+    int32_t pvsum[15]       # prefix sums of posval (a run's value in two look-ups)
     int16_t tabv[16384]     # sum of maxval over the ranks of a lane (bit 13: high ace)
     int16_t tabw[16384]     # sum of hval over the ranks of a lane (bit 13: high ace)
     # the catalogue (see _catalogue.py), struct of arrays indexed by meld id

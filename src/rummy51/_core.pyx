@@ -570,6 +570,173 @@ cdef inline int popcount64(uint64_t x) noexcept nogil:
     return R51_POPCOUNT(x)
 
 
+cdef enum:
+    MAX_JCAND = 256     # one-joker melds one hand may offer (more: the general search)
+
+
+cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexcept nogil:
+    """Exact search for a hand with one joker (opening and deadwood modes, no must-use
+    card, no path to record): the best collection either leaves the joker out or
+    holds exactly one meld with it. Every meld with the joker is listed by bit tests
+    over the four suits at once (a block of 2..4 cards with the joker at its better
+    end; a window of 3..5 with the joker inside, standing for any card, held or not;
+    2 or 3 suits of a rank), with a first bound: its value plus the cards of the
+    rest that lay in jokerless melds in the whole hand. The rests are searched with
+    the jokerless ``dfs0`` by decreasing bound until no bound can beat the best
+    found. Returns 0, or -1 (more melds than MAX_JCAND: the caller falls back)."""
+    cdef const Rules* r = s.r
+    cdef const int16_t* tab = s.tab
+    cdef uint64_t cm[MAX_JCAND]
+    cdef int cv[MAX_JCAND]
+    cdef int cn[MAX_JCAND]
+    cdef int cb[MAX_JCAND]
+    cdef int n = 0, i, j, k, t, p, lane, v, lv, rv, q, w, nt, b, t0, top, dw, cap
+    cdef int maxpos = 13 if r.ace_high else 12
+    cdef uint64_t L = once, x, win, nm, lb, a_, b_, c_, d_, r2, S, T, u0l
+    cdef uint64_t pat[6]
+    cdef int pw[6]
+    cdef int ph[6]
+    dw = s.mode == MODE_DEADWOOD
+    cap = s.cap
+    if r.ace_high:
+        L |= (once & ACES) << 13
+    # the whole hand's cards in jokerless melds: each candidate's bound is t0 less
+    # its own such cards, plus its value
+    t0 = lanes_sum(once & u0, tab)
+    if twice & u0:
+        t0 += lanes_sum(twice & u0, tab)
+    top = -1
+    # runs: blocks of k = 2..4 cards with the joker at the end worth more, and
+    # windows of w = 3..5 with the joker inside (every other position held)
+    x = (L >> 3) & (L >> 4)
+    pat[0] = L & (L >> 1)
+    pw[0] = 2
+    ph[0] = -1
+    pat[1] = pat[0] & (L >> 2)
+    pw[1] = 3
+    ph[1] = -1
+    pat[2] = pat[1] & (L >> 3)
+    pw[2] = 4
+    ph[2] = -1
+    for i in range(9):
+        if i < 3:
+            nm = pat[i]
+            w = pw[i]
+            k = ph[i]
+        elif i == 3:
+            nm = L & (L >> 2)
+            w = 3
+            k = 1
+        elif i == 4:
+            nm = L & (L >> 2) & (L >> 3)
+            w = 4
+            k = 1
+        elif i == 5:
+            nm = L & (L >> 1) & (L >> 3)
+            w = 4
+            k = 2
+        elif i == 6:
+            nm = L & (L >> 2) & x
+            w = 5
+            k = 1
+        elif i == 7:
+            nm = L & (L >> 1) & x
+            w = 5
+            k = 2
+        else:
+            nm = L & (L >> 1) & (L >> 2) & (L >> 4)
+            w = 5
+            k = 3
+        while nm:
+            t = R51_CTZ(nm)
+            nm &= nm - 1
+            p = t & 15
+            lane = t >> 4
+            if k < 0:
+                # a block of w cards; the joker at p - 1 or p + w
+                lv = r.posval[p - 1] if p >= 1 else -1
+                rv = r.posval[p + w] if p + w <= maxpos else -1
+                if lv < 0 and rv < 0:
+                    continue
+                win = ((<uint64_t>1 << w) - 1) << p
+                v = r.pvsum[p + w] - r.pvsum[p] + (lv if lv > rv else rv)
+                nt = w + 1
+            else:
+                if p + w - 1 > maxpos:
+                    continue
+                win = (((<uint64_t>1 << w) - 1) << p) & ~(<uint64_t>1 << (p + k))
+                v = r.pvsum[p + w] - r.pvsum[p]
+                nt = w
+            if nt > cap:
+                continue
+            if n >= MAX_JCAND - 1:
+                return -1
+            lb = (win & 0x1FFF) | ((win >> 13) & 1)     # the high ace is bit 0
+            if dw:
+                v = tab[lb] + s.jub
+            u0l = (u0 >> (16 * lane)) & 0x1FFF
+            b = t0 - tab[lb & u0l]
+            cm[n] = lb << (16 * lane)
+            cv[n] = v
+            cn[n] = nt
+            cb[n] = v + b
+            if cb[n] > top:
+                top = cb[n]
+            n += 1
+    # sets: 2 or 3 suits of a rank, and the joker for another suit
+    a_ = once & 0x1FFF
+    b_ = (once >> 16) & 0x1FFF
+    c_ = (once >> 32) & 0x1FFF
+    d_ = (once >> 48) & 0x1FFF
+    r2 = (a_ & (b_ | c_ | d_)) | (b_ & (c_ | d_)) | (c_ & d_)
+    while r2:
+        q = R51_CTZ(r2)
+        r2 &= r2 - 1
+        S = ((a_ >> q) & 1) | (((b_ >> q) & 1) << 1) | (((c_ >> q) & 1) << 2) | (((d_ >> q) & 1) << 3)
+        T = S
+        while T:
+            nt = R51_POPCOUNT(T)
+            if (nt == 2 or nt == 3) and nt + 1 <= cap:
+                if n >= MAX_JCAND - 1:
+                    return -1
+                nm = (T & 1) | ((T & 2) << 15) | ((T & 4) << 30) | ((T & 8) << 45)
+                nm <<= q
+                cm[n] = nm
+                cv[n] = nt * r.hval[q] + s.jub if dw else (nt + 1) * r.hval[q]
+                cn[n] = nt + 1
+                cb[n] = cv[n] + t0 - R51_POPCOUNT(nm & u0) * tab[<uint64_t>1 << q]
+                if cb[n] > top:
+                    top = cb[n]
+                n += 1
+            T = (T - 1) & S
+    # the joker left out: the jokerless search of the whole hand
+    cm[n] = 0
+    cv[n] = 0
+    cn[n] = 0
+    cb[n] = t0
+    if t0 > top:
+        top = t0
+    n += 1
+    if s.mode != MODE_CAN_OPEN:
+        s.stop_at = top                 # nothing can beat the largest bound
+    # by decreasing bound: dfs0 finishes each rest (its root bound is exact for
+    # the rest's own jokerless melds)
+    while True:
+        j = -1
+        b = s.best
+        for i in range(n):
+            if cb[i] > b:
+                b = cb[i]
+                j = i
+        if j < 0:
+            break
+        cb[j] = -1
+        dfs0(s, once & ~(cm[j] & ~twice), twice & ~cm[j], cn[j], cv[j], 0, -1)
+        if s.best >= s.stop_at:
+            break
+    return 0
+
+
 cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
                int* path, int* depth) noexcept nogil:
     """Answer one question about a parsed hand (see the MODE_* enum).
@@ -654,6 +821,29 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     s.jstar = -1
     s.jstar_mask = 0
     s.jstar_low = 0
+    if (h.jokers == 1 and r.mj > 0 and must < 0 and not s.record
+            and mode != MODE_GO_OUT):
+        # one joker: list its melds and search the jokerless rests (one_joker)
+        if mode == MODE_CAN_OPEN:
+            s.gfloor = joker_gain_bound(&s, once, u0, 1)
+            bound = bound_of(&s, once, twice, 1, &gains)
+            if cap * s.maxc < bound:
+                bound = cap * s.maxc
+            if bound < r.threshold:
+                return 0
+            s.best = r.threshold - 1
+            s.stop_at = r.threshold
+        else:
+            s.best = 0
+        if one_joker(&s, once, twice, u0) == 0:
+            if s.aborted:
+                return ERR_BUDGET
+            if mode == MODE_BEST:
+                return s.best
+            if mode == MODE_DEADWOOD:
+                return h.weight - s.best
+            return 1 if s.best >= r.threshold else 0
+        s.gfloor = 0
     if h.jokers > 0 and r.mj > 0:
         if mode == MODE_CAN_OPEN or mode == MODE_GO_OUT:
             # yes/no questions: a bound from bit tests is enough
@@ -743,6 +933,12 @@ cdef class CoreRules:
             self.r.tabv[lane] = tv
             self.r.tabw[lane] = tw
         self.r.vmax = max(maxval)
+        # run positions: 0 the low ace, 1..12 = 2..K, 13 the high ace
+        self.r.pvsum[0] = 0
+        for c in range(14):
+            self.r.posval[c] = (rules.ace_low_value if c == 0 else
+                                rules.ace_value if c == 13 else min(c + 1, 10))
+            self.r.pvsum[c + 1] = self.r.pvsum[c] + self.r.posval[c]
 
         self.r.hmax = max(hval)
         arrays = (
