@@ -74,6 +74,17 @@ def compare_with_reference(hand, rules: RuleSet, keep: int, must_use, check_open
     for k in {0, keep}:
         assert min_deadwood(hand, rules, keep=k) == reference.min_deadwood(hand, rules, keep=k), \
             f"min_deadwood keep={k}: {where}"
+    if must_use is None:
+        # the batch kernels take other paths than the single-hand search (one-joker
+        # hands list their joker melds by bit tests): the same answers, row of one
+        row = [hand]
+        assert best_opening_values(row, rules, keep=keep)[0] == slow, f"batch best: {where}"
+        assert can_open_flags(row, rules, keep=keep)[0] == \
+            reference.can_open(hand, rules, keep=keep), f"batch can_open: {where}"
+        assert can_go_out_flags(row, rules)[0] == reference.can_go_out(hand, rules), \
+            f"batch can_go_out: {where}"
+        assert min_deadwood_values(row, rules, keep=keep)[0] == \
+            reference.min_deadwood(hand, rules, keep=keep), f"batch min_deadwood: {where}"
     # the root bounds (testing hook) never fall below the true best (keep 0, no must-use)
     codes = np.array(hand, dtype=np.uint8)
     core_rules = _compiled(rules)
