@@ -574,23 +574,18 @@ cdef enum:
     MAX_JCAND = 256     # one-joker melds one hand may offer (more: the general search)
 
 
-cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexcept nogil:
-    """Exact search for a hand with one joker (opening and deadwood modes, no must-use
-    card, no path to record): the best collection either leaves the joker out or
-    holds exactly one meld with it. Every meld with the joker is listed by bit tests
-    over the four suits at once (a block of 2..4 cards with the joker at its better
-    end; a window of 3..5 with the joker inside, standing for any card, held or not;
-    2 or 3 suits of a rank), with a first bound: its value plus the cards of the
-    rest that lay in jokerless melds in the whole hand. The rests are searched with
-    the jokerless ``dfs0`` by decreasing bound until no bound can beat the best
-    found. Returns 0, or -1 (more melds than MAX_JCAND: the caller falls back)."""
+cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, uint64_t* cm,
+                     int* cv, int* cn, int* cb, int* t0_out, int* top_out) noexcept nogil:
+    """Every meld with exactly one joker that the hand's naturals allow, listed by
+    bit tests over the four suits at once: a block of 2..4 cards with the joker at
+    its end worth more; a window of 3..5 with the joker inside (standing for any
+    card, held or not); 2 or 3 suits of a rank. For each: natural cards ``cm``,
+    value ``cv`` (deadwood mode: hand values + penalty), cards ``cn``, and a bound
+    ``cb``: its value plus the cards of the rest lying in jokerless melds of the
+    whole hand (``t0`` less its own). Returns how many, or -1 (over MAX_JCAND - 1)."""
     cdef const Rules* r = s.r
     cdef const int16_t* tab = s.tab
-    cdef uint64_t cm[MAX_JCAND]
-    cdef int cv[MAX_JCAND]
-    cdef int cn[MAX_JCAND]
-    cdef int cb[MAX_JCAND]
-    cdef int n = 0, i, j, k, t, p, lane, v, lv, rv, q, w, nt, b, t0, top, dw, cap
+    cdef int n = 0, i, k, t, p, lane, v, lv, rv, q, w, nt, b, t0, top, dw, cap
     cdef int maxpos = 13 if r.ace_high else 12
     cdef uint64_t L = once, x, win, nm, lb, a_, b_, c_, d_, r2, S, T, u0l
     cdef uint64_t pat[6]
@@ -709,6 +704,25 @@ cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexce
                     top = cb[n]
                 n += 1
             T = (T - 1) & S
+    t0_out[0] = t0
+    top_out[0] = top
+    return n
+
+
+cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexcept nogil:
+    """Exact search for a hand with one joker (opening and deadwood modes, no must-use
+    card, no path to record): the best collection either leaves the joker out or
+    holds exactly one meld with it (``joker_melds``). The rests are searched with
+    the jokerless ``dfs0`` by decreasing bound until no bound can beat the best
+    found. Returns 0, or -1 (too many melds: the caller falls back)."""
+    cdef uint64_t cm[MAX_JCAND]
+    cdef int cv[MAX_JCAND]
+    cdef int cn[MAX_JCAND]
+    cdef int cb[MAX_JCAND]
+    cdef int n, i, j, b, t0, top
+    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    if n < 0:
+        return -1
     # the joker left out: the jokerless search of the whole hand
     cm[n] = 0
     cv[n] = 0
@@ -734,6 +748,65 @@ cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexce
         dfs0(s, once & ~(cm[j] & ~twice), twice & ~cm[j], cn[j], cv[j], 0, -1)
         if s.best >= s.stop_at:
             break
+    return 0
+
+
+cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexcept nogil:
+    """Exact search for a hand with two jokers and one joker per meld (opening and
+    deadwood modes, no must-use card, no path): no joker meld, one, or two disjoint
+    ones (``joker_melds``; a pair's bound is the sum of theirs less t0), each rest
+    finished by ``dfs0``, the most promising first. Returns 0, or -1 (fall back)."""
+    cdef uint64_t cm[MAX_JCAND]
+    cdef int cv[MAX_JCAND]
+    cdef int cn[MAX_JCAND]
+    cdef int cb[MAX_JCAND]
+    cdef int order[MAX_JCAND]
+    cdef int n, i, j, a, c, k, t0, top
+    cdef uint64_t ro, rt
+    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    if n < 0:
+        return -1
+    # singles by decreasing bound (insertion sort; a hand offers a few dozen)
+    k = 0
+    for i in range(n):
+        j = k
+        while j > 0 and cb[order[j - 1]] < cb[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+        k += 1
+    if s.mode != MODE_CAN_OPEN:
+        s.stop_at = t0
+        if n > 0:
+            s.stop_at = cb[order[0]] * 2 - t0 if cb[order[0]] > t0 else t0
+    # one joker meld, or none: a good collection early
+    for a in range(n):
+        i = order[a]
+        if cb[i] <= s.best:
+            break
+        dfs0(s, once & ~(cm[i] & ~twice), twice & ~cm[i], cn[i], cv[i], 0, -1)
+        if s.best >= s.stop_at:
+            return 0
+    if t0 > s.best:
+        dfs0(s, once, twice, 0, 0, 0, -1)
+        if s.best >= s.stop_at:
+            return 0
+    # two joker melds, the pair (a, c) with a <= c in bound order
+    for a in range(n):
+        i = order[a]
+        if 2 * cb[i] - t0 <= s.best:
+            break
+        for c in range(a, n):
+            j = order[c]
+            if cb[i] + cb[j] - t0 <= s.best:
+                break
+            if (cm[i] & cm[j] & ~twice) or cn[i] + cn[j] > s.cap:
+                continue                # a card they share is held only once
+            ro = once & ~(cm[i] & ~twice)
+            rt = twice & ~cm[i]
+            dfs0(s, ro & ~(cm[j] & ~rt), rt & ~cm[j], cn[i] + cn[j], cv[i] + cv[j], 0, -1)
+            if s.best >= s.stop_at:
+                return 0
     return 0
 
 
@@ -821,12 +894,12 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     s.jstar = -1
     s.jstar_mask = 0
     s.jstar_low = 0
-    if (h.jokers == 1 and r.mj > 0 and must < 0 and not s.record
-            and mode != MODE_GO_OUT):
-        # one joker: list its melds and search the jokerless rests (one_joker)
+    if ((h.jokers == 1 and r.mj > 0 or h.jokers == 2 and r.mj == 1) and must < 0
+            and not s.record and mode != MODE_GO_OUT):
+        # one or two jokers: list the joker melds and search the jokerless rests
         if mode == MODE_CAN_OPEN:
-            s.gfloor = joker_gain_bound(&s, once, u0, 1)
-            bound = bound_of(&s, once, twice, 1, &gains)
+            s.gfloor = joker_gain_bound(&s, once, u0, h.jokers)
+            bound = bound_of(&s, once, twice, h.jokers, &gains)
             if cap * s.maxc < bound:
                 bound = cap * s.maxc
             if bound < r.threshold:
@@ -835,7 +908,8 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
             s.stop_at = r.threshold
         else:
             s.best = 0
-        if one_joker(&s, once, twice, u0) == 0:
+        if (one_joker(&s, once, twice, u0) if h.jokers == 1
+                else two_jokers(&s, once, twice, u0)) == 0:
             if s.aborted:
                 return ERR_BUDGET
             if mode == MODE_BEST:
