@@ -810,6 +810,66 @@ cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexc
     return 0
 
 
+cdef void joker_subsets(Search* s, uint64_t once, uint64_t twice, const uint64_t* cm,
+                        const int* cv, const int* cn, const int* cb, const int* order, int n,
+                        int t0, int a0, int jleft, int cur, int used, int bound) noexcept nogil:
+    """Collections with any number (up to ``jleft`` more) of one-joker melds, taken
+    in bound order from position ``a0`` of ``order`` (so each set of melds once),
+    each rest finished by ``dfs0``. ``bound``: the current choice's bound."""
+    cdef int a, i, nb
+    if bound > s.best:
+        dfs0(s, once, twice, used, cur, 0, -1)
+        if s.best >= s.stop_at:
+            return
+    if jleft == 0:
+        return
+    for a in range(a0, n):
+        i = order[a]
+        # this meld and up to jleft - 1 more from here on, none with a larger bound
+        # (a bound below t0 is still possible: the rest's part counts aces high)
+        nb = cb[i] - t0
+        if bound + nb + (jleft - 1) * (nb if nb > 0 else 0) <= s.best:
+            break
+        if (cm[i] & ~once) or used + cn[i] > s.cap:
+            continue
+        nb = bound + cb[i] - t0
+        joker_subsets(s, once & ~(cm[i] & ~twice), twice & ~cm[i], cm, cv, cn, cb, order, n,
+                      t0, a, jleft - 1, cur + cv[i], used + cn[i], nb)
+        if s.best >= s.stop_at:
+            return
+
+
+cdef int many_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int jok) noexcept nogil:
+    """Exact search for a hand with several jokers and one joker per meld (opening
+    and deadwood modes, no must-use card, no path): any set of disjoint one-joker
+    melds (``joker_melds``) over a jokerless rest. Returns 0, or -1 (fall back)."""
+    cdef uint64_t cm[MAX_JCAND]
+    cdef int cv[MAX_JCAND]
+    cdef int cn[MAX_JCAND]
+    cdef int cb[MAX_JCAND]
+    cdef int order[MAX_JCAND]
+    cdef int n, i, j, k, t0, top
+    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    if n < 0:
+        return -1
+    k = 0
+    for i in range(n):
+        j = k
+        while j > 0 and cb[order[j - 1]] < cb[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+        k += 1
+    if s.mode != MODE_CAN_OPEN:
+        # no collection beats jok times the best meld's gain (a meld may be laid
+        # twice when both copies of its cards are held)
+        s.stop_at = t0
+        if n > 0 and cb[order[0]] > t0:
+            s.stop_at += jok * (cb[order[0]] - t0)
+    joker_subsets(s, once, twice, cm, cv, cn, cb, order, n, t0, 0, jok, 0, 0, t0)
+    return 0
+
+
 cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
                int* path, int* depth) noexcept nogil:
     """Answer one question about a parsed hand (see the MODE_* enum).
@@ -894,7 +954,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     s.jstar = -1
     s.jstar_mask = 0
     s.jstar_low = 0
-    if ((h.jokers == 1 and r.mj > 0 or h.jokers == 2 and r.mj == 1) and must < 0
+    if ((h.jokers == 1 and r.mj > 0 or h.jokers >= 2 and r.mj == 1) and must < 0
             and not s.record and mode != MODE_GO_OUT):
         # one or two jokers: list the joker melds and search the jokerless rests
         if mode == MODE_CAN_OPEN:
@@ -909,7 +969,8 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         else:
             s.best = 0
         if (one_joker(&s, once, twice, u0) if h.jokers == 1
-                else two_jokers(&s, once, twice, u0)) == 0:
+                else two_jokers(&s, once, twice, u0) if h.jokers == 2
+                else many_jokers(&s, once, twice, u0, h.jokers)) == 0:
             if s.aborted:
                 return ERR_BUDGET
             if mode == MODE_BEST:
