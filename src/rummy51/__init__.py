@@ -4,7 +4,21 @@
 >>> rummy51.best_opening("6S 7S 8S 10D 10C 10H 2C").value
 51
 """
+from .bots import BOTS, Bot, GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal, play_match
 from .cards import JOKER, PAD, Hand, card_text, cards_text, parse_card, parse_cards
+from .engine import (
+    Discard,
+    Draw,
+    GameState,
+    IllegalMove,
+    LayDown,
+    LayOff,
+    Match,
+    Phase,
+    PlayerView,
+    SwapJoker,
+    replay,
+)
 from .montecarlo import OddsResult, OpeningStudy, opening_odds, rule_sweep, simulate_openings
 from .rules import PRESETS, RuleSet
 from .solver import (
@@ -30,4 +44,8 @@ __all__ = [
     "Meld", "Opening", "best_opening", "best_opening_values", "can_go_out", "can_go_out_flags",
     "can_open", "can_open_flags", "deal", "min_deadwood", "min_deadwood_values", "pack_hands",
     "OpeningStudy", "OddsResult", "simulate_openings", "opening_odds", "rule_sweep",
+    "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
+    "Discard", "Match", "replay",
+    "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "play_deal",
+    "play_match",
 ]

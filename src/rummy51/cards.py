@@ -161,6 +161,12 @@ def to_codes(cards: CardsLike) -> list[int]:
         return list(cards.codes)
     if isinstance(cards, str):
         return parse_cards(cards)
+    if isinstance(cards, (bytes, bytearray)):
+        # card codes as bytes: the fast path for engines calling the solver often
+        codes = list(cards)
+        if codes and max(codes) > JOKER:
+            _check_code(max(codes))
+        return codes
     if isinstance(cards, np.ndarray):
         if cards.ndim != 1:
             raise ValueError(f"a hand must be a 1-D array of card codes, got shape {cards.shape}")

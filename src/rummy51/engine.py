@@ -60,6 +60,7 @@ from .melds import (
     check_meld,
     go_out_melds,
     joker_meld_possible,
+    joker_melds,
     lay_off,
     lay_off_sides,
     make_meld,
@@ -105,7 +106,7 @@ FORMAT_VERSION = 1
 
 
 def _option(rules: RuleSet, name: str, default):
-    """A proposed RuleSet option not (yet) in rules.py (see docs/engine.md)."""
+    """A RuleSet option for a choice RULES.md leaves open (see docs/engine.md)."""
     return getattr(rules, name, default)
 
 
@@ -597,11 +598,11 @@ class _MoveRules:
         if ti.bottom and len(hand) > 1:
             raise IllegalMove("5.7", "the bottom card was taken to win by hand: lay down all but "
                                      "one card before discarding")
-        if (ti.source == DISCARD and card == ti.drawn and len(hand) > 1
+        if (ti.source == DISCARD and card == ti.drawn and len(hand) > 1 and hand.count(card) == 1
                 and not _option(self.rules, "discard_taken_card", False)):
             raise IllegalMove("engine", f"the card just taken from the discard pile "
                                         f"({card_text(card)}) may not be discarded in the same turn "
-                                        "(unless it is the last card)")
+                                        "(unless it is the last card, or the hand holds its twin)")
 
     def can_discard(self, card) -> bool:
         try:
@@ -676,7 +677,12 @@ class _MoveRules:
         rules = self.rules
         out: list = []
         if ti.freed_joker:
-            return [LayDown.of([m]) for m in melds_in(hand, rules) if m.jokers]
+            out = [LayDown.of([m]) for m in melds_in(hand, rules) if m.jokers]
+            for m in joker_melds(hand, rules):
+                lay = LayDown.of([m])
+                if lay not in out:
+                    out.append(lay)
+            return out
         if not opened:
             out.extend(self._openings(hand))
         elif len(hand) > 3:
@@ -710,7 +716,8 @@ class _MoveRules:
             return out
         may_taken = _option(rules, "discard_taken_card", False)
         for c in sorted(set(hand)):
-            if ti.source == DISCARD and c == ti.drawn and len(hand) > 1 and not may_taken:
+            if (ti.source == DISCARD and c == ti.drawn and len(hand) > 1 and hand.count(c) == 1
+                    and not may_taken):
                 continue
             out.append(Discard(c))
         return out

@@ -64,6 +64,7 @@ __all__ = [
     "swap_targets",
     "melds_in",
     "joker_meld_possible",
+    "joker_melds",
     "go_out_melds",
     "card_value",
     "position_value",
@@ -573,21 +574,56 @@ def melds_in(hand, rules: RuleSet, max_cards: Optional[int] = None) -> list[Tabl
     return out
 
 
+def joker_melds(hand, rules: RuleSet) -> list[TableMeld]:
+    """The 3-card melds holding a joker that the hand can lay down and still keep a card:
+    a joker with two naturals of one rank in different suits, or with two naturals of one
+    suit at most two run positions apart (the joker in the gap, else at the high end if
+    it fits, else the low end), or (when the rules allow two jokers per meld) two jokers
+    with one natural. Any meld holding a joker contains such a 3-card meld, so this
+    answers whether a freed joker can go into a new meld."""
+    codes = _codes(hand)
+    nj = codes.count(JOKER)
+    if nj == 0 or rules.max_jokers_per_meld < 1 or len(codes) < 4:
+        return []
+    nat = sorted(set(c for c in codes if c != JOKER))
+    top = top_position(rules)
+    out: list[TableMeld] = []
+    seen = set()
+    for i, a in enumerate(nat):
+        for b in nat[i + 1:]:
+            if a % 13 == b % 13:
+                m = _set_reading([a, b], 1)
+                if m.cards not in seen:
+                    seen.add(m.cards)
+                    out.append(m)
+            elif a // 13 == b // 13:
+                suit = a // 13
+                for pa in _positions_of(a, rules):
+                    for pb in _positions_of(b, rules):
+                        lo, hi = min(pa, pb), max(pa, pb)
+                        if hi - lo == 2:
+                            window = (lo, hi)
+                        elif hi - lo == 1:
+                            window = (lo, hi + 1) if hi + 1 <= top else (lo - 1, hi)
+                        else:
+                            continue
+                        nat_pos = {pa, pb}
+                        cards = tuple(position_card(p, suit) if p in nat_pos else JOKER
+                                      for p in range(window[0], window[1] + 1))
+                        if cards not in seen:
+                            seen.add(cards)
+                            reps = tuple(position_card(p, suit)
+                                         for p in range(window[0], window[1] + 1))
+                            out.append(TableMeld(RUN, cards, reps))
+    if nj >= 2 and rules.max_jokers_per_meld >= 2:
+        for a in nat:
+            out.extend(meld_readings([a, JOKER, JOKER], rules)[:1])
+    return out
+
+
 def joker_meld_possible(hand, rules: RuleSet) -> bool:
     """Whether the hand can lay down a meld holding a joker and still keep a card."""
-    codes = _codes(hand)
-    if JOKER not in codes or rules.max_jokers_per_meld < 1:
-        return False
-    return any(m.jokers for m in _cover_melds(Counter(codes), rules, len(codes) - 1))
-
-
-def _cover_melds(counts: Counter, rules: RuleSet, max_cards: int):
-    """Melds of 3..5 cards from ``counts`` with jokers anywhere (not only in gaps)."""
-    out = []
-    for m in _melds_with(counts, rules, None):
-        if len(m.cards) <= max_cards:
-            out.append(m)
-    return out
+    return bool(joker_melds(hand, rules))
 
 
 def _melds_with(counts: Counter, rules: RuleSet, card: Optional[int]) -> list[TableMeld]:

@@ -66,6 +66,15 @@ class RuleSet:
     * ``match_deals`` (None) and ``match_points`` (None): a match ends after this
       many deals, or when a player's total reaches this many points; with both None
       a match is a single deal.
+
+    Options RULES.md leaves open, chosen as a Rummy 51 table would (docs/engine.md):
+
+    * ``free_discard_rounds`` (1): rounds in which a player who has not opened may
+      take the discard freely (RULES.md 5.4: "the player's first round").
+    * ``discard_taken_card`` (False): whether the card taken from the discard pile
+      may be discarded again in the same turn.
+    * ``draw_scoring`` ("zero"): a deal capped or ended by an empty stock scores 0 for
+      everyone ("zero"), or each player's hand as if another had gone out ("hands").
     """
 
     decks: int = 2
@@ -89,6 +98,9 @@ class RuleSet:
     hand_doubles: bool = True
     match_deals: Optional[int] = None
     match_points: Optional[int] = None
+    free_discard_rounds: int = 1
+    discard_taken_card: bool = False
+    draw_scoring: str = "zero"
 
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 2)
@@ -102,8 +114,11 @@ class RuleSet:
         _check_int("max_turns", self.max_turns, 1)
         for name in ("score_out", "score_hand", "score_hand_bottom", "score_unopened"):
             _check_int(name, getattr(self, name), -100_000, 100_000)
+        _check_int("free_discard_rounds", self.free_discard_rounds, 0, 1000)
+        if self.draw_scoring not in ("zero", "hands"):
+            raise ValueError(f"rules.draw_scoring must be 'zero' or 'hands', got {self.draw_scoring!r}")
         for name in ("ace_high", "bottom_card", "discard_card_must_meld", "reshuffle_stock",
-                     "hand_doubles"):
+                     "hand_doubles", "discard_taken_card"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"rules.{name} must be True or False, got {getattr(self, name)!r}")
         for name in ("match_deals", "match_points"):
