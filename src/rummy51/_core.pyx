@@ -1337,8 +1337,9 @@ cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, in
     cdef int64_t d
     cdef Hand h
     cdef int v, jc
+    cdef int need = 2 * hs + 2 if what & 6 else hs + 1   # deal only the cards looked at
     for d in range(n):
-        partial_shuffle(bg, deck, deck_n, 2 * hs + 2)
+        partial_shuffle(bg, deck, deck_n, need)
         if what & 1:
             parse_hand(r, deck, hs + 1, &h)
             jc = jclass(&h)
