@@ -133,11 +133,10 @@ def parse_cards(text: str) -> list[int]:
     if not isinstance(text, str):
         raise TypeError(f"cards as text must be a str, got {type(text).__name__}")
     fast = _FAST
-    out = []
-    for tok in _SPLIT.split(text.strip()):
-        if tok:
-            code = fast.get(tok.upper())
-            out.append(code if code is not None else parse_card(tok))
+    out = [fast.get(tok) for tok in text.upper().replace(",", " ").replace(";", " ").split()]
+    if None in out:
+        # the slow path names the bad token as the user wrote it
+        return [parse_card(tok) for tok in _SPLIT.split(text.strip()) if tok]
     return out
 
 

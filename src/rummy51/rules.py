@@ -102,6 +102,20 @@ class RuleSet:
     discard_taken_card: bool = False
     draw_scoring: str = "zero"
 
+    def __hash__(self) -> int:
+        # computed once: rule sets key the compiled-core caches on every solver call
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict:
+        # the cached hash may hold a str hash of this process: never ship it
+        state = dict(self.__dict__)
+        state.pop("_hash", None)
+        return state
+
     def __post_init__(self) -> None:
         _check_int("decks", self.decks, 1, 2)
         _check_int("jokers", self.jokers, 0, 16)
