@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -122,7 +119,7 @@ def test_reproducible_for_any_thread_count(base):
 
 
 def test_chunks_in_any_order_sum_to_the_study(base):
-    from rummy51.montecarlo import _compute_chunk, _Settings, _Totals
+    from rummy51.montecarlo import _compute_chunk, _Totals
 
     settings = base._settings()
     specs = settings.plan()

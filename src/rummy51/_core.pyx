@@ -1345,13 +1345,16 @@ cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, in
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(0 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
-            goout[0 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
+            # going out at once is an opening keeping one card: only then ask
+            if v >= r.threshold:
+                goout[0 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
         if what & 2:
             parse_hand(r, deck + hs + 1, hs + 1, &h)
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(1 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
-            goout[1 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
+            if v >= r.threshold:
+                goout[1 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
         if what & 4:
             parse_hand(r, deck + hs + 1, hs, &h)
             jc = jclass(&h)
@@ -1591,7 +1594,8 @@ cdef void odds_study(const Rules* r, bitgen_t* bg, const uint8_t* start, int n0,
             parse_hand(r, hand, hn, &h)
             if opened < 0 and solve(r, &h, MODE_CAN_OPEN, 1, -1, NULL, NULL):
                 opened = k
-            if out < 0 and solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL):
+            # going out at once is an opening keeping one card: only then ask
+            if out < 0 and opened >= 0 and solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL):
                 out = k
             if opened >= 0 and out >= 0:
                 break
@@ -1611,8 +1615,8 @@ def study_odds(CoreRules cr, rng, const uint8_t[::1] hand, const uint8_t[::1] un
     cdef bitgen_t* bg
     if draws < 0 or draws > pool.shape[0]:
         raise ValueError(f"draws must be 0..{pool.shape[0]} (the unseen cards), got {draws}")
-    if hand.shape[0] + draws + 1 > MAX_HAND:
-        raise ValueError("hand too large")
+    if hand.shape[0] + 1 > MAX_HAND:
+        raise ValueError(f"hand holds {hand.shape[0]} cards; at most {MAX_HAND - 1} can draw")
     if first_open.shape[0] != draws + 2 or first_out.shape[0] != draws + 2:
         raise ValueError(f"first_open and first_out must have {draws + 2} entries")
     err = parse_hand(&cr.r, &hand[0] if hand.shape[0] else NULL, hand.shape[0], &h)

@@ -168,10 +168,13 @@ def _versions() -> dict[str, str]:
 
     out = {"rummy51": __version__, "numpy": np.__version__,
            "python": platform.python_version(), "platform": platform.platform()}
-    for mod in ("pandas", "pyarrow", "dask", "distributed"):
-        m = sys.modules.get(mod)
-        if m is not None and hasattr(m, "__version__"):
-            out[mod] = m.__version__
+    from importlib import metadata
+
+    for dist in ("pandas", "pyarrow", "tqdm", "dask", "distributed"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
     return out
 
 
@@ -553,22 +556,27 @@ def _tmp_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
 
 
-def _atomic_write_text(path: Path, text: str) -> None:
+def _atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
+    """Write ``text`` to a temporary file and rename it over ``path``: a reader (or a
+    run killed at any moment) sees the old file or the new one, never a part. With
+    ``durable`` the data is also fsync'ed (it survives a power cut)."""
     tmp = _tmp_path(path)
     with open(tmp, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    _fsync_replace(tmp, path)
+        if durable:
+            f.flush()
+            os.fsync(f.fileno())
+    if durable:
+        _fsync_replace(tmp, path)
+    else:
+        os.replace(tmp, path)
 
 
 def _has_pyarrow() -> bool:
-    try:
-        import pyarrow  # noqa: F401
-        import pyarrow.parquet  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether pyarrow is installed (without importing it: that takes a while)."""
+    from importlib.util import find_spec
+
+    return find_spec("pyarrow") is not None
 
 
 def _chunk_meta(spec: Mapping, config_hash: str, a, i, v) -> dict:
@@ -736,11 +744,15 @@ class _RunDir:
                              "(the manifest was edited)")
         return cls(Path(path), settings, manifest.get("chunk_format", "csv"), manifest)
 
-    def write_manifest(self) -> None:
+    def write_manifest(self, durable: bool = True) -> None:
+        # the chunk files are the record of what is done (each is fsync'ed and verified
+        # on resume); the manifest's list of done chunks is a summary, so the updates
+        # after each chunk skip the fsync
         with self.lock:
             self.manifest["updated"] = _now()
             _atomic_write_text(self.path / "manifest.json",
-                               json.dumps(self.manifest, indent=1, sort_keys=False) + "\n")
+                               json.dumps(self.manifest, indent=1, sort_keys=False) + "\n",
+                               durable=durable)
 
     def scan(self, specs: list[dict]) -> dict[int, dict[str, np.ndarray]]:
         """Verified counts of every finished chunk file; damaged ones are renamed
@@ -1493,11 +1505,12 @@ def simulate_openings(
 
     def done_cb(spec, result):
         counts, secs = result
-        if backend == "dask" and run is not None:
+        if backend == "dask":
             why = _check_chunk_counts(spec, counts)
             if why:
                 raise RuntimeError(f"chunk {spec['index']} came back wrong from Dask: {why}")
-            _write_chunk(run.chunk_path(spec["index"]), run.fmt, spec, run.hash, counts)
+            if run is not None:  # the client writes: workers may not share its disk
+                _write_chunk(run.chunk_path(spec["index"]), run.fmt, spec, run.hash, counts)
         totals.add(spec, counts)
         kernel[0] += secs
         done_idx.add(spec["index"])
@@ -1505,7 +1518,7 @@ def simulate_openings(
         bar.update(spec["n"])
         if run is not None:
             run.manifest["chunks"].update(done_count=len(done_idx), done=_ranges(done_idx))
-            run.write_manifest()
+            run.write_manifest(durable=False)
         if on_chunk is not None:
             on_chunk(spec["index"], len(done_idx), len(specs))
 
