@@ -19,6 +19,7 @@ from .engine import (
     SwapJoker,
     replay,
 )
+from .games import GameStudy, simulate_games
 from .montecarlo import OddsResult, OpeningStudy, opening_odds, rule_sweep, simulate_openings
 from .rules import PRESETS, RuleSet
 from .solver import (
@@ -44,6 +45,7 @@ __all__ = [
     "Meld", "Opening", "best_opening", "best_opening_values", "can_go_out", "can_go_out_flags",
     "can_open", "can_open_flags", "deal", "min_deadwood", "min_deadwood_values", "pack_hands",
     "OpeningStudy", "OddsResult", "simulate_openings", "opening_odds", "rule_sweep",
+    "GameStudy", "simulate_games",
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "play_deal",

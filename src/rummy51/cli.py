@@ -376,10 +376,25 @@ def _decimals(lo: float, hi: float) -> int:
     return max(1, min(4, 1 - math.floor(math.log10(width))))
 
 
+def _dec2(x: float) -> int:
+    """Decimals that show two significant digits of ``x`` (> 0)."""
+    import math
+
+    return max(0, 1 - math.floor(math.log10(x))) if x > 0 else 0
+
+
+def _sig2(x: float) -> str:
+    return f"{x:.{_dec2(x)}f}"
+
+
 def _pct(p: float, lo: float, hi: float, sign: str = "%") -> str:
     """``'36.41% [36.32, 36.51]'``: a probability in percent with its interval."""
     if p is None or p != p:
         return "-"
+    if p == 0:      # no hit: the interval's upper end says how rare it can still be
+        return f"0{sign} [0, {_sig2(100 * hi)}]"
+    if p == 1:
+        return f"100{sign} [{100 - float(_sig2(100 - 100 * lo)):.{_dec2(100 - 100 * lo)}f}, 100]"
     d = _decimals(lo, hi)
     return f"{100 * p:.{d}f}{sign} [{100 * lo:.{d}f}, {100 * hi:.{d}f}]"
 
@@ -537,6 +552,7 @@ def _add_simulate(subparsers) -> None:
     )
     sub = p.add_subparsers(dest="study", metavar="STUDY", required=True)
     _add_simulate_openings(sub)
+    _add_simulate_games(sub)
 
 
 def _add_simulate_openings(subparsers) -> None:
@@ -744,6 +760,242 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------- simulate games
+def _add_simulate_games(subparsers) -> None:
+    from .bots import BOTS
+    from .games import GAME_DEFAULTS
+
+    d = GAME_DEFAULTS
+    p = subparsers.add_parser(
+        "games",
+        help="bots play complete deals: win rates by bot and seat, scores, deal length",
+        description="Play complete deals of the game engine between bots (one per seat) "
+                    "and keep one record per player and deal (seat, bot, score, turn "
+                    "opened, went out, hand win, deal length). Prints win rates by bot, by "
+                    "seat and by position in the turn order with 95% Wilson intervals, "
+                    "mean scores with their standard errors, and deal-level figures. The "
+                    "first player rotates: deal d starts at seat d mod players. A win is "
+                    "going out; a deal capped by --max-turns (or whose stock cannot be "
+                    "refilled) is a draw. Seeded per chunk: the same records for any "
+                    "number of workers.",
+        epilog="examples: rummy51 simulate games --games 2000 --seed 1; "
+               "rummy51 simulate games --players 4 --bots greedy,greedy,random,handhunter "
+               "--games 100000 --seed 2026 --out runs/games-100k; "
+               "rummy51 simulate games --resume runs/games-100k",
+    )
+    g = p.add_argument_group("study")
+    g.add_argument("--players", type=_positive, default=None, metavar="N",
+                   help=f"players at the table (default: one per bot, {d['players']})")
+    g.add_argument("--bots", type=_name_list, default=None, metavar="LIST",
+                   help=f"one bot per seat, comma list, or one bot for every seat: "
+                        f"{', '.join(BOTS)} (default {','.join(d['bots'])})")
+    g.add_argument("--games", type=_positive, default=None, metavar="N",
+                   help=f"deals to play (default {d['games']:,})")
+    g.add_argument("--seed", type=_count, default=None, metavar="S",
+                   help="seed (default: fresh entropy, printed so the run can be repeated)")
+    g.add_argument("--chunk-size", type=_positive, default=None, metavar="N",
+                   help=f"deals per chunk (default {d['chunk_size']}); fixes the seeds")
+    g.add_argument("--rotate-first", action=argparse.BooleanOptionalAction, default=None,
+                   help="deal d starts at seat d mod players (default); --no-rotate-first: "
+                        "seat 0 starts every deal")
+    e = p.add_argument_group("execution")
+    e.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
+                   metavar="N", help="worker processes (or local Dask workers) (default: all cores)")
+    e.add_argument("--backend", choices=("local", "dask"), default=None,
+                   help="local processes, or a Dask cluster (default local; dask when "
+                        "--scheduler is given)")
+    e.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="Dask scheduler address tcp://HOST:PORT (default with --backend dask: "
+                        "start a local cluster)")
+    e.add_argument("--out", metavar="DIR", default=None,
+                   help="write a run directory (manifest, one file per chunk, records, summary)")
+    e.add_argument("--resume", metavar="DIR", default=None,
+                   help="continue the run in DIR (its settings unless given; given ones must match)")
+    e.add_argument("--chunk-format", choices=("parquet", "csv"), default=None,
+                   help="chunk and records files of --out (default parquet when pyarrow is installed)")
+    e.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown on stderr only when it is a terminal)")
+    p.add_argument("--json", action="store_true",
+                   help="print the results as one JSON object instead of tables")
+    group = add_rule_options(p)
+    group.add_argument("--max-turns", dest="max_turns", type=_positive, default=None, metavar="N",
+                       help="cap on a deal's turns; a capped deal is a draw (default 1000)")
+    p.set_defaults(handler=_cmd_simulate_games)
+
+
+def _games_option_names(e: Exception) -> Exception:
+    """``games must be >= 1`` -> ``--games must be >= 1`` (library names to options)."""
+    import re
+
+    msg = re.sub(r"^(players|bots|games|chunk_size|workers|seed)\b",
+                 lambda m: "--" + m.group(1).replace("_", "-"), str(e))
+    return type(e)(msg)
+
+
+def _cmd_simulate_games(args: argparse.Namespace) -> int:
+    from .games import _read_manifest, simulate_games
+
+    rule_given = args.rules is not None or any(
+        getattr(args, f, None) is not None for f in _RULE_FIELDS)
+    rules = rules_from_args(args) if rule_given else None
+    backend = args.backend or ("dask" if args.scheduler else "local")
+    if args.scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    argv = sys.argv[1:] if getattr(args, "_argv", None) is None else args._argv
+    command = " ".join([PROG] + [_quote(a) for a in argv])
+    try:
+        with _CliWarnings():
+            study = simulate_games(
+                players=args.players, bots=args.bots, games=args.games, rules=rules,
+                seed=args.seed, workers=args.workers, chunk_size=args.chunk_size,
+                backend=backend, scheduler=args.scheduler, out=args.out, resume=args.resume,
+                progress=False if args.no_progress else None, rotate_first=args.rotate_first,
+                chunk_format=args.chunk_format, command=command)
+    except (ValueError, TypeError) as e:
+        raise _games_option_names(e) from None
+    except KeyboardInterrupt:
+        where = args.resume or args.out
+        if where:
+            try:
+                m = _read_manifest(where)
+                done, total = m["chunks"]["done_count"], m["chunks"]["total"]
+                print(f"{PROG}: interrupted: {done} of {total} chunks are saved in {where}; "
+                      f"continue with: {PROG} simulate games --resume {where}", file=sys.stderr)
+            except (ValueError, KeyError, TypeError):
+                pass
+        raise
+    if args.json:
+        _print_json(study.to_dict())
+    else:
+        print(_games_text(study))
+    return EXIT_OK
+
+
+def _games_text(study) -> str:
+    """The tables of ``rummy51 simulate games``."""
+    from .montecarlo import rules_label
+
+    meta = study.meta()
+    ov = study.overview().iloc[0]
+    n = study.deals_done
+    lines = [f"rummy51 simulate games: {n:,} deals, {study.players} players: "
+             + ", ".join(f"{b} (seat {s})" for s, b in enumerate(study.bots)),
+             f"rules: {rules_label(study.rules)} ({_rules_text(study.rules)}, deals capped at "
+             f"{study.rules.max_turns} turns); "
+             + ("first player rotates (deal d starts at seat d mod "
+                f"{study.players})" if study.rotate_first else "seat 0 starts every deal"),
+             f"seed entropy {study.entropy} (repeat with --seed {study.entropy}); {study.chunks} "
+             f"chunks, {study.workers} "
+             f"{'Dask worker' if study.backend == 'dask' else 'process'}"
+             f"{'es' if study.workers > 1 and study.backend != 'dask' else ''}"
+             f"{'s' if study.workers > 1 and study.backend == 'dask' else ''}, "
+             f"{study.elapsed:.1f} s"
+             + (f" ({meta['deals_per_s']:.1f} deals/s" if meta["deals_per_s"] else "")
+             + (f", {meta['deals_per_s_per_worker']:.1f} per busy worker)"
+                if meta["deals_per_s"] and meta["deals_per_s_per_worker"] else
+                (")" if meta["deals_per_s"] else "")),
+             "rates in %, [95% Wilson interval]; means ± 1.96 standard errors; lower scores "
+             "are better; a win is going out"]
+    if not study.complete:
+        lines.append(f"PARTIAL: {study.chunks_done} of {study.chunks} chunks")
+
+    def rows_of(df, head):
+        rows = []
+        for r in df.itertuples():
+            rows.append(head(r) + [
+                f"{r.player_deals:,}", _pct(r.win_rate, r.win_lo, r.win_hi),
+                _mean(r.mean_score, r.mean_score_se),
+                _pct(r.hand_win_rate, r.hand_win_lo, r.hand_win_hi),
+                _pct(r.open_rate, r.open_lo, r.open_hi),
+                _mean(r.mean_turn_opened, r.mean_turn_opened_se)])
+        return rows
+
+    stats = ["player-deals", "win rate", "mean score", "hand wins", "opened", "turn opened"]
+    lines += ["", "By bot (seats with the same bot pooled)",
+              _fmt_table(["bot", "seats"] + stats,
+                         rows_of(study.summary("bot"), lambda r: [r.bot, r.seats]), left=2)]
+    lines += ["", "By seat",
+              _fmt_table(["seat", "bot"] + stats,
+                         rows_of(study.summary("seat"), lambda r: [str(r.seat), r.bot]), left=2)]
+    lines += ["", "By position in the turn order (0 = the first player: 15 cards, no draw on "
+                  "turn 0)",
+              _fmt_table(["position"] + stats,
+                         rows_of(study.summary("position"), lambda r: [str(r.position)]))]
+    deal_rows = [
+        ["deals", f"{int(ov.deals):,}"],
+        ["deal length (turns)", f"{_mean(ov.mean_deal_length, ov.mean_deal_length_se)}; "
+                                f"median {ov.median_deal_length:g}, 90% under "
+                                f"{ov.p90_deal_length:g}"],
+        ["won by hand", f"{int(ov.hand_wins):,}: "
+                        + _pct(ov.hand_win_rate, ov.hand_win_lo, ov.hand_win_hi)],
+        ["  with the bottom card", f"{int(ov.bottom_card_wins):,}: "
+                                   + _pct(ov.bottom_card_win_rate, ov.bottom_card_win_lo,
+                                          ov.bottom_card_win_hi)],
+        ["draws", f"{int(ov.draws):,}: " + _pct(ov.draw_rate, ov.draw_lo, ov.draw_hi)
+                  + f" ({int(ov.capped)} capped, {int(ov.stock_out)} stock out)"],
+    ]
+    lines += ["", "Deals", "\n".join(_fmt_table(["", ""], deal_rows, left=2).splitlines()[1:])]
+    if study.directory:
+        lines += ["", f"run directory: {study.directory} (manifest.json, records, summary.csv, "
+                      "overview.csv, results.json)"]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- report
+def _add_report(subparsers) -> None:
+    p = subparsers.add_parser(
+        "report",
+        help="an HTML (or Markdown) report with plots of run directories",
+        description="Turn run directories (rummy51 simulate openings/games --out DIR) into one "
+                    "self-contained HTML page with the tables and plots (or Markdown plus a "
+                    "folder of PNG files). Several directories are shown side by side. The "
+                    "tables are also written as CSV files into OUT_tables/ beside OUT (OUT "
+                    "without its suffix, plus _tables); Markdown figures go to OUT_files/.",
+        epilog="example: rummy51 report runs/openings-10M runs/games-100k -o report.html",
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR",
+                   help="run directories (kind 'openings' or 'games', read from manifest.json)")
+    p.add_argument("-o", "--out", required=True, metavar="OUT",
+                   help="the report file to write (report.html, report.md)")
+    p.add_argument("--format", choices=("html", "md"), default=None,
+                   help="html (default) or md; default md when OUT ends in .md")
+    p.add_argument("--title", default=None, help="the report's title (default: from the runs)")
+    p.set_defaults(handler=_cmd_report)
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .reports import build_report, render_html, render_markdown, write_tables
+
+    out = Path(args.out)
+    fmt = args.format or ("md" if out.suffix.lower() in (".md", ".markdown") else "html")
+    if out.is_dir():
+        raise ValueError(f"-o {out} is a directory: give a file name, like {out / ('report.' + fmt)}")
+    report = build_report(args.runs, title=args.title)
+    stem = out.with_suffix("") if out.suffix else out
+    tables = stem.with_name(stem.name + "_tables")
+    assets = stem.with_name(stem.name + "_files")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        written = write_tables(report, tables)
+        if fmt == "html":
+            text = render_html(report, tables_href=tables.name)
+        else:
+            text = render_markdown(report, assets, tables_href=tables.name)
+        out.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise ValueError(f"cannot write the report: {e.filename or out}: "
+                         f"{e.strerror or e}") from None
+    figures = sum(1 for _ in report.figures())
+    where = f"; figures in {assets}/" if fmt == "md" else ""
+    size = out.stat().st_size
+    size_text = f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{max(1, round(size / 1e3))} kB"
+    print(f"wrote {out} ({fmt}, {figures} figure{'s' if figures != 1 else ''}, {size_text}); "
+          f"{len(written)} CSV tables in {tables}/{where}")
+    return EXIT_OK
+
+
 # --------------------------------------------------------------------------- parser and main
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with one subparser per subcommand.
@@ -762,6 +1014,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_best(subparsers)
     _add_simulate(subparsers)
     _add_odds(subparsers)
+    _add_report(subparsers)
     return parser
 
 

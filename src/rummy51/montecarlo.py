@@ -320,7 +320,11 @@ def _configs(rules) -> list[tuple[str, RuleSet]]:
 
 
 def _rules_dict(rules: RuleSet) -> dict:
-    return dataclasses.asdict(rules)
+    """The fields that differ from ``RuleSet()``: a run directory keeps loading (and
+    its settings hash stays the same) when later versions add RuleSet fields."""
+    default = RuleSet()
+    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(RuleSet)
+            if getattr(rules, f.name) != getattr(default, f.name)}
 
 
 def _rules_from_dict(d: Mapping) -> RuleSet:
