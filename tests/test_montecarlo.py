@@ -530,3 +530,10 @@ def test_odds_fast_enough_to_be_interactive():
     res = opening_odds("6S 7S 8S 10D 10C 2H 3D 5C 9H KS QD 4C 8H AH", draws=5,
                        samples=100_000, seed=1)
     assert res.elapsed < 5
+
+
+def test_overview_of_a_by_turn_only_study():
+    # deals=0: only the by-turn part; the overview still has one row per configuration
+    study = simulate_openings(deals=0, players=(2,), turn_deals=50, seed=3, progress=False)
+    table = study.overview()
+    assert len(table) == 1 and table["deals"].iloc[0] == 0

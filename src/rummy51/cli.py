@@ -546,7 +546,7 @@ class _CliWarnings:
 def _add_simulate(subparsers) -> None:
     p = subparsers.add_parser(
         "simulate",
-        help="Monte Carlo studies (openings)",
+        help="Monte Carlo studies (openings, games)",
         description="Monte Carlo studies, seeded and reproducible on any number of "
                     "threads or machines.",
     )

@@ -1116,7 +1116,8 @@ class OpeningStudy:
             row: dict[str, Any] = {"config": label, "threshold": rules.threshold,
                                    "jokers_in_deck": rules.jokers,
                                    "deals": int(self.deals_done[c])}
-            for _, r in s[s.config == label].iterrows():
+            mine = s[s["config"] == label] if "config" in s.columns else s.iloc[0:0]
+            for _, r in mine.iterrows():
                 h = r["hand"]
                 for col in ("p_open", "p_open_lo", "p_open_hi"):
                     row[f"{col}_{h}"] = r[col]
