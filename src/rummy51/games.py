@@ -60,7 +60,6 @@ import dataclasses
 import hashlib
 import importlib
 import inspect
-import itertools
 import json
 import math
 import os
@@ -68,7 +67,7 @@ import signal
 import threading
 import time
 import warnings
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping, Optional, Sequence
@@ -81,6 +80,7 @@ from .montecarlo import (
     ChunkWarning,
     _atomic_write_text,
     _dask_client,
+    _drain,
     _fsync_replace,
     _has_pyarrow,
     _int_arg,
@@ -632,34 +632,9 @@ def _run_processes(todo: list[dict], workers: int, done_cb: Callable[[dict, dict
 
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                              initializer=_worker_init)
-    pending: dict = {}
-    it = iter(todo)
-    try:
-        # one chunk per worker in flight: a chunk handed to the pool cannot be cancelled,
-        # so Ctrl-C waits only for the chunks running
-        for spec in itertools.islice(it, workers):
-            pending[ex.submit(_play_chunk, spec)] = spec
-        while pending:
-            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
-            for f in finished:
-                spec = pending.pop(f)
-                done_cb(spec, f.result())
-                nxt = next(it, None)
-                if nxt is not None:
-                    pending[ex.submit(_play_chunk, nxt)] = nxt
-    except BaseException:
-        for f in pending:
-            f.cancel()
-        wait(list(pending))
-        for f, spec in list(pending.items()):
-            if not f.cancelled() and f.exception() is None:
-                try:
-                    done_cb(spec, f.result())
-                except BaseException:
-                    pass
-        raise
-    finally:
-        ex.shutdown(wait=True, cancel_futures=True)
+    # one chunk per worker in flight: a chunk handed to the pool cannot be cancelled,
+    # so Ctrl-C waits only for the chunks running
+    _drain(ex, todo, _play_chunk, done_cb, window=workers)
 
 
 def _run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str,

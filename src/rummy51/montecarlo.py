@@ -860,9 +860,17 @@ def _run_local(todo: list[dict], threads: int, work: Callable[[dict], Any],
             done_cb(spec, work(spec))
         return
     ex = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rummy51-mc")
+    _drain(ex, todo, work, done_cb, window=2 * threads)
+
+
+def _drain(ex, todo, work: Callable[[dict], Any], done_cb, window: int) -> None:
+    """Run ``work(spec)`` for every spec of ``todo`` on the executor ``ex``, at most
+    ``window`` in flight, calling ``done_cb(spec, result)`` as each finishes. On an
+    error or Ctrl-C the queued chunks are cancelled, the running ones finish and are
+    reported (their files are written), and the exception goes on; ``ex`` is shut
+    down either way. Shared by the thread (opening study) and process (games) runs."""
     pending: dict = {}
     it = iter(todo)
-    window = 2 * threads
     try:
         for spec in itertools.islice(it, window):
             pending[ex.submit(work, spec)] = spec
@@ -877,7 +885,6 @@ def _run_local(todo: list[dict], threads: int, work: Callable[[dict], Any],
     except BaseException:
         for f in pending:
             f.cancel()
-        # let the running chunks finish: their files are written, report them
         wait(list(pending))
         for f, spec in list(pending.items()):
             if not f.cancelled() and f.exception() is None:
