@@ -53,7 +53,6 @@ from .cards import JOKER, card_text, cards_text, parse_card, to_codes
 from .melds import (
     HIGH,
     LOW,
-    RUN,
     MeldError,
     TableMeld,
     card_value,

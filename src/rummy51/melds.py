@@ -43,7 +43,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Iterable, Optional, Sequence
 
-from .cards import JOKER, card_text, cards_text, parse_card, to_codes
+from .cards import JOKER, card_text, cards_text, to_codes
 from .rules import RuleSet
 
 __all__ = [
