@@ -102,7 +102,6 @@ ctypedef struct Hand:
     uint64_t twice          # naturals held twice
     int jokers              # jokers held
     int n                   # cards held
-    int32_t weight          # total deadwood weight of the hand
 
 cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h) noexcept nogil
 cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,

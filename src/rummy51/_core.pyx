@@ -145,10 +145,10 @@ cdef inline uint64_t useful_mask(uint64_t once, int jok, const Rules* r,
 cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h) noexcept nogil:
     """Build the bit planes of a hand of card codes (255 = padding, skipped).
     Returns 0, or an ERR_* code with h.n set to the index of the bad card.
+    (The deadwood weight is not summed here: ``hand_weight`` does it when asked.)
     (Locals, not h's fields, in the loop: uint8_t reads may alias them.)"""
     cdef Py_ssize_t i
     cdef int code, jokers = 0, count = 0, err = 0
-    cdef int32_t weight = 0
     cdef uint64_t bit, once = 0, twice = 0
     for i in range(n):
         code = codes[i]
@@ -161,13 +161,11 @@ cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h)
                 twice |= bit
             else:
                 once |= bit
-            weight += r.hval[code]
         elif code == 52:
             jokers += 1
             if jokers > r.jokers:
                 err = ERR_JOKERS
                 break
-            weight += r.joker_penalty
         elif code == 255:
             continue
         else:
@@ -180,9 +178,14 @@ cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h)
     h.once = once
     h.twice = twice
     h.jokers = jokers
-    h.weight = weight
     h.n = <int>i if err else count
     return err
+
+
+cdef inline int hand_weight(const Rules* r, const Hand* h) noexcept nogil:
+    """Total deadwood weight of a parsed hand: hand values plus joker penalties."""
+    return (lanes_sum(h.once, r.tabw) + lanes_sum(h.twice, r.tabw)
+            + h.jokers * r.joker_penalty)
 
 
 cdef inline int lanes_sum(uint64_t plane, const int16_t* tab) noexcept nogil:
@@ -893,9 +896,18 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     cdef Search s
     cdef uint64_t u, u0, once, twice
     cdef int bound, nuse, cap, left, gains
-    cdef int none = h.weight if mode == MODE_DEADWOOD else 0
+    cdef int weight = hand_weight(r, h) if mode == MODE_DEADWOOD else 0
+    cdef int none = weight
     if depth != NULL:
         depth[0] = 0
+    if mode == MODE_CAN_OPEN and must < 0 and (h.jokers == 0 or r.mj == 0):
+        # most jokerless hands cannot open: their natural-meld cards fall short
+        u0 = useful0(h.once, r.ace_high)
+        bound = lanes_sum(h.once & u0, r.tabv)
+        if h.twice & u0:
+            bound += lanes_sum(h.twice & u0, r.tabv)
+        if bound < r.threshold:
+            return 0
     s.r = r
     s.mode = mode
     s.record = path != NULL
@@ -948,7 +960,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         if s.record and depth != NULL:
             depth[0] = s.best_depth
             memcpy(path, s.best_path, s.best_depth * sizeof(int))
-        return s.best if mode == MODE_BEST else h.weight - s.best
+        return s.best if mode == MODE_BEST else weight - s.best
 
     # the root's bound settles most hands with no search
     u = useful_mask(h.once, h.jokers, r, &u0)
@@ -988,7 +1000,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
             if mode == MODE_BEST:
                 return s.best
             if mode == MODE_DEADWOOD:
-                return h.weight - s.best
+                return weight - s.best
             return 1 if s.best >= r.threshold else 0
         s.gfloor = 0
     if h.jokers > 0 and r.mj > 0:
@@ -1029,7 +1041,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     if mode == MODE_BEST:
         return s.best
     if mode == MODE_DEADWOOD:
-        return h.weight - s.best
+        return weight - s.best
     return 1 if s.best >= r.threshold else 0
 
 
