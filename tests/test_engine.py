@@ -95,7 +95,7 @@ def snapshot(s: GameState):
             s.phase, s.turn, s.current, s.turn_info, list(s.discard_pile), s.bottom, s.stock)
 
 
-def refused(s: GameState, action, rule: str):
+def assert_refused(s: GameState, action, rule: str):
     """``action`` raises IllegalMove naming ``rule`` and leaves the state unchanged."""
     before = snapshot(s)
     with pytest.raises(IllegalMove) as e:
@@ -268,7 +268,7 @@ class TestDeal:
         s = GameState.new(rules, players=4, seed=1)
         assert s.bottom is None and s.stock_size == 108 - 57
         s.discard(s.hands[0][0])
-        refused(s, Draw("bottom"), "5.1")
+        assert_refused(s, Draw("bottom"), "5.1")
 
     def test_bad_deals(self):
         with pytest.raises(ValueError, match="players"):
@@ -293,7 +293,7 @@ class TestTurns:
         s = deal([OPENER, JUNK1, JUNK2, JUNK3])
         assert s.phase is Phase.PLAY and s.turn == 0
         assert not any(isinstance(a, Draw) for a in s.legal_actions())
-        refused(s, Draw("stock"), "5.2")
+        assert_refused(s, Draw("stock"), "5.2")
         rec = s.discard("2C")
         assert isinstance(rec, DiscardRecord) and rec.outcome is None
         assert s.current == 1 and s.phase is Phase.DRAW and s.discard_top == C("2C")
@@ -309,11 +309,11 @@ class TestTurns:
     def test_draw_exactly_one_then_discard(self):
         s = deal([OPENER, JUNK1, JUNK2, JUNK3], stock="KS")
         s.discard("2C")
-        refused(s, Discard(C("2H")), "5.3")  # no discard before the draw
+        assert_refused(s, Discard(C("2H")), "5.3")  # no discard before the draw
         rec = s.draw("stock")
         assert isinstance(rec, DrawRecord) and rec.card == C("KS") and C("KS") in s.hands[1]
-        refused(s, Draw("stock"), "5.3")  # one draw per turn
-        refused(s, Draw("discard"), "5.3")
+        assert_refused(s, Draw("stock"), "5.3")  # one draw per turn
+        assert_refused(s, Draw("discard"), "5.3")
         s.discard("KS")  # a card drawn from the stock may go straight back
         assert s.current == 2
 
@@ -322,7 +322,7 @@ class TestTurns:
         s.discard("KC")
         rec = s.draw("discard")
         assert rec.card == C("KC") and s.discard_pile == []
-        refused(s, Draw("discard"), "5.3")
+        assert_refused(s, Draw("discard"), "5.3")
 
 
 # =========================================================================== 5.4 the discard pile
@@ -344,7 +344,7 @@ class TestDiscardPile:
             s.draw("stock")
             s.discard(junk)
         assert s.round == 1 and s.current == 0
-        refused(s, Draw("discard"), "5.4")  # QD does not open the hand
+        assert_refused(s, Draw("discard"), "5.4")  # QD does not open the hand
         # replay the round with player 3 discarding 8S instead
         s = deal([p0, JUNK1], stock="KS KS 8S QD", players=4)
         s.discard("2D")
@@ -354,7 +354,7 @@ class TestDiscardPile:
         assert s.can_draw("discard")
         s.draw("discard")
         assert s.turn_info.must_open and s.turn_info.taken == C("8S")
-        refused(s, Discard(C("2C")), "5.4")  # must open first
+        assert_refused(s, Discard(C("2C")), "5.4")  # must open first
         legal = s.legal_actions()
         assert legal and all(isinstance(a, LayDown) for a in legal)
         s.lay_down(["6S 7S 8S", "10D 10C 10H"])
@@ -371,7 +371,7 @@ class TestDiscardPile:
             s.draw("stock")
             s.discard(junk)
         s.draw("discard")
-        refused(s, LayDown(["10D 10C 10H", "JH QH KH"]), "5.4")
+        assert_refused(s, LayDown(["10D 10C 10H", "JH QH KH"]), "5.4")
         assert all(C("8S") in [c for m in a.melds for c in m]
                    for a in s.legal_actions() if isinstance(a, LayDown))
         s.lay_down(["6S 7S 8S", "10D 10C 10H"])
@@ -381,7 +381,7 @@ class TestDiscardPile:
         s = deal([OPENER, JUNK1, JUNK2, JUNK3])
         s.discard("KC")
         s.draw("discard")
-        refused(s, Discard(C("KC")), "engine")
+        assert_refused(s, Discard(C("KC")), "engine")
         assert Discard(C("KC")) not in s.legal_actions()
         rules = with_option(R, discard_taken_card=True)  # the proposed option
         s2 = deal([OPENER, JUNK1, JUNK2, JUNK3], rules=rules)
@@ -405,27 +405,27 @@ class TestDiscardPile:
 class TestOpening:
     def test_threshold(self):
         s = deal([OPENER, JUNK1, JUNK2, JUNK3])
-        e = refused(s, LayDown(["6S 7S 8S"]), "4")
+        e = assert_refused(s, LayDown(["6S 7S 8S"]), "4")
         assert "51" in str(e)
         s2 = deal([OPENER, JUNK1, JUNK2, JUNK3], rules=R.replace(threshold=21))
         assert s2.can_lay_down(["6S 7S 8S"])
 
     def test_cards_must_be_in_hand_and_one_kept(self):
         s = deal([OPENER, JUNK1, JUNK2, JUNK3])
-        refused(s, LayDown(["6S 7S 8S", "10D 10C 10S"]), "4")
-        refused(s, LayDown(["6S 7S 8S", "10D 10C 10H", "7S 8S 9S"]), "4")
-        refused(s, LayDown(["6S 7S 9S", "10D 10C 10H"]), "3")
+        assert_refused(s, LayDown(["6S 7S 8S", "10D 10C 10S"]), "4")
+        assert_refused(s, LayDown(["6S 7S 8S", "10D 10C 10H", "7S 8S 9S"]), "4")
+        assert_refused(s, LayDown(["6S 7S 9S", "10D 10C 10H"]), "3")
         # all 15 cards may not go down: one stays for the discard
         s2 = deal(["7S 8S 9S 10S JS 10D 10C 10H JH QH KH 2C 3C 4C 5C", JUNK1])
         all15 = ["7S 8S 9S 10S JS", "10D 10C 10H", "JH QH KH", "2C 3C 4C 5C"]
-        e = refused(s2, LayDown(all15), "4")
+        e = assert_refused(s2, LayDown(all15), "4")
         assert "discard" in str(e)
         assert s2.can_lay_down(["7S 8S 9S 10S JS", "10D 10C 10H", "JH QH KH", "2C 3C 4C"])
 
     def test_joker_limit_per_meld(self):
         hand = "6S 7S 8S 10D 10C 10H 2C JK JK 9H KC 3S 5H JD QS"
         s = deal([hand, JUNK1])
-        e = refused(s, LayDown(["6S 7S 8S", "10D 10C 10H", "2C JK JK"]), "3")
+        e = assert_refused(s, LayDown(["6S 7S 8S", "10D 10C 10H", "2C JK JK"]), "3")
         assert "max_jokers_per_meld" in str(e)
         s2 = deal([hand, JUNK1], rules=R.replace(max_jokers_per_meld=2))
         rec = s2.lay_down(["6S 7S 8S", "10D 10C 10H", "2C JK JK"])
@@ -450,7 +450,7 @@ class TestOpening:
         s.lay_down(["6S 7S 8S", "10D 10C 10H"])
         s.discard("2C")
         s.draw("stock")
-        refused(s, LayOff(C("7D"), 0), "4")
+        assert_refused(s, LayOff(C("7D"), 0), "4")
 
     def test_lay_offs_on_any_meld(self):
         p1 = "JC QC KC AC 5C 5D 5H 9S 5S 2H 4H 6H 8H 3D"  # 40 + 15 = 55
@@ -464,9 +464,9 @@ class TestOpening:
         assert s.table[0].owner == 0 and s.turn_info.touched_others
         s.lay_off("5S", 3)  # closes player 1's own set of 5s
         assert s.table[3].closed
-        refused(s, LayOff(C("5S"), 3), "4")  # no second 5S in the hand
-        refused(s, LayOff(C("KS"), 1), "3")  # a king does not fit 10D 10C 10H
-        refused(s, LayOff(C("2H"), 9), "engine")  # no such meld
+        assert_refused(s, LayOff(C("5S"), 3), "4")  # no second 5S in the hand
+        assert_refused(s, LayOff(C("KS"), 1), "3")  # a king does not fit 10D 10C 10H
+        assert_refused(s, LayOff(C("2H"), 9), "engine")  # no such meld
         s.check()
 
 
@@ -485,16 +485,16 @@ class TestJokerSwap:
 
     def test_swap_and_new_meld(self):
         s = self.start()
-        refused(s, SwapJoker(C("10S"), 0), "4")  # not opened yet
+        assert_refused(s, SwapJoker(C("10S"), 0), "4")  # not opened yet
         s.lay_down(["JC QC KC AC", "5C 5D 5H"])
         rec = s.swap_joker("10S", 0)
         assert isinstance(rec, SwapRecord) and s.table[0].cards == tuple(cards("8S 9S 10S"))
         assert JOKER in s.hands[1] and s.turn_info.freed_joker
         # the freed joker must go into a new meld before anything else
-        refused(s, Discard(C("2H")), "5.5")
-        refused(s, LayOff(C("4H"), 0), "5.5")
-        refused(s, SwapJoker(C("QH"), 0), "5.5")
-        refused(s, LayDown(["2H 3H 4H"]), "5.5")  # a new meld, but without the joker
+        assert_refused(s, Discard(C("2H")), "5.5")
+        assert_refused(s, LayOff(C("4H"), 0), "5.5")
+        assert_refused(s, SwapJoker(C("QH"), 0), "5.5")
+        assert_refused(s, LayDown(["2H 3H 4H"]), "5.5")  # a new meld, but without the joker
         legal = s.legal_actions()
         assert legal and all(isinstance(a, LayDown) and JOKER in a.melds[0] for a in legal)
         s.lay_down(["QH KH JK"])
@@ -510,14 +510,14 @@ class TestJokerSwap:
         s.discard("2C")
         s.draw("stock")
         s.lay_down(["JC QC KC AC", "5C 5D 5H"])
-        e = refused(s, SwapJoker(C("10S"), 0), "5.5")
+        e = assert_refused(s, SwapJoker(C("10S"), 0), "5.5")
         assert "new meld" in str(e)
 
     def test_wrong_card(self):
         s = self.start()
         s.lay_down(["JC QC KC AC", "5C 5D 5H"])
-        refused(s, SwapJoker(C("QH"), 0), "5.5")
-        refused(s, SwapJoker(C("QH"), 1), "5.5")  # 10D 10C 10H holds no joker
+        assert_refused(s, SwapJoker(C("QH"), 0), "5.5")
+        assert_refused(s, SwapJoker(C("QH"), 1), "5.5")  # 10D 10C 10H holds no joker
 
 
 # =========================================================================== 5.6 going out, 6 scores
@@ -538,13 +538,13 @@ class TestEndings:
         s.lay_off("9S", 0)
         s.lay_off("5S", 0, "low")
         assert s.table[0].text() == "5S 6S 7S 8S 9S" and s.hands[0] == [JOKER]
-        e = refused(s, LayOff(JOKER, 0), "5.6")  # the joker would fit, but it is the last card
+        e = assert_refused(s, LayOff(JOKER, 0), "5.6")  # the joker would fit, but it is the last card
         assert "last card" in str(e)
         rec = s.discard(JOKER)
         assert rec.outcome == "out" and s.over
         assert s.scores() == (-40, 40, 100)
         assert s.result.winner == 0 and s.result.how == "out"
-        refused(s, Draw("stock"), "5.6")
+        assert_refused(s, Draw("stock"), "5.6")
         assert s.legal_actions() == []
         s.check()
 
@@ -661,9 +661,9 @@ class TestBottomCard:
         assert s.can_draw("bottom")
         s.draw("bottom")
         assert s.bottom is None and s.turn_info.bottom
-        refused(s, Discard(C("KH")), "5.7")  # must lay down all but one first
+        assert_refused(s, Discard(C("KH")), "5.7")  # must lay down all but one first
         # QD KD 5S 6S 7S KH would be left: 5S 6S 7S, but QD KD KH is no meld
-        refused(s, LayDown(["2H 3H 4H", "8C 8D 8S", "9D 10D JD"]), "5.7")
+        assert_refused(s, LayDown(["2H 3H 4H", "8C 8D 8S", "9D 10D JD"]), "5.7")
         legal = s.legal_actions()
         assert legal and all(isinstance(a, LayDown) for a in legal)
         s.lay_down(["2H 3H 4H", "8C 8D 8S", "9D 10D JD QD KD", "5S 6S 7S"])
@@ -682,7 +682,7 @@ class TestBottomCard:
     def test_bottom_only_to_go_out(self):
         s = deal([OPENER, self.P1], bottom="AD", players=4)
         s.discard("KC")
-        refused(s, Draw("bottom"), "5.7")
+        assert_refused(s, Draw("bottom"), "5.7")
         assert Draw("bottom") not in s.legal_actions()
 
     def test_bottom_not_after_opening(self):
@@ -691,7 +691,7 @@ class TestBottomCard:
         s.discard("2C")
         s.draw("stock")
         s.discard("QC")
-        refused(s, Draw("bottom"), "5.7")  # player 0 has opened
+        assert_refused(s, Draw("bottom"), "5.7")  # player 0 has opened
 
     def test_no_lay_off_in_a_bottom_turn(self):
         s = deal([OPENER, self.P1], bottom="5S")
@@ -700,7 +700,7 @@ class TestBottomCard:
         s.draw("bottom")
         s.lay_down(["2H 3H 4H", "8C 8D 8S", "9D 10D JD QD KD", "5S 6S 7S"])
         assert s.hands[1] == [C("KH")]
-        refused(s, LayOff(C("KH"), 0), "5.7")
+        assert_refused(s, LayOff(C("KH"), 0), "5.7")
 
 
 # =========================================================================== 5.8 stock and cap
@@ -937,7 +937,7 @@ class TestReplay:
 
 
 # =========================================================================== soak
-def _soak(n_deals: int, seed0: int, players: int = 4, rules: RuleSet = R.replace(max_turns=150)):
+def _check_soak(n_deals: int, seed0: int, players: int = 4, rules: RuleSet = R.replace(max_turns=150)):
     hows = Counter()
     for d in range(n_deals):
         seed = seed0 + d
@@ -960,7 +960,7 @@ def _soak(n_deals: int, seed0: int, players: int = 4, rules: RuleSet = R.replace
 
 
 def test_soak_random_bots():
-    hows = _soak(200, 10_000)
+    hows = _check_soak(200, 10_000)
     assert sum(hows.values()) == 200
     assert hows["out"] > 0
 
@@ -975,4 +975,4 @@ def test_soak_random_bots_long(request):
         for players in (2, 3, 4):
             if players * rules.hand_size + 3 > rules.deck_size:
                 continue
-            _soak(200, 50_000 + 1000 * i + players, players=players, rules=rules)
+            _check_soak(200, 50_000 + 1000 * i + players, players=players, rules=rules)

@@ -37,6 +37,7 @@ Rules choices where RULES.md is silent are listed in docs/engine.md.
 """
 from __future__ import annotations
 
+import abc
 import copy
 import dataclasses
 import enum
@@ -348,12 +349,14 @@ class _MoveRules:
     bottom: Optional[int]
     turn_info: TurnInfo
 
-    def _hand(self) -> Sequence[int]:  # the hand of the player on turn
-        raise NotImplementedError
+    @abc.abstractmethod
+    def _hand(self) -> Sequence[int]:
+        """The hand of the player on turn (GameState: the real one; PlayerView: its own)."""
 
     @property
-    def stock_size(self) -> int:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abc.abstractmethod
+    def stock_size(self) -> int:
+        """Cards left in the stock."""
 
     @property
     def round(self) -> int:
