@@ -766,6 +766,18 @@ cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexce
     return 0
 
 
+cdef inline void order_by_bound(const int* cb, int n, int* order) noexcept nogil:
+    """``order``: the indices 0..n-1 by decreasing ``cb`` (insertion sort: a hand
+    offers a few dozen joker melds)."""
+    cdef int i, j
+    for i in range(n):
+        j = i
+        while j > 0 and cb[order[j - 1]] < cb[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
+
 cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexcept nogil:
     """Exact search for a hand with two jokers and one joker per meld (opening and
     deadwood modes, no must-use card, no path): no joker meld, one, or two disjoint
@@ -781,15 +793,7 @@ cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexc
     n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
     if n < 0:
         return -1
-    # singles by decreasing bound (insertion sort; a hand offers a few dozen)
-    k = 0
-    for i in range(n):
-        j = k
-        while j > 0 and cb[order[j - 1]] < cb[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-        k += 1
+    order_by_bound(cb, n, order)
     if s.mode != MODE_CAN_OPEN:
         s.stop_at = t0
         if n > 0:
@@ -867,14 +871,7 @@ cdef int many_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int 
     n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
     if n < 0:
         return -1
-    k = 0
-    for i in range(n):
-        j = k
-        while j > 0 and cb[order[j - 1]] < cb[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-        k += 1
+    order_by_bound(cb, n, order)
     if s.mode != MODE_CAN_OPEN:
         # no collection beats jok times the best meld's gain (a meld may be laid
         # twice when both copies of its cards are held)
