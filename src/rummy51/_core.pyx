@@ -788,7 +788,7 @@ cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexc
     cdef int cn[MAX_JCAND]
     cdef int cb[MAX_JCAND]
     cdef int order[MAX_JCAND]
-    cdef int n, i, j, a, c, k, t0, top
+    cdef int n, i, j, a, c, t0, top
     cdef uint64_t ro, rt
     n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
     if n < 0:
@@ -867,7 +867,7 @@ cdef int many_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int 
     cdef int cn[MAX_JCAND]
     cdef int cb[MAX_JCAND]
     cdef int order[MAX_JCAND]
-    cdef int n, i, j, k, t0, top
+    cdef int n, t0, top
     n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
     if n < 0:
         return -1
@@ -1450,7 +1450,7 @@ cdef int choose_discard(const Rules* r, uint8_t* hand, int n) noexcept nogil:
     the higher code; a joker only when nothing else ties."""
     cdef Hand h
     cdef int path[MAX_DEPTH]
-    cdef int depth = 0, v0, i, j, v, best_i = -1, best_v = -1, rk, best_rk = -2
+    cdef int depth = 0, v0, i, v, best_i = -1, best_v = -1, rk, best_rk = -2
     cdef uint8_t outside[MAX_HAND]
     cdef uint8_t tmp
     parse_hand(r, hand, n, &h)
