@@ -599,22 +599,8 @@ def _add_simulate_openings(subparsers) -> None:
     e = p.add_argument_group("execution")
     e.add_argument("--threads", type=_positive, default=None, metavar="N",
                    help="threads (or local Dask workers) (default: all cores)")
-    e.add_argument("--backend", choices=("local", "dask"), default=None,
-                   help="local threads, or a Dask cluster (default local; dask when "
-                        "--scheduler is given)")
-    e.add_argument("--scheduler", metavar="ADDR", default=None,
-                   help="Dask scheduler address tcp://HOST:PORT (default with --backend dask: "
-                        "start a local cluster)")
-    e.add_argument("--out", metavar="DIR", default=None,
-                   help="write a run directory (manifest, one file per chunk, final tables)")
-    e.add_argument("--resume", metavar="DIR", default=None,
-                   help="continue the run in DIR (its settings unless given; given ones must match)")
-    e.add_argument("--chunk-format", choices=("parquet", "csv"), default=None,
-                   help="chunk files of --out (default parquet when pyarrow is installed)")
-    e.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (shown on stderr only when it is a terminal)")
-    p.add_argument("--json", action="store_true",
-                   help="print the results as one JSON object instead of tables")
+    _add_run_options(p, e, local="local threads", out_holds="final tables",
+                     chunk_files="chunk files")
     group = add_rule_options(p)
     group.add_argument("--rules", type=_name_list, metavar="LIST", default=None,
                        help=f"rule presets, a comma list sweeps: {', '.join(PRESETS)} "
@@ -760,6 +746,27 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _add_run_options(p, e, *, local: str, out_holds: str, chunk_files: str) -> None:
+    """The execution options every study shares: backend, scheduler, run directory,
+    resume, chunk format, progress, JSON output."""
+    e.add_argument("--backend", choices=("local", "dask"), default=None,
+                   help=f"{local}, or a Dask cluster (default local; dask when "
+                        "--scheduler is given)")
+    e.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="Dask scheduler address tcp://HOST:PORT (default with --backend dask: "
+                        "start a local cluster)")
+    e.add_argument("--out", metavar="DIR", default=None,
+                   help=f"write a run directory (manifest, one file per chunk, {out_holds})")
+    e.add_argument("--resume", metavar="DIR", default=None,
+                   help="continue the run in DIR (its settings unless given; given ones must match)")
+    e.add_argument("--chunk-format", choices=("parquet", "csv"), default=None,
+                   help=f"{chunk_files} of --out (default parquet when pyarrow is installed)")
+    e.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown on stderr only when it is a terminal)")
+    p.add_argument("--json", action="store_true",
+                   help="print the results as one JSON object instead of tables")
+
+
 # --------------------------------------------------------------------------- simulate games
 def _add_simulate_games(subparsers) -> None:
     from .bots import BOTS
@@ -801,22 +808,8 @@ def _add_simulate_games(subparsers) -> None:
     e = p.add_argument_group("execution")
     e.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
                    metavar="N", help="worker processes (or local Dask workers) (default: all cores)")
-    e.add_argument("--backend", choices=("local", "dask"), default=None,
-                   help="local processes, or a Dask cluster (default local; dask when "
-                        "--scheduler is given)")
-    e.add_argument("--scheduler", metavar="ADDR", default=None,
-                   help="Dask scheduler address tcp://HOST:PORT (default with --backend dask: "
-                        "start a local cluster)")
-    e.add_argument("--out", metavar="DIR", default=None,
-                   help="write a run directory (manifest, one file per chunk, records, summary)")
-    e.add_argument("--resume", metavar="DIR", default=None,
-                   help="continue the run in DIR (its settings unless given; given ones must match)")
-    e.add_argument("--chunk-format", choices=("parquet", "csv"), default=None,
-                   help="chunk and records files of --out (default parquet when pyarrow is installed)")
-    e.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (shown on stderr only when it is a terminal)")
-    p.add_argument("--json", action="store_true",
-                   help="print the results as one JSON object instead of tables")
+    _add_run_options(p, e, local="local processes", out_holds="records, summary",
+                     chunk_files="chunk and records files")
     group = add_rule_options(p)
     group.add_argument("--max-turns", dest="max_turns", type=_positive, default=None, metavar="N",
                        help="cap on a deal's turns; a capped deal is a draw (default 1000)")
