@@ -64,7 +64,6 @@ import json
 import math
 import os
 import signal
-import threading
 import time
 import warnings
 from concurrent.futures import ProcessPoolExecutor
@@ -86,6 +85,7 @@ from .montecarlo import (
     _int_arg,
     _now,
     _Progress,
+    _RunDir,
     _ranges,
     _records,
     _rules_dict,
@@ -478,23 +478,9 @@ def _read_manifest(path) -> dict:
     return manifest
 
 
-class _GamesRun:
-    """A games run directory: its manifest and chunk files."""
-
-    def __init__(self, path: Path, settings: _GameSettings, fmt: str, manifest: dict):
-        self.path = path
-        self.settings = settings
-        self.fmt = fmt
-        self.manifest = manifest
-        self.hash = settings.config_hash
-        self.lock = threading.Lock()
-
-    @property
-    def chunks(self) -> Path:
-        return self.path / "chunks"
-
-    def chunk_path(self, index: int) -> Path:
-        return self.chunks / f"chunk-{index:06d}.{self.fmt}"
+class _GamesRun(_RunDir):
+    """A games run directory: its manifest and chunk files (the opening study's
+    ``_RunDir`` with the games' settings, manifest and chunk reader)."""
 
     @classmethod
     def create(cls, path, settings: _GameSettings, fmt: str, command: str, n_chunks: int):
@@ -522,12 +508,6 @@ class _GamesRun:
                              "(the manifest was edited)")
         fmt = manifest.get("chunk_format") or "csv"
         return cls(Path(path), settings, fmt, manifest)
-
-    def write_manifest(self, durable: bool = True) -> None:
-        with self.lock:
-            self.manifest["updated"] = _now()
-            _atomic_write_text(self.path / "manifest.json",
-                               json.dumps(self.manifest, indent=1) + "\n", durable=durable)
 
     def scan(self, specs: list[dict], rename: bool = True) -> dict[int, dict]:
         """Verified results of the finished chunk files. Damaged ones are renamed
