@@ -78,8 +78,8 @@ from .engine import GameState, LayDownRecord
 from .montecarlo import (
     ChunkWarning,
     _atomic_write_text,
-    _dask_client,
     _drain,
+    _run_dask,
     _fsync_replace,
     _has_pyarrow,
     _int_arg,
@@ -615,41 +615,6 @@ def _run_processes(todo: list[dict], workers: int, done_cb: Callable[[dict, dict
     # one chunk per worker in flight: a chunk handed to the pool cannot be cancelled,
     # so Ctrl-C waits only for the chunks running
     _drain(ex, todo, _play_chunk, done_cb, window=workers)
-
-
-def _run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str,
-              done_cb: Callable[[dict, dict], None]) -> int:
-    """Run the chunks on a Dask cluster; returns the number of workers seen."""
-    from . import __version__
-
-    client, cluster, own = _dask_client(scheduler, workers)
-    futures = []
-    try:
-        from dask.distributed import as_completed
-
-        n_workers = len(client.scheduler_info().get("workers", {})) or workers
-        if not todo:
-            return n_workers
-        by_index = {s["index"]: s for s in todo}
-        futures = client.map(_play_chunk, todo,
-                             key=[f"{key_prefix}-{s['index']:06d}" for s in todo], pure=False)
-        for fut in as_completed(futures):
-            res = fut.result()
-            if res["version"] != __version__:
-                raise ValueError(f"a Dask worker runs rummy51 {res['version']}, this process "
-                                 f"{__version__}: install the same version everywhere")
-            done_cb(by_index[res["index"]], res)
-            fut.release()
-        return n_workers
-    except BaseException:
-        for f in futures:
-            f.cancel()
-        raise
-    finally:
-        if own:
-            client.close()
-            if cluster is not None:
-                cluster.close()
 
 
 # --------------------------------------------------------------------------- records
@@ -1191,7 +1156,7 @@ def simulate_games(
             _run_processes(todo, nworkers, done_cb)
         else:
             used = _run_dask(todo, scheduler, nworkers, f"rummy51-games-{settings.config_hash}",
-                             done_cb)
+                             done_cb, task=_play_chunk, unpack=lambda res: res)
     except BaseException:
         bar.close()
         if run is not None:

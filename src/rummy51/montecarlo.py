@@ -921,8 +921,16 @@ def _dask_client(scheduler, workers: int):
 
 
 def _run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str,
-              done_cb: Callable[[dict, Any], None]) -> int:
-    """Run the chunks on a Dask cluster; returns the number of workers seen."""
+              done_cb: Callable[[dict, Any], None], task: Callable[[dict], dict] = None,
+              unpack: Callable[[dict], Any] = None) -> int:
+    """Run ``task`` (default: the opening study's chunk) on every spec of ``todo`` on a
+    Dask cluster, handing ``unpack(result)`` to ``done_cb``; returns the number of
+    workers seen. A task's result is a dict with ``index`` and ``version``."""
+    if task is None:
+        task = _dask_chunk
+    if unpack is None:
+        def unpack(res):
+            return res["counts"], res["seconds"]
     from . import __version__
 
     client, cluster, own = _dask_client(scheduler, workers)
@@ -934,14 +942,14 @@ def _run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str,
         if not todo:
             return n_workers
         by_index = {s["index"]: s for s in todo}
-        futures = client.map(_dask_chunk, todo,
+        futures = client.map(task, todo,
                              key=[f"{key_prefix}-{s['index']:06d}" for s in todo], pure=False)
         for fut in as_completed(futures):
             res = fut.result()
             if res["version"] != __version__:
                 raise ValueError(f"a Dask worker runs rummy51 {res['version']}, this process "
                                  f"{__version__}: install the same version everywhere")
-            done_cb(by_index[res["index"]], (res["counts"], res["seconds"]))
+            done_cb(by_index[res["index"]], unpack(res))
             fut.release()
         return n_workers
     except BaseException:
