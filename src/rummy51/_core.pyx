@@ -93,6 +93,13 @@ cdef inline int card_of_bit(int b) noexcept nogil:
     return (b >> 4) * 13 + (b & 15)
 
 
+cdef inline uint64_t ranks_in_two_suits(uint64_t x) noexcept nogil:
+    """The ranks (13-bit mask) that plane ``x`` holds in at least two suits."""
+    cdef uint64_t a = x & 0x1FFF, b = (x >> 16) & 0x1FFF
+    cdef uint64_t c = (x >> 32) & 0x1FFF, d = (x >> 48) & 0x1FFF
+    return (a & (b | c | d)) | (b & (c | d)) | (c & d)
+
+
 cdef inline uint64_t useful0(uint64_t once, int ace_high) noexcept nogil:
     """Naturals lying in some jokerless meld: a natural 3-run or a rank in 3 suits."""
     cdef uint64_t L, x, run0, a, b, c, d, rk0
@@ -138,7 +145,7 @@ cdef inline uint64_t useful_mask(uint64_t once, int jok, const Rules* r,
     p2 = L & (L >> 2)                        # pairs with a gap: the joker inside
     run1 = p1 | (p1 << 1) | p2 | (p2 << 2)   # adjacent pairs take the joker at an end
     run1 = (run1 | ((run1 >> 13) & ACES)) & LANES13
-    rk1 = (a & (b | c | d)) | (b & (c | d)) | (c & d)  # ranks held in >= 2 suits
+    rk1 = ranks_in_two_suits(once)
     return (run1 & once) | ((rk1 * ACES) & once)
 
 
@@ -233,7 +240,7 @@ cdef int joker_gain_bound(const Search* s, uint64_t once, uint64_t u0, int jok) 
     five consecutive positions (a run of at most 5), or in at most two suits of
     one rank (a third suit would put them in a jokerless set)."""
     cdef const Rules* r = s.r
-    cdef uint64_t x = once & ~u0, xl, lane, a, b, c, d, rk
+    cdef uint64_t x = once & ~u0, xl, lane, rk
     cdef int bit, pos, v, best = 0, nj = jok if jok < r.mj else r.mj
     if x == 0:
         return nj * s.jub
@@ -248,11 +255,7 @@ cdef int joker_gain_bound(const Search* s, uint64_t once, uint64_t u0, int jok) 
         if v > best:
             best = v
         xl &= xl - 1
-    a = x & 0x1FFF
-    b = (x >> 16) & 0x1FFF
-    c = (x >> 32) & 0x1FFF
-    d = (x >> 48) & 0x1FFF
-    rk = (a & (b | c | d)) | (b & (c | d)) | (c & d)
+    rk = ranks_in_two_suits(x)
     while rk:
         bit = R51_CTZ(rk)
         v = 2 * s.tab[(<uint64_t>1) << bit]
@@ -698,7 +701,7 @@ cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, uint
     b_ = (once >> 16) & 0x1FFF
     c_ = (once >> 32) & 0x1FFF
     d_ = (once >> 48) & 0x1FFF
-    r2 = (a_ & (b_ | c_ | d_)) | (b_ & (c_ | d_)) | (c_ & d_)
+    r2 = ranks_in_two_suits(once)
     while r2:
         q = R51_CTZ(r2)
         r2 &= r2 - 1
