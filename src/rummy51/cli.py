@@ -639,15 +639,7 @@ def _cmd_simulate_openings(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as e:
         raise _option_names(e) from None
     except KeyboardInterrupt:
-        where = args.resume or args.out
-        if where:
-            try:
-                m = _RunDir.read_manifest(where)
-                done, total = m["chunks"]["done_count"], m["chunks"]["total"]
-                print(f"{PROG}: interrupted: {done} of {total} chunks are saved in {where}; "
-                      f"continue with: {PROG} simulate openings --resume {where}", file=sys.stderr)
-            except (ValueError, KeyError, TypeError):
-                pass
+        _say_saved_chunks(args, "openings", lambda where: _RunDir.read_manifest(where))
         raise
     if args.json:
         _print_json(study.to_dict())
@@ -744,6 +736,20 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         lines += ["", f"written to {args.out}"]
     print("\n".join(lines))
     return EXIT_OK
+
+
+def _say_saved_chunks(args: argparse.Namespace, study: str, read_manifest) -> None:
+    """After Ctrl-C: how many chunks the run directory keeps, and how to continue."""
+    where = args.resume or args.out
+    if not where:
+        return
+    try:
+        m = read_manifest(where)
+        done, total = m["chunks"]["done_count"], m["chunks"]["total"]
+        print(f"{PROG}: interrupted: {done} of {total} chunks are saved in {where}; "
+              f"continue with: {PROG} simulate {study} --resume {where}", file=sys.stderr)
+    except (ValueError, KeyError, TypeError):
+        pass
 
 
 def _add_run_options(p, e, *, local: str, out_holds: str, chunk_files: str) -> None:
@@ -847,15 +853,7 @@ def _cmd_simulate_games(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as e:
         raise _games_option_names(e) from None
     except KeyboardInterrupt:
-        where = args.resume or args.out
-        if where:
-            try:
-                m = _read_manifest(where)
-                done, total = m["chunks"]["done_count"], m["chunks"]["total"]
-                print(f"{PROG}: interrupted: {done} of {total} chunks are saved in {where}; "
-                      f"continue with: {PROG} simulate games --resume {where}", file=sys.stderr)
-            except (ValueError, KeyError, TypeError):
-                pass
+        _say_saved_chunks(args, "games", _read_manifest)
         raise
     if args.json:
         _print_json(study.to_dict())
