@@ -1,4 +1,4 @@
-"""Build the Cython core ``rummy51._core``.
+"""Build the Cython extensions ``rummy51._core`` and ``rummy51._game``.
 
 Bounds and wraparound checks are off by default (the hot loops are covered by the
 property tests against ``rummy51.reference``); set ``RUMMY51_DEBUG_CYTHON=1`` at
@@ -24,17 +24,20 @@ else:
 
 extensions = [
     Extension(
-        "rummy51._core",
-        ["src/rummy51/_core.pyx"],
+        f"rummy51.{name}",
+        [f"src/rummy51/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=extra_compile_args,
     )
+    # _core: the solver and the Monte Carlo kernels; _game: whole greedy deals in C
+    for name in ("_core", "_game")
 ]
 
 setup(
     ext_modules=cythonize(
         extensions,
+        include_path=["src"],
         language_level=3,
         compiler_directives={
             "boundscheck": DEBUG,

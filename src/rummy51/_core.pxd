@@ -106,3 +106,4 @@ ctypedef struct Hand:
 cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h) noexcept nogil
 cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
                int* path, int* depth) noexcept nogil
+cdef const Rules* core_rules_of(object cr) except NULL

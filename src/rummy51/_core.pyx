@@ -1683,3 +1683,10 @@ def _py_node_limit(limit=None):
             raise ValueError("limit must be >= 1")
         NODE_LIMIT = limit
     return old
+
+
+cdef const Rules* core_rules_of(object cr) except NULL:
+    """The compiled rules struct of a ``CoreRules`` (for the game kernels in ``_game``)."""
+    if not isinstance(cr, CoreRules):
+        raise TypeError(f"expected CoreRules, got {type(cr).__name__}")
+    return &(<CoreRules>cr).r

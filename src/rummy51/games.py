@@ -46,7 +46,10 @@ Run directories (``out=`` / ``resume=``), as the opening study's::
     DIR/chunks/chunk-000012.parquet       one per finished chunk (or .csv), written atomically
     DIR/records.parquet (or .csv)  summary.csv  overview.csv  results.json   at the end
 
-The engine is pure Python (GIL-bound), so the local backend runs chunks in worker
+Tables where every seat is ``"greedy"`` are played by the C game kernel
+(``rummy51.fastgame``, ``engine="auto"``): the same deals move for move as the Python
+engine with ``GreedyBot``s (tests compare them deal by deal), ~50x faster. Other tables
+use the Python engine (GIL-bound), so the local backend runs chunks in worker
 *processes*; ``backend="dask"`` sends them to Dask workers.
 
 >>> study = simulate_games(games=8, bots=("greedy", "random"), seed=1, workers=1,
@@ -73,6 +76,7 @@ from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
+from . import _game, fastgame
 from .bots import BOTS, play_deal
 from .engine import GameState, LayDownRecord
 from .montecarlo import (
@@ -113,6 +117,9 @@ GAME_DEFAULTS: dict[str, Any] = {
 
 #: How a deal ends (the engine's ``Result.how``), in the order of their codes.
 ENDS = ("out", "hand", "hand_bottom", "capped", "stock_out")
+assert ENDS == fastgame.ENDS
+#: ``engine=``: "auto" plays greedy-only tables in C, "python" never, "c" insists
+ENGINES = ("auto", "python", "c")
 _END_CODE = {e: i for i, e in enumerate(ENDS)}
 
 #: The integer columns a chunk holds (``turn_opened`` -1 = never opened).
@@ -311,14 +318,66 @@ def _deal_rows(state: GameState, cols: dict, row: int) -> int:
     return length
 
 
+def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bool:
+    """Whether a table of ``bots`` is played by the C kernel (``rummy51.fastgame``): every
+    seat greedy, rules it plays, and ``engine`` "auto" (or "c", which insists)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return False
+    why = None if all(b == "greedy" for b in bots) else "only tables of greedy bots"
+    why = why or fastgame.supported(rules, len(bots))
+    if why is not None and engine == "c":
+        raise ValueError(f"engine='c': the C game kernel plays {why}; use engine='auto'")
+    return why is None
+
+
+def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
+    """``_play_chunk`` for greedy tables, in C: the same deals (same seeds, same moves)."""
+    players = spec["players"]
+    kernel = fastgame._kernel(rules)
+    entropy = spec["entropy"]
+    base = tuple(chunk_seed(entropy, spawn_key=spec["spawn_key"], index=spec["index"]).spawn_key)
+    turns = 0
+    for j in range(spec["n"]):
+        deal = spec["deal0"] + j
+        rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=base + (j, 0)))
+        first = deal % players if spec["rotate_first"] else 0
+        winner, how, length, scores, opened, turn_opened, _ = _game.play_greedy(
+            kernel, rng, players, first)
+        r = j * players
+        sl = slice(r, r + players)
+        cols["deal"][sl] = deal
+        cols["seat"][sl] = np.arange(players)
+        cols["first_player"][sl] = first
+        cols["score"][sl] = scores
+        cols["opened"][sl] = opened
+        cols["turn_opened"][sl] = turn_opened
+        cols["deal_length"][sl] = length
+        cols["draw"][sl] = winner < 0
+        cols["end"][sl] = how
+        if winner >= 0:
+            cols["went_out"][r + winner] = True
+            cols["hand_win"][r + winner] = how in (1, 2)
+            cols["bottom_card_win"][r + winner] = how == 2
+        turns += length
+    return turns
+
+
 def _play_chunk(spec: Mapping) -> dict:
     """Play one chunk's deals; returns its columns, the seconds and the turns played."""
     t0 = time.perf_counter()
     rules = _rules_from_dict(spec["rules"])
     players = spec["players"]
-    makers = [_bot_factory(b) for b in spec["bots"]]
     n = spec["n"]
     cols = {c: np.zeros(n * players, _CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+    if uses_kernel(spec["bots"], rules, spec.get("engine", "auto")):
+        turns = _kernel_rows(spec, rules, cols)
+        from . import __version__
+
+        return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+                "turns": turns, "version": __version__}
+    makers = [_bot_factory(b) for b in spec["bots"]]
     turns = 0
     for j in range(n):
         deal = spec["deal0"] + j
@@ -1017,6 +1076,7 @@ def simulate_games(
     chunk_format: Optional[str] = None,
     on_chunk: Optional[Callable[[int, int, int], None]] = None,
     command: Optional[str] = None,
+    engine: str = "auto",
 ) -> GameStudy:
     """Play ``games`` complete deals between bots and record every player's result.
 
@@ -1044,6 +1104,11 @@ def simulate_games(
       and the final records file.
     * ``on_chunk(index, done, total)``: called after each finished chunk (after its file
       is written); an exception it raises stops the run like Ctrl-C.
+    * ``engine``: "auto" (default) plays tables where every seat is greedy with the C
+      game kernel (``rummy51.fastgame``: the same deals, move for move, ~50x faster) and
+      every other table with the Python engine; "python" always uses the Python engine;
+      "c" insists on the kernel (an error if it cannot play the table). The records do
+      not depend on it, so it is not a setting of the run.
 
     Ctrl-C stops the run; with a run directory every finished chunk stays on disk and
     ``resume`` continues to the same records as an uninterrupted run.
@@ -1107,7 +1172,10 @@ def simulate_games(
     _check_players(settings.players, settings.rules)
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
         _bot_factory(b)
+    in_c = uses_kernel(settings.bots, settings.rules, engine)
     specs = settings.plan()
+    for spec in specs:
+        spec["engine"] = engine
     if command is None:
         command = "rummy51.simulate_games(" + ", ".join(
             f"{k}={v!r}" for k, v in (("players", players), ("bots", bots), ("games", games),
@@ -1124,7 +1192,7 @@ def simulate_games(
     todo = [s for s in specs if s["index"] not in found]
     done_idx = set(found)
     session = {"started": _now(), "backend": backend, "workers": nworkers, "command": command,
-               "chunks_run": 0}
+               "engine": "c" if in_c else "python", "chunks_run": 0}
     if run is not None:
         run.manifest["status"] = "running"
         run.manifest["chunks"].update(done_count=len(done_idx), done=_ranges(done_idx))
