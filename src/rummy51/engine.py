@@ -110,6 +110,22 @@ def _option(rules: RuleSet, name: str, default):
     return getattr(rules, name, default)
 
 
+def _make(cls, fields: dict):
+    """A frozen dataclass instance from a complete dict of its fields, without the
+    field-by-field ``object.__setattr__`` of the generated ``__init__`` (the engine's
+    per-turn objects; every field is given, nothing needs validating)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def _replace_ti(ti: "TurnInfo", **changes) -> "TurnInfo":
+    """``dataclasses.replace`` of a TurnInfo, faster (it runs twice a turn)."""
+    d = dict(ti.__dict__)
+    d.update(changes)
+    return _make(TurnInfo, d)
+
+
 # --------------------------------------------------------------------------- phases, errors
 class Phase(enum.Enum):
     """What the deal waits for."""
@@ -317,6 +333,12 @@ class TurnInfo:
         return self.drawn if self.source == DISCARD else None
 
 
+# shared immutable objects of every turn
+_DRAWS = {s: Draw(s) for s in SOURCES}
+# a turn's start, before and after the player has opened
+_TURN_START = (TurnInfo(opened_at_start=False), TurnInfo(opened_at_start=True))
+
+
 @dataclass(frozen=True)
 class Result:
     """How a deal ended. ``how``: ``'out'``, ``'hand'``, ``'hand_bottom'`` (a winner), or
@@ -429,7 +451,8 @@ class _MoveRules:
         if source not in SOURCES:
             raise IllegalMove("5.3", f"{source!r} is not a pile: draw from 'stock', 'discard' "
                                      "or 'bottom'")
-        self._in_phase(Phase.DRAW, f"draw from the {source}")
+        if self.phase is not Phase.DRAW:
+            self._in_phase(Phase.DRAW, f"draw from the {source}")
         p = self.current
         hand = self._hand()
         if source == STOCK:
@@ -586,10 +609,11 @@ class _MoveRules:
     def verify_discard(self, card) -> None:
         """Raise ``IllegalMove`` unless the player on turn may discard ``card``."""
         card = _card(card)
-        what = f"discard {card_text(card)}"
-        self._in_phase(Phase.PLAY, what)
+        if self.phase is not Phase.PLAY:
+            self._in_phase(Phase.PLAY, f"discard {card_text(card)}")
         hand = self._hand()
-        self._has(hand, card, what)
+        if card not in hand:
+            self._has(hand, card, f"discard {card_text(card)}")
         ti = self.turn_info
         p = self.current
         if ti.freed_joker:
@@ -980,16 +1004,16 @@ class GameState(_MoveRules):
             raise ValueError(f"player must be 0..{self.n_players - 1}, got {player!r}")
         ti = self.turn_info
         if p != self.current and ti.source == STOCK and ti.drawn is not None:
-            ti = dataclasses.replace(ti, drawn=None)
-        return PlayerView(
-            player=p, rules=self.rules, n_players=self.n_players, first=self.first,
-            phase=self.phase, turn=self.turn, current=self.current,
-            hand=tuple(self.hands[p]), hand_sizes=tuple(len(h) for h in self.hands),
-            opened=tuple(self.opened), table=tuple(self.table),
-            discard_pile=tuple(self.discard_pile), bottom=self.bottom,
-            stock_count=len(self._stock), turn_info=ti,
-            history=_Snapshot(self._public, len(self._public)),
-        )
+            ti = _replace_ti(ti, drawn=None)
+        return _make(PlayerView, {
+            "player": p, "rules": self.rules, "n_players": self.n_players, "first": self.first,
+            "phase": self.phase, "turn": self.turn, "current": self.current,
+            "hand": tuple(self.hands[p]), "hand_sizes": tuple(map(len, self.hands)),
+            "opened": tuple(self.opened), "table": tuple(self.table),
+            "discard_pile": tuple(self.discard_pile), "bottom": self.bottom,
+            "stock_count": len(self._stock), "turn_info": ti,
+            "history": _Snapshot(self._public, len(self._public)),
+        })
 
     # ------------------------------------------------------------------ moves
     def _record(self, rec: Record, public: Optional[Record] = None) -> Record:
@@ -1011,15 +1035,16 @@ class GameState(_MoveRules):
             self.bottom = None
         self.hands[p].append(card)
         self.hands[p].sort()
-        self.turn_info = dataclasses.replace(
+        self.turn_info = _replace_ti(
             self.turn_info, source=source, drawn=card,
             must_open=(source == DISCARD and not opened and not self.free_round()),
             bottom=(source == BOTTOM))
         self.phase = Phase.PLAY
-        action = Draw(source)
+        action = _DRAWS[source]
         self.actions.append(action)
-        rec = DrawRecord(self.turn, p, action, card)
-        pub = DrawRecord(self.turn, p, action, None) if source == STOCK else rec
+        rec = _make(DrawRecord, {"turn": self.turn, "player": p, "action": action, "card": card})
+        pub = (_make(DrawRecord, {"turn": self.turn, "player": p, "action": action, "card": None})
+               if source == STOCK else rec)
         return self._record(rec, pub)
 
     def lay_down(self, melds, stand_ins=None) -> LayDownRecord:
@@ -1038,7 +1063,7 @@ class GameState(_MoveRules):
         opening = not self.opened[p]
         self.opened[p] = True
         if self.turn_info.freed_joker:
-            self.turn_info = dataclasses.replace(self.turn_info, freed_joker=False)
+            self.turn_info = _replace_ti(self.turn_info, freed_joker=False)
         self.actions.append(action)
         return self._record(LayDownRecord(self.turn, p, action, tuple(ids), value, opening))
 
@@ -1050,7 +1075,7 @@ class GameState(_MoveRules):
         self.hands[p].remove(action.card)
         self.table[action.meld_id] = new
         if new.owner != p and not self.turn_info.touched_others:
-            self.turn_info = dataclasses.replace(self.turn_info, touched_others=True)
+            self.turn_info = _replace_ti(self.turn_info, touched_others=True)
         self.actions.append(action)
         return self._record(LayOffRecord(self.turn, p, action, new))
 
@@ -1064,7 +1089,7 @@ class GameState(_MoveRules):
         hand.append(JOKER)
         hand.sort()
         self.table[action.meld_id] = new
-        self.turn_info = dataclasses.replace(
+        self.turn_info = _replace_ti(
             self.turn_info, freed_joker=True,
             touched_others=self.turn_info.touched_others or new.owner != p)
         self.actions.append(action)
@@ -1072,7 +1097,7 @@ class GameState(_MoveRules):
 
     def discard(self, card) -> DiscardRecord:
         """Discard ``card``: the turn ends (and the deal, if it was the last card)."""
-        action = Discard(card)
+        action = card if type(card) is Discard else Discard(card)
         self.verify_discard(action.card)
         p = self.current
         hand = self.hands[p]
@@ -1086,7 +1111,8 @@ class GameState(_MoveRules):
                 outcome = "hand_bottom" if ti.bottom else "hand"
             else:
                 outcome = "out"
-        rec = self._record(DiscardRecord(self.turn, p, action, outcome))
+        rec = self._record(_make(DiscardRecord, {"turn": self.turn, "player": p,
+                                                 "action": action, "outcome": outcome}))
         if outcome is not None:
             self._end(p, outcome)
         else:
@@ -1105,7 +1131,7 @@ class GameState(_MoveRules):
         if isinstance(action, SwapJoker):
             return self.swap_joker(action.card, action.meld_id)
         if isinstance(action, Discard):
-            return self.discard(action.card)
+            return self.discard(action)
         raise TypeError(f"not an action: {action!r} (Draw, LayDown, LayOff, SwapJoker or Discard)")
 
     # ------------------------------------------------------------------ turns and the end
@@ -1116,7 +1142,7 @@ class GameState(_MoveRules):
         self.turn += 1
         self.current = (self.current + 1) % self.n_players
         self.phase = Phase.DRAW
-        self.turn_info = TurnInfo(opened_at_start=self.opened[self.current])
+        self.turn_info = _TURN_START[self.opened[self.current]]
         if not self._stock:
             self._refill_stock()
 
