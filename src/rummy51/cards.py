@@ -152,10 +152,16 @@ def _check_code(code) -> int:
 
 
 CardsLike = Union[str, "Hand", Iterable[int], np.ndarray]
+_PLAIN_INT = {int}
 
 
 def to_codes(cards: CardsLike) -> list[int]:
     """Turn text, a ``Hand`` or an iterable of card codes into a list of codes (unvalidated counts)."""
+    if type(cards) is list or type(cards) is tuple:
+        # the engine's and bots' road: plain ints, checked in C (map/set/min/max)
+        if set(map(type, cards)) <= _PLAIN_INT and (
+                not cards or (min(cards) >= 0 and max(cards) <= JOKER)):
+            return list(cards)
     if isinstance(cards, Hand):
         return list(cards.codes)
     if isinstance(cards, str):

@@ -814,6 +814,10 @@ def _add_simulate_games(subparsers) -> None:
     e = p.add_argument_group("execution")
     e.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
                    metavar="N", help="worker processes (or local Dask workers) (default: all cores)")
+    e.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
+                   help="auto (default): tables of greedy bots only are played by the C game "
+                        "kernel (the same deals, move for move), other tables by the Python "
+                        "engine; python: always the Python engine; c: insist on the kernel")
     _add_run_options(p, e, local="local processes", out_holds="records, summary",
                      chunk_files="chunk and records files")
     group = add_rule_options(p)
@@ -826,7 +830,7 @@ def _games_option_names(e: Exception) -> Exception:
     """``games must be >= 1`` -> ``--games must be >= 1`` (library names to options)."""
     import re
 
-    msg = re.sub(r"^(players|bots|games|chunk_size|workers|seed)\b",
+    msg = re.sub(r"^(players|bots|games|chunk_size|workers|seed|engine)\b",
                  lambda m: "--" + m.group(1).replace("_", "-"), str(e))
     return type(e)(msg)
 
@@ -849,7 +853,7 @@ def _cmd_simulate_games(args: argparse.Namespace) -> int:
                 seed=args.seed, workers=args.workers, chunk_size=args.chunk_size,
                 backend=backend, scheduler=args.scheduler, out=args.out, resume=args.resume,
                 progress=False if args.no_progress else None, rotate_first=args.rotate_first,
-                chunk_format=args.chunk_format, command=command)
+                chunk_format=args.chunk_format, command=command, engine=args.engine)
     except (ValueError, TypeError) as e:
         raise _games_option_names(e) from None
     except KeyboardInterrupt:

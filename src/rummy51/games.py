@@ -325,10 +325,11 @@ def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bo
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
         return False
-    why = None if all(b == "greedy" for b in bots) else "only tables of greedy bots"
+    why = None if all(b == "greedy" for b in bots) else "it plays tables of greedy bots only"
     why = why or fastgame.supported(rules, len(bots))
     if why is not None and engine == "c":
-        raise ValueError(f"engine='c': the C game kernel plays {why}; use engine='auto'")
+        raise ValueError(f"engine c: the C game kernel cannot play this table: {why} "
+                         "(engine auto falls back to the Python engine)")
     return why is None
 
 
