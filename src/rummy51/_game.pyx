@@ -380,7 +380,7 @@ cdef void set_meld(TMeld* out, const int* nat, int k, const int* keep, int nkeep
     keep the stand-ins of ``keep`` still missing, the rest take missing suits S H D C."""
     cdef int rank = nat[0] % 13
     cdef int suits = 0, i, s, r, nr = 0
-    cdef int reps[8]
+    cdef int reps[MAXMC]
     cdef int kept = 0
     for i in range(k):
         suits |= 1 << (nat[i] // 13)
