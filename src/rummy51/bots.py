@@ -41,7 +41,16 @@ from .engine import (
 )
 from .melds import card_value, go_out_melds, lay_off_sides, opening_value, swap_targets
 from .rules import RuleSet
-from .solver import best_opening, can_go_out, can_open, min_deadwood
+from .solver import (
+    best_opening,
+    best_opening_values,
+    can_go_out,
+    can_go_out_flags,
+    can_open,
+    can_open_flags,
+    min_deadwood,
+    min_deadwood_values,
+)
 
 __all__ = [
     "Bot",
@@ -115,6 +124,22 @@ def _lay_offs(view: PlayerView) -> list[LayOff]:
     return out
 
 
+def _with_each(hand: Sequence[int], extra: Sequence[int]) -> np.ndarray:
+    """Rows ``hand + [x]`` for each ``x`` of ``extra`` (one batch call asks them all)."""
+    rows = np.empty((len(extra), len(hand) + 1), np.uint8)
+    rows[:, :-1] = np.asarray(hand, np.uint8)
+    rows[:, -1] = np.asarray(extra, np.uint8)
+    return rows
+
+
+def _each_without(hand: Sequence[int], cards: Sequence[int]) -> np.ndarray:
+    """Rows ``hand`` less one copy of ``c`` for each ``c`` of ``cards`` (all in the hand)."""
+    rows = np.empty((len(cards), max(len(hand) - 1, 0)), np.uint8)
+    for i, c in enumerate(cards):
+        rows[i] = _without(hand, c)
+    return rows
+
+
 def _fits_table(view: PlayerView, card: int) -> bool:
     return any(lay_off_sides(m, card, view.rules) for m in view.table)
 
@@ -142,10 +167,11 @@ def _keep_best_discard(view: PlayerView, cards: list[int]) -> int:
     tie the card worth more in hand; a joker only when nothing else is left."""
     hand = list(view.hand)
     rules = view.rules
+    values = dict(zip(cards, best_opening_values(_each_without(hand, cards), rules, keep=0,
+                                                 threads=1).tolist()))
 
     def key(c):
-        return (c != JOKER, best_opening(_without(hand, c), rules, keep=0).value,
-                card_value(c, rules), c)
+        return (c != JOKER, values[c], card_value(c, rules), c)
 
     return max(cards, key=key)
 
@@ -155,10 +181,11 @@ def _least_deadwood_discard(view: PlayerView, cards: list[int]) -> int:
     more; a joker only when nothing else is left."""
     hand = list(view.hand)
     rules = view.rules
+    left = dict(zip(cards, min_deadwood_values(_each_without(hand, cards), rules, keep=0,
+                                               threads=1).tolist()))
 
     def key(c):
-        return (c == JOKER, min_deadwood(_without(hand, c), rules, keep=0),
-                -card_value(c, rules), -c)
+        return (c == JOKER, left[c], -card_value(c, rules), -c)
 
     return min(cards, key=key)
 
@@ -320,8 +347,9 @@ class HandHunterBot(GreedyBot):
         total = sum(unseen.values())
         if total == 0:
             return 0.0
-        rules = view.rules
-        hits = sum(n for x, n in unseen.items() if can_go_out(hand + [x], rules))
+        xs = list(unseen)
+        flags = can_go_out_flags(_with_each(hand, xs), view.rules, threads=1)
+        hits = sum(unseen[x] for x, f in zip(xs, flags) if f)
         return hits / total
 
     def _best_hold_discard(self, view: PlayerView, cards: list[int]) -> tuple[int, float]:
@@ -438,10 +466,13 @@ class TacticianBot(GreedyBot):
         if not view.opened[view.player]:
             unseen = _unseen(view)
             total = sum(unseen.values()) or 1
+            xs = list(unseen)
+            weights = np.array([unseen[x] for x in xs], np.int64)
 
             def key(c):
                 rest = _without(hand, c)
-                outs = sum(n for x, n in unseen.items() if can_open(rest + [x], rules, keep=1))
+                flags = can_open_flags(_with_each(rest, xs), rules, keep=1, threads=1)
+                outs = int(weights[flags].sum())
                 v = best_opening(rest, rules, keep=0).value
                 if self._feeds(view, c):
                     v -= self.feed_penalty
