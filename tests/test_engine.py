@@ -976,3 +976,17 @@ def test_soak_random_bots_long(request):
             if players * rules.hand_size + 3 > rules.deck_size:
                 continue
             _check_soak(200, 50_000 + 1000 * i + players, players=players, rules=rules)
+
+
+def test_lay_off_candidates_hold_every_card_that_fits():
+    """``lay_off_candidates`` only prunes: every card ``lay_off_sides`` accepts is in it."""
+    from rummy51.melds import lay_off_candidates, lay_off_sides, melds_in
+    from rummy51.solver import deal as deal_hands
+
+    for rules in (RuleSet(), RuleSet(ace_high=False), RuleSet(max_jokers_per_meld=2)):
+        for hand in deal_hands(40, 16, rules, seed=3):
+            for m in melds_in(list(hand), rules):
+                cand = lay_off_candidates(m, rules)
+                for c in range(53):
+                    if lay_off_sides(m, c, rules):
+                        assert c in cand, (m.text(), c)

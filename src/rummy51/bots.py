@@ -39,7 +39,14 @@ from .engine import (
     PlayerView,
     SwapJoker,
 )
-from .melds import card_value, go_out_melds, lay_off_sides, opening_value, swap_targets
+from .melds import (
+    card_value,
+    go_out_melds,
+    lay_off_candidates,
+    lay_off_sides,
+    opening_value,
+    swap_targets,
+)
 from .rules import RuleSet
 from .solver import (
     best_opening,
@@ -116,8 +123,9 @@ def _lay_offs(view: PlayerView) -> list[LayOff]:
     if len(view.hand) <= 1:
         return []
     out = []
+    held = set(view.hand)
     for i, meld in enumerate(view.table):
-        for c in sorted(set(view.hand)):
+        for c in sorted(held & lay_off_candidates(meld, view.rules)):
             sides = lay_off_sides(meld, c, view.rules)
             if sides:
                 out.append(LayOff(c, i, sides[-1]))

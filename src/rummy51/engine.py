@@ -62,6 +62,7 @@ from .melds import (
     joker_meld_possible,
     joker_melds,
     lay_off,
+    lay_off_candidates,
     lay_off_sides,
     make_meld,
     melds_in,
@@ -722,9 +723,9 @@ class _MoveRules:
                         continue
                 out.append(lay)
         if opened and not ti.bottom and len(hand) > 1:
-            distinct = sorted(set(hand))
+            held = set(hand)
             for i, meld in enumerate(self.table):
-                for c in distinct:
+                for c in sorted(held & lay_off_candidates(meld, rules)):
                     for side in lay_off_sides(meld, c, rules):
                         out.append(LayOff(c, i, side))
             for i, meld in enumerate(self.table):

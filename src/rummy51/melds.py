@@ -60,6 +60,7 @@ __all__ = [
     "check_meld",
     "lay_off",
     "lay_off_sides",
+    "lay_off_candidates",
     "swap_joker",
     "swap_targets",
     "melds_in",
@@ -422,6 +423,22 @@ def lay_off_sides(meld: TableMeld, card: int, rules: RuleSet) -> tuple[Optional[
     if hi < top_position(rules) and (card == JOKER or card == position_card(hi + 1, suit)):
         out.append(HIGH)
     return tuple(out)
+
+
+def lay_off_candidates(meld: TableMeld, rules: RuleSet) -> frozenset:
+    """Cards that might be laid off on ``meld`` (a superset of those ``lay_off_sides``
+    accepts: a run's neighbours at both ends, a set's rank in every suit, the joker), to
+    skip the cards that cannot fit before asking ``lay_off_sides``."""
+    if meld.kind == SET:
+        rank = meld.represents[0] % 13
+        return frozenset((rank, 13 + rank, 26 + rank, 39 + rank, JOKER))
+    lo, hi, suit = meld.low, meld.high, meld.suit
+    out = {JOKER}
+    if lo > 0:
+        out.add(position_card(lo - 1, suit))
+    if hi < top_position(rules):
+        out.add(position_card(hi + 1, suit))
+    return frozenset(out)
 
 
 def lay_off(meld: TableMeld, card: int, rules: RuleSet, side: Optional[str] = None) -> TableMeld:
