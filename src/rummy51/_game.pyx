@@ -77,7 +77,7 @@ cdef enum:
     E_STATE = 3
 
 cdef enum:
-    MAX_STEPS = 200000  # moves in one deal (max_turns is at most 100,000 turns)
+    MAX_TURN_STEPS = 1000   # moves in one turn (a hand holds at most 108 cards)
 
 
 ctypedef struct TMeld:
@@ -1158,14 +1158,17 @@ cdef void greedy_play(Game* G) noexcept nogil:
 
 
 cdef void play(Game* G) noexcept nogil:
-    cdef int steps = 0
+    cdef int steps = 0, turn = 0
     while G.phase != PH_OVER and not G.err:
         if G.phase == PH_DRAW:
             greedy_draw(G)
         else:
             greedy_play(G)
+        if G.turn != turn:
+            turn = G.turn
+            steps = 0
         steps += 1
-        if steps > MAX_STEPS:
+        if steps > MAX_TURN_STEPS:     # a turn is a draw, a move per card, a discard
             G.err = E_STEPS
 
 
@@ -1232,7 +1235,7 @@ cdef class GreedyKernel:
         g.cat_reps = &re[0, 0]
 
 
-_ERRORS = {E_SOLVER: "the solver refused a hand", E_STEPS: "the deal did not end",
+_ERRORS = {E_SOLVER: "the solver refused a hand", E_STEPS: "a turn did not end",
            E_STATE: "the kernel reached a state it cannot play"}
 
 
