@@ -1056,38 +1056,24 @@ cdef void greedy_draw(Game* G) noexcept nogil:
     do_draw(G, SRC_STOCK)
 
 
-cdef int discard_unopened(Game* G) noexcept nogil:
-    """GreedyBot: keep-best: max (c != JOKER, best value without c (keep 0), value, code)."""
+cdef int greedy_discard(Game* G) noexcept nogil:
+    """GreedyBot's discard, the largest of (not a joker, score, value, code) where the score
+    is, before opening, the best value left (keep-best: ``best_opening(hand - c, keep=0)``)
+    and, after opening, minus the deadwood left (``min_deadwood(hand - c, keep=0)``)."""
     cdef uint8_t codes[MAXCODES]
     cdef int p = G.current, c, n, v, bc = -1, bj = 0, bv = 0, bw = 0, nj, w
+    cdef int opened = G.opened[p]
     for c in range(53):
         if not G.cnt[p][c] or not may_discard(G, c):
             continue
         n = hand_codes(G, p, codes, -1, c)
-        v = qsolve(G, codes, n, MODE_BEST, 0, -1, NULL, NULL)
+        if opened:
+            v = -qsolve(G, codes, n, MODE_DEADWOOD, 0, -1, NULL, NULL)
+        else:
+            v = qsolve(G, codes, n, MODE_BEST, 0, -1, NULL, NULL)
         nj = 1 if c != JOKER else 0
         w = cval(G.g, c)
         if (bc < 0 or nj > bj or (nj == bj and (v > bv or (v == bv and (w > bw or
-                (w == bw and c > bc)))))):
-            bc = c
-            bj = nj
-            bv = v
-            bw = w
-    return bc
-
-
-cdef int discard_opened(Game* G) noexcept nogil:
-    """GreedyBot: min (c == JOKER, deadwood without c (keep 0), -value, -code)."""
-    cdef uint8_t codes[MAXCODES]
-    cdef int p = G.current, c, n, v, bc = -1, bj = 0, bv = 0, bw = 0, nj, w
-    for c in range(53):
-        if not G.cnt[p][c] or not may_discard(G, c):
-            continue
-        n = hand_codes(G, p, codes, -1, c)
-        v = qsolve(G, codes, n, MODE_DEADWOOD, 0, -1, NULL, NULL)
-        nj = 1 if c == JOKER else 0
-        w = cval(G.g, c)
-        if (bc < 0 or nj < bj or (nj == bj and (v < bv or (v == bv and (w > bw or
                 (w == bw and c > bc)))))):
             bc = c
             bj = nj
@@ -1117,7 +1103,7 @@ cdef void greedy_play(Game* G) noexcept nogil:
         must = G.drawn if (G.must_open and g.must_meld) else -1
         if lay_best(G, must, 1):
             return
-        c = discard_unopened(G)
+        c = greedy_discard(G)
         if c < 0:
             G.err = E_STATE
             return
@@ -1150,7 +1136,7 @@ cdef void greedy_play(Game* G) noexcept nogil:
         if bc >= 0:
             do_lay_off(G, bc, bi, bs)
             return
-    c = discard_opened(G)
+    c = greedy_discard(G)
     if c < 0:
         G.err = E_STATE
         return
