@@ -524,34 +524,9 @@ cdef inline int positions_of(const GRules* g, int c, int* pos) noexcept nogil:
 cdef int joker_meld_possible(const Game* G, int p, int give) noexcept nogil:
     """rummy51.melds.joker_meld_possible of player p's hand less ``give`` plus a joker
     (one joker per meld: a pair of naturals a joker completes)."""
-    cdef const GRules* g = G.g
-    cdef int nat[53]
-    cdef int k = 0, c, i, j, a, b, na, nb, x, y, d
-    cdef int pa[2]
-    cdef int pb[2]
-    if g.mj < 1 or G.hn[p] < 4:
+    if G.g.mj < 1 or G.hn[p] < 4:
         return 0
-    for c in range(52):
-        if G.cnt[p][c] - (1 if c == give else 0) > 0:
-            nat[k] = c
-            k += 1
-    for i in range(k):
-        a = nat[i]
-        for j in range(i + 1, k):
-            b = nat[j]
-            if a % 13 == b % 13:
-                return 1
-            if a // 13 == b // 13:
-                na = positions_of(g, a, pa)
-                nb = positions_of(g, b, pb)
-                for x in range(na):
-                    for y in range(nb):
-                        d = pa[x] - pb[y]
-                        if d < 0:
-                            d = -d
-                        if d == 1 or d == 2:
-                            return 1
-    return 0
+    return joker_pairs(G, p, give, NULL, NULL, NULL)
 
 
 cdef int reading_value(const GRules* g, const int* cards, int n) noexcept nogil:
@@ -890,6 +865,61 @@ cdef void consider(const GRules* g, TMeld* best, int* best_v, int* have, const i
         best.reps[i] = reps[i]
 
 
+cdef int joker_pairs(const Game* G, int p, int give, TMeld* best, int* best_v,
+                     int* have) noexcept nogil:
+    """rummy51.melds.joker_melds (one joker per meld) of player p's naturals less one
+    ``give``: each pair of naturals a joker completes, in that function's order. With
+    ``best`` NULL, return 1 at the first; else offer each to ``consider``."""
+    cdef const GRules* g = G.g
+    cdef int nat[53]
+    cdef int cards[MAXMC]
+    cdef int reps[MAXMC]
+    cdef int pa[2]
+    cdef int pb[2]
+    cdef int k = 0, c, i, j, a, b, na, nb, x, y, lo, hi, wa, wb, n, q, suit
+    for c in range(52):
+        if G.cnt[p][c] - (1 if c == give else 0) > 0:
+            nat[k] = c
+            k += 1
+    for i in range(k):
+        a = nat[i]
+        for j in range(i + 1, k):
+            b = nat[j]
+            if a % 13 == b % 13:
+                if best == NULL:
+                    return 1
+                set_cands(g, best, best_v, have, a % 13, a // 13, b // 13, -1)
+            elif a // 13 == b // 13:
+                suit = a // 13
+                na = positions_of(g, a, pa)
+                nb = positions_of(g, b, pb)
+                for x in range(na):
+                    for y in range(nb):
+                        lo = pa[x] if pa[x] < pb[y] else pb[y]
+                        hi = pa[x] + pb[y] - lo
+                        if hi - lo == 2:
+                            wa = lo
+                            wb = hi
+                        elif hi - lo == 1:
+                            if hi + 1 <= g.top:
+                                wa = lo
+                                wb = hi + 1
+                            else:
+                                wa = lo - 1
+                                wb = hi
+                        else:
+                            continue
+                        if best == NULL:
+                            return 1
+                        n = 0
+                        for q in range(wa, wb + 1):
+                            reps[n] = pcard(q, suit)
+                            cards[n] = reps[n] if (q == pa[x] or q == pb[y]) else JOKER
+                            n += 1
+                        consider(g, best, best_v, have, cards, reps, n, RUN)
+    return 0
+
+
 cdef void freed_joker_meld(Game* G) noexcept nogil:
     """bots._freed_joker_meld: among legal_actions' lay-downs after a swap (melds_in with
     a joker, then joker_melds), the most valuable, fewer cards on a tie."""
@@ -898,12 +928,9 @@ cdef void freed_joker_meld(Game* G) noexcept nogil:
     cdef int used[53]
     cdef int cards[MAXMC]
     cdef int reps[MAXMC]
-    cdef int nat[53]
     cdef int suitsh[4]
-    cdef int pa[2]
-    cdef int pb[2]
     cdef int have = 0, best_v = 0, jokers, max_cards, suit, a, b, bmax, q, c, missing, n, ok
-    cdef int rank, ns, s1, s2, s3, k, i, j, x, y, lo, hi, wa, wb, na, nb
+    cdef int rank, ns, s1, s2, s3, k
     cdef TMeld best
     best.n = 0
     jokers = G.cnt[p][JOKER] if G.cnt[p][JOKER] < g.mj else g.mj
@@ -959,43 +986,7 @@ cdef void freed_joker_meld(Game* G) noexcept nogil:
                                               suitsh[s2], suitsh[s3])
     # joker_melds: a joker with two naturals (duplicates of the above never win a tie)
     if g.mj >= 1 and G.hn[p] >= 4:
-        k = 0
-        for c in range(52):
-            if G.cnt[p][c]:
-                nat[k] = c
-                k += 1
-        for i in range(k):
-            a = nat[i]
-            for j in range(i + 1, k):
-                b = nat[j]
-                if a % 13 == b % 13:
-                    set_cands(g, &best, &best_v, &have, a % 13, a // 13, b // 13, -1)
-                elif a // 13 == b // 13:
-                    suit = a // 13
-                    na = positions_of(g, a, pa)
-                    nb = positions_of(g, b, pb)
-                    for x in range(na):
-                        for y in range(nb):
-                            lo = pa[x] if pa[x] < pb[y] else pb[y]
-                            hi = pa[x] + pb[y] - lo
-                            if hi - lo == 2:
-                                wa = lo
-                                wb = hi
-                            elif hi - lo == 1:
-                                if hi + 1 <= g.top:
-                                    wa = lo
-                                    wb = hi + 1
-                                else:
-                                    wa = lo - 1
-                                    wb = hi
-                            else:
-                                continue
-                            n = 0
-                            for q in range(wa, wb + 1):
-                                reps[n] = pcard(q, suit)
-                                cards[n] = reps[n] if (q == pa[x] or q == pb[y]) else JOKER
-                                n += 1
-                            consider(g, &best, &best_v, &have, cards, reps, n, RUN)
+        joker_pairs(G, p, -1, &best, &best_v, &have)
     if not have:
         G.err = E_STATE
         return
