@@ -626,11 +626,23 @@ cdef void do_draw(Game* G, int src) noexcept nogil:
     logv(G, src)
 
 
+cdef inline void sort_ints(int* a, int n) noexcept nogil:
+    """Ascending insertion sort (a few cards)."""
+    cdef int j, t, c
+    for j in range(1, n):
+        c = a[j]
+        t = j
+        while t > 0 and a[t - 1] > c:
+            a[t] = a[t - 1]
+            t -= 1
+        a[t] = c
+
+
 cdef void lay_melds(Game* G, TMeld* ms, int k) noexcept nogil:
     """GameState.lay_down of LayDown.of(ms): ``ms`` are melds in laid order (solver
     ``Meld``s or ``TableMeld``s) with their stand-ins."""
     cdef int p = G.current
-    cdef int i, j, t, c, nj, nn
+    cdef int i, j, nj, nn
     cdef int nat[MAXMC]
     cdef int jr[MAXMC]
     cdef TMeld* m
@@ -672,20 +684,8 @@ cdef void lay_melds(Game* G, TMeld* ms, int k) noexcept nogil:
                 else:
                     nat[nn] = m.cards[j]
                     nn += 1
-            for j in range(1, nn):
-                c = nat[j]
-                t = j
-                while t > 0 and nat[t - 1] > c:
-                    nat[t] = nat[t - 1]
-                    t -= 1
-                nat[t] = c
-            for j in range(1, nj):
-                c = jr[j]
-                t = j
-                while t > 0 and jr[t - 1] > c:
-                    jr[t] = jr[t - 1]
-                    t -= 1
-                jr[t] = c
+            sort_ints(nat, nn)
+            sort_ints(jr, nj)
             tm.kind = SET
             tm.n = m.n
             for j in range(nn):
