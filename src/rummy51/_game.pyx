@@ -238,6 +238,17 @@ cdef void np_shuffle(bitgen_t* bg, int* a, int n) noexcept nogil:
 
 
 # --------------------------------------------------------------------------- the deal
+cdef inline void start_turn(Game* G) noexcept nogil:
+    """A fresh TurnInfo for the player on turn."""
+    G.src = SRC_NONE
+    G.drawn = -1
+    G.must_open = 0
+    G.tbottom = 0
+    G.freed = 0
+    G.touched = 0
+    G.opened_at_start = G.opened[G.current]
+
+
 cdef void new_deal(Game* G, int first) noexcept nogil:
     """GameState.new + _deal."""
     cdef const GRules* g = G.g
@@ -272,13 +283,7 @@ cdef void new_deal(Game* G, int first) noexcept nogil:
     G.current = first
     G.phase = PH_PLAY
     G.turn = 0
-    G.src = SRC_NONE
-    G.drawn = -1
-    G.must_open = 0
-    G.tbottom = 0
-    G.freed = 0
-    G.touched = 0
-    G.opened_at_start = 0
+    start_turn(G)
     G.winner = -1
     G.how = -1
     G.length = 0
@@ -321,13 +326,7 @@ cdef void next_turn(Game* G) noexcept nogil:
     G.turn += 1
     G.current = (G.current + 1) % G.n
     G.phase = PH_DRAW
-    G.src = SRC_NONE
-    G.drawn = -1
-    G.must_open = 0
-    G.tbottom = 0
-    G.freed = 0
-    G.touched = 0
-    G.opened_at_start = G.opened[G.current]
+    start_turn(G)
     if G.stock_n == 0:
         if not G.g.reshuffle or G.pile_n < 2:
             end_deal(G, -1, END_STOCK_OUT)
