@@ -393,6 +393,13 @@ cdef void set_meld(TMeld* out, const int* nat, int k, const int* keep, int nkeep
         if not (suits >> s) & 1 and not (kept >> s) & 1:
             reps[nr] = r
             nr += 1
+    fill_set(out, nat, k, reps, nj, owner)
+
+
+cdef inline void fill_set(TMeld* out, const int* nat, int k, const int* jreps, int nj,
+                          int owner) noexcept nogil:
+    """A set meld: the naturals, then ``nj`` jokers standing for ``jreps``."""
+    cdef int i
     out.kind = SET
     out.owner = owner
     out.n = k + nj
@@ -401,7 +408,7 @@ cdef void set_meld(TMeld* out, const int* nat, int k, const int* keep, int nkeep
         out.reps[i] = nat[i]
     for i in range(nj):
         out.cards[k + i] = JOKER
-        out.reps[k + i] = reps[i]
+        out.reps[k + i] = jreps[i]
 
 
 cdef int set_parts(const TMeld* m, int* nat, int* jreps, int* nj) noexcept nogil:
@@ -685,14 +692,7 @@ cdef void lay_melds(Game* G, TMeld* ms, int k) noexcept nogil:
                     nn += 1
             sort_ints(nat, nn)
             sort_ints(jr, nj)
-            tm.kind = SET
-            tm.n = m.n
-            for j in range(nn):
-                tm.cards[j] = nat[j]
-                tm.reps[j] = nat[j]
-            for j in range(nj):
-                tm.cards[nn + j] = JOKER
-                tm.reps[nn + j] = jr[j]
+            fill_set(tm, nat, nn, jr, nj, p)
         tm.owner = p
     if not G.opened[p]:
         G.opened[p] = 1
