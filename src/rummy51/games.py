@@ -339,30 +339,31 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     kernel = fastgame._kernel(rules)
     entropy = spec["entropy"]
     base = tuple(chunk_seed(entropy, spawn_key=spec["spawn_key"], index=spec["index"]).spawn_key)
-    turns = 0
-    for j in range(spec["n"]):
-        deal = spec["deal0"] + j
-        rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=base + (j, 0)))
-        first = deal % players if spec["rotate_first"] else 0
-        winner, how, length, scores, opened, turn_opened, _ = _game.play_greedy(
-            kernel, rng, players, first)
-        r = j * players
-        sl = slice(r, r + players)
-        cols["deal"][sl] = deal
-        cols["seat"][sl] = np.arange(players)
-        cols["first_player"][sl] = first
-        cols["score"][sl] = scores
-        cols["opened"][sl] = opened
-        cols["turn_opened"][sl] = turn_opened
-        cols["deal_length"][sl] = length
-        cols["draw"][sl] = winner < 0
-        cols["end"][sl] = how
-        if winner >= 0:
-            cols["went_out"][r + winner] = True
-            cols["hand_win"][r + winner] = how in (1, 2)
-            cols["bottom_card_win"][r + winner] = how == 2
-        turns += length
-    return turns
+    n = spec["n"]
+    deals = spec["deal0"] + np.arange(n)
+    firsts = (deals % players if spec["rotate_first"] else np.zeros(n, np.int64)).tolist()
+    play, SeedSequence, default_rng = _game.play_greedy, np.random.SeedSequence, np.random.default_rng
+    res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
+                firsts[j]) for j in range(n)]
+    winner = np.array([r[0] for r in res], np.int64)
+    how = np.array([r[1] for r in res], np.int64)
+    length = np.array([r[2] for r in res], np.int64)
+    per_deal = lambda a: np.repeat(a, players)  # noqa: E731
+    cols["deal"][:] = per_deal(deals)
+    cols["seat"][:] = np.tile(np.arange(players), n)
+    cols["first_player"][:] = per_deal(np.asarray(firsts))
+    cols["score"][:] = np.array([r[3] for r in res]).ravel()
+    cols["opened"][:] = np.array([r[4] for r in res]).ravel()
+    cols["turn_opened"][:] = np.array([r[5] for r in res]).ravel()
+    cols["deal_length"][:] = per_deal(length)
+    cols["draw"][:] = per_deal(winner < 0)
+    cols["end"][:] = per_deal(how)
+    won = np.flatnonzero(winner >= 0)
+    rows = won * players + winner[won]
+    cols["went_out"][rows] = True
+    cols["hand_win"][rows] = np.isin(how[won], (1, 2))
+    cols["bottom_card_win"][rows] = how[won] == 2
+    return int(length.sum())
 
 
 def _play_chunk(spec: Mapping) -> dict:
