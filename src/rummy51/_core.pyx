@@ -942,6 +942,14 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     if mode == MODE_GO_OUT:
         if h.n < 4:
             return 0
+        # every natural outside the jokerless melds (u0) but one must lie in a meld
+        # with a joker, one such meld per joker at most, each holding at most
+        # MAX_MELD - 1 naturals: most hands that open fail here (the search is left
+        # for the few that pass)
+        u0 = useful0(h.once, r.ace_high)
+        if (popcount64(h.once & ~u0) + popcount64(h.twice & ~u0)
+                > 1 + (MAX_MELD - 1) * (h.jokers if r.mj > 0 else 0)):
+            return 0
         cap = h.n - 1
     else:
         cap = h.n - keep
