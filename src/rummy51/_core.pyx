@@ -84,9 +84,12 @@ ctypedef struct Search:
 
 
 cdef uint8_t BIT_OF[52]     # card code -> bit in the lane layout
+cdef uint64_t CARD_BIT[53]  # card code -> its bit (the joker, 52: none)
 cdef int _k
 for _k in range(52):
     BIT_OF[_k] = (_k // 13) * 16 + _k % 13
+    CARD_BIT[_k] = (<uint64_t>1) << BIT_OF[_k]
+CARD_BIT[52] = 0
 
 
 cdef inline int card_of_bit(int b) noexcept nogil:
@@ -187,6 +190,22 @@ cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h)
     h.jokers = jokers
     h.n = <int>i if err else count
     return err
+
+
+cdef inline void parse_dealt(const uint8_t* codes, int n, Hand* h) noexcept nogil:
+    """``parse_hand`` for cards dealt from the rule set's own deck (codes 0..52, no
+    more copies than it holds, n <= MAX_HAND): nothing to check, no branch. Each
+    natural sets one bit of once or twice, so the rest are jokers."""
+    cdef int i
+    cdef uint64_t bit, once = 0, twice = 0
+    for i in range(n):
+        bit = CARD_BIT[codes[i]]
+        twice |= once & bit
+        once |= bit
+    h.once = once
+    h.twice = twice
+    h.jokers = n - popcount64(once) - popcount64(twice)
+    h.n = n
 
 
 cdef inline int hand_weight(const Rules* r, const Hand* h) noexcept nogil:
@@ -592,136 +611,161 @@ cdef enum:
     MAX_JCAND = 256     # one-joker melds one hand may offer (more: the general search)
 
 
+cdef uint32_t lane_runs(const Rules* r, uint32_t* start, uint32_t* out) noexcept nogil:
+    """The runs with exactly one joker that each 13-bit pattern of one suit allows,
+    for ``joker_melds`` to read instead of testing bits hand by hand: a block of
+    2..4 cards with the joker at its end worth more; a window of 3..5 with the joker
+    inside (standing for any card, held or not). Entry: the naturals (bits 0..12,
+    the high ace at bit 0) | cards << 13 | opening value << 16. With ``out`` NULL,
+    only counts. Returns the number of entries; ``start[p]`` is pattern p's first
+    (8193 entries)."""
+    cdef uint32_t n = 0
+    cdef int pat, i, k, w, p, lv, rv, v, nt
+    cdef int maxpos = 13 if r.ace_high else 12
+    cdef uint64_t L, x, nm, win, lb
+    for pat in range(8192):
+        if start != NULL:
+            start[pat] = n
+        L = <uint64_t>pat
+        if r.ace_high:
+            L |= (L & 1) << 13              # the ace again above the king
+        x = (L >> 3) & (L >> 4)
+        for i in range(9):
+            if i < 3:                       # blocks of w = 2..4 cards
+                w = i + 2
+                k = -1
+                nm = L & (L >> 1)
+                if i >= 1:
+                    nm &= L >> 2
+                if i >= 2:
+                    nm &= L >> 3
+            elif i == 3:                    # windows of w: the joker at p + k
+                nm = L & (L >> 2)
+                w = 3
+                k = 1
+            elif i == 4:
+                nm = L & (L >> 2) & (L >> 3)
+                w = 4
+                k = 1
+            elif i == 5:
+                nm = L & (L >> 1) & (L >> 3)
+                w = 4
+                k = 2
+            elif i == 6:
+                nm = L & (L >> 2) & x
+                w = 5
+                k = 1
+            elif i == 7:
+                nm = L & (L >> 1) & x
+                w = 5
+                k = 2
+            else:
+                nm = L & (L >> 1) & (L >> 2) & (L >> 4)
+                w = 5
+                k = 3
+            while nm:
+                p = R51_CTZ(nm)
+                nm &= nm - 1
+                if k < 0:
+                    # a block of w cards; the joker at p - 1 or p + w
+                    lv = r.posval[p - 1] if p >= 1 else -1
+                    rv = r.posval[p + w] if p + w <= maxpos else -1
+                    if lv < 0 and rv < 0:
+                        continue
+                    win = ((<uint64_t>1 << w) - 1) << p
+                    v = r.pvsum[p + w] - r.pvsum[p] + (lv if lv > rv else rv)
+                    nt = w + 1
+                else:
+                    if p + w - 1 > maxpos:
+                        continue
+                    win = (((<uint64_t>1 << w) - 1) << p) & ~(<uint64_t>1 << (p + k))
+                    v = r.pvsum[p + w] - r.pvsum[p]
+                    nt = w
+                lb = (win & 0x1FFF) | ((win >> 13) & 1)     # the high ace is bit 0
+                if out != NULL:
+                    out[n] = <uint32_t>(lb | (<uint64_t>nt << 13) | (<uint64_t>v << 16))
+                n += 1
+    if start != NULL:
+        start[8192] = n
+    return n
+
+
 cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, uint64_t* cm,
                      int* cv, int* cn, int* cb, int* t0_out, int* top_out) noexcept nogil:
-    """Every meld with exactly one joker that the hand's naturals allow, listed by
-    bit tests over the four suits at once: a block of 2..4 cards with the joker at
-    its end worth more; a window of 3..5 with the joker inside (standing for any
-    card, held or not); 2 or 3 suits of a rank. For each: natural cards ``cm``,
-    value ``cv`` (deadwood mode: hand values + penalty), cards ``cn``, and a bound
-    ``cb``: its value plus the cards of the rest lying in jokerless melds of the
-    whole hand (``t0`` less its own). Returns how many, or -1 (over MAX_JCAND - 1)."""
+    """Every meld with exactly one joker that the hand's naturals allow: the runs of
+    each suit from the table of its 13-bit pattern (``lane_runs``), and 2 or 3 suits
+    of a rank by bit tests over the four suits at once. For each: natural cards
+    ``cm``, value ``cv`` (deadwood mode: hand values + penalty), cards ``cn``, and a
+    bound ``cb``: its value plus the cards of the rest lying in jokerless melds of
+    the whole hand (``t0`` less its own). Returns how many, or -1 (over
+    MAX_JCAND - 1)."""
     cdef const Rules* r = s.r
     cdef const int16_t* tab = s.tab
-    cdef int n = 0, i, k, t, p, lane, v, lv, rv, q, w, nt, b, t0, top, dw, cap
-    cdef int maxpos = 13 if r.ace_high else 12
-    cdef uint64_t L = once, x, win, nm, lb, a_, b_, c_, d_, r2, S, T, u0l
-    cdef uint64_t pat[6]
-    cdef int pw[6]
-    cdef int ph[6]
+    cdef const uint32_t* lane_run = r.lane_run
+    cdef int n = 0, k, v, q, nt, t0, top, dw, cap, sh, jub, hv, tq
+    cdef uint32_t e, j, j_end
+    cdef uint64_t lb, u0l, X, T, nm
     dw = s.mode == MODE_DEADWOOD
     cap = s.cap
-    if r.ace_high:
-        L |= (once & ACES) << 13
+    jub = s.jub
     # the whole hand's cards in jokerless melds: each candidate's bound is t0 less
     # its own such cards, plus its value
     t0 = lanes_sum(once & u0, tab)
     if twice & u0:
         t0 += lanes_sum(twice & u0, tab)
     top = -1
-    # runs: blocks of k = 2..4 cards with the joker at the end worth more, and
-    # windows of w = 3..5 with the joker inside (every other position held)
-    x = (L >> 3) & (L >> 4)
-    pat[0] = L & (L >> 1)
-    pw[0] = 2
-    ph[0] = -1
-    pat[1] = pat[0] & (L >> 2)
-    pw[1] = 3
-    ph[1] = -1
-    pat[2] = pat[1] & (L >> 3)
-    pw[2] = 4
-    ph[2] = -1
-    for i in range(9):
-        if i < 3:
-            nm = pat[i]
-            w = pw[i]
-            k = ph[i]
-        elif i == 3:
-            nm = L & (L >> 2)
-            w = 3
-            k = 1
-        elif i == 4:
-            nm = L & (L >> 2) & (L >> 3)
-            w = 4
-            k = 1
-        elif i == 5:
-            nm = L & (L >> 1) & (L >> 3)
-            w = 4
-            k = 2
-        elif i == 6:
-            nm = L & (L >> 2) & x
-            w = 5
-            k = 1
-        elif i == 7:
-            nm = L & (L >> 1) & x
-            w = 5
-            k = 2
-        else:
-            nm = L & (L >> 1) & (L >> 2) & (L >> 4)
-            w = 5
-            k = 3
-        while nm:
-            t = R51_CTZ(nm)
-            nm &= nm - 1
-            p = t & 15
-            lane = t >> 4
-            if k < 0:
-                # a block of w cards; the joker at p - 1 or p + w
-                lv = r.posval[p - 1] if p >= 1 else -1
-                rv = r.posval[p + w] if p + w <= maxpos else -1
-                if lv < 0 and rv < 0:
-                    continue
-                win = ((<uint64_t>1 << w) - 1) << p
-                v = r.pvsum[p + w] - r.pvsum[p] + (lv if lv > rv else rv)
-                nt = w + 1
-            else:
-                if p + w - 1 > maxpos:
-                    continue
-                win = (((<uint64_t>1 << w) - 1) << p) & ~(<uint64_t>1 << (p + k))
-                v = r.pvsum[p + w] - r.pvsum[p]
-                nt = w
+    # runs, suit by suit
+    for k in range(4):
+        sh = 16 * k
+        q = <int>((once >> sh) & 0x1FFF)
+        j = r.lane_start[q]
+        j_end = r.lane_start[q + 1]
+        u0l = (u0 >> sh) & 0x1FFF
+        while j < j_end:
+            e = lane_run[j]
+            j += 1
+            nt = (e >> 13) & 7
             if nt > cap:
                 continue
             if n >= MAX_JCAND - 1:
                 return -1
-            lb = (win & 0x1FFF) | ((win >> 13) & 1)     # the high ace is bit 0
+            lb = e & 0x1FFF
+            v = <int>(e >> 16)
             if dw:
-                v = tab[lb] + s.jub
-            u0l = (u0 >> (16 * lane)) & 0x1FFF
-            b = t0 - tab[lb & u0l]
-            cm[n] = lb << (16 * lane)
+                v = tab[lb] + jub
+            cm[n] = lb << sh
             cv[n] = v
             cn[n] = nt
-            cb[n] = v + b
-            if cb[n] > top:
-                top = cb[n]
+            v += t0 - tab[lb & u0l]
+            cb[n] = v
+            if v > top:
+                top = v
             n += 1
-    # sets: 2 or 3 suits of a rank, and the joker for another suit
-    a_ = once & 0x1FFF
-    b_ = (once >> 16) & 0x1FFF
-    c_ = (once >> 32) & 0x1FFF
-    d_ = (once >> 48) & 0x1FFF
-    r2 = ranks_in_two_suits(once)
-    while r2:
-        q = R51_CTZ(r2)
-        r2 &= r2 - 1
-        S = ((a_ >> q) & 1) | (((b_ >> q) & 1) << 1) | (((c_ >> q) & 1) << 2) | (((d_ >> q) & 1) << 3)
-        T = S
+    # sets: 2 or 3 suits of a rank, and the joker for another suit; the subsets of
+    # the suits holding the rank, one bit per lane
+    X = ranks_in_two_suits(once)
+    while X:
+        q = R51_CTZ(X)
+        X &= X - 1
+        hv = r.hval[q]
+        tq = tab[(<uint64_t>1) << q]
+        T = (once >> q) & ACES
+        nm = T
         while T:
             nt = R51_POPCOUNT(T)
             if (nt == 2 or nt == 3) and nt + 1 <= cap:
                 if n >= MAX_JCAND - 1:
                     return -1
-                nm = (T & 1) | ((T & 2) << 15) | ((T & 4) << 30) | ((T & 8) << 45)
-                nm <<= q
-                cm[n] = nm
-                cv[n] = nt * r.hval[q] + s.jub if dw else (nt + 1) * r.hval[q]
+                cm[n] = T << q
+                v = nt * hv + jub if dw else (nt + 1) * hv
+                cv[n] = v
                 cn[n] = nt + 1
-                cb[n] = cv[n] + t0 - R51_POPCOUNT(nm & u0) * tab[<uint64_t>1 << q]
-                if cb[n] > top:
-                    top = cb[n]
+                v += t0 - R51_POPCOUNT((T << q) & u0) * tq
+                cb[n] = v
+                if v > top:
+                    top = v
                 n += 1
-            T = (T - 1) & S
+            T = (T - 1) & nm
     t0_out[0] = t0
     top_out[0] = top
     return n
@@ -1108,6 +1152,14 @@ cdef class CoreRules:
             self.r.pvsum[c + 1] = self.r.pvsum[c] + self.r.posval[c]
 
         self.r.hmax = max(hval)
+        # one-joker runs by suit pattern (joker_melds)
+        lane_start = np.empty(8193, np.uint32)
+        lane_run = np.empty(max(1, lane_runs(&self.r, NULL, NULL)), np.uint32)
+        cdef uint32_t[::1] ls = lane_start
+        cdef uint32_t[::1] lr = lane_run
+        lane_runs(&self.r, &ls[0], &lr[0])
+        self.r.lane_start = &ls[0]
+        self.r.lane_run = &lr[0]
         arrays = (
             np.ascontiguousarray(catalogue.start, np.int32),
             np.ascontiguousarray(catalogue.joker_start, np.int32),
@@ -1118,7 +1170,7 @@ cdef class CoreRules:
             np.ascontiguousarray(catalogue.njokers, np.uint8),
             np.ascontiguousarray(catalogue.skip, np.int32),
         )
-        self._keep = arrays
+        self._keep = arrays + (lane_start, lane_run)
         cdef const int32_t[::1] start = arrays[0]
         cdef const int32_t[::1] jstart = arrays[1]
         cdef const uint64_t[::1] mask = arrays[2]
@@ -1359,6 +1411,45 @@ cdef inline void partial_shuffle(bitgen_t* bg, uint8_t* deck, int deck_n, int k)
         deck[j] = tmp
 
 
+cdef inline void shuffle_parse(bitgen_t* bg, uint8_t* deck, int deck_n, int k, int hn,
+                               Hand* h) noexcept nogil:
+    """``partial_shuffle`` (the same draws), parsing the first ``hn`` <= k cards into
+    ``h`` as they are dealt (see ``parse_dealt``)."""
+    cdef uint8_t* p = deck
+    cdef uint8_t* q
+    cdef uint32_t n = <uint32_t>deck_n
+    cdef uint32_t n_end = <uint32_t>(deck_n - hn)
+    cdef uint8_t card
+    cdef uint64_t bit, once = 0, twice = 0
+    while n != n_end:
+        q = p + bounded(bg, n)
+        card = q[0]
+        q[0] = p[0]
+        p[0] = card
+        bit = CARD_BIT[card]
+        twice |= once & bit
+        once |= bit
+        p += 1
+        n -= 1
+    h.once = once
+    h.twice = twice
+    h.jokers = hn - popcount64(once) - popcount64(twice)
+    h.n = hn
+    partial_shuffle_from(bg, deck, deck_n, hn, k)
+
+
+cdef inline void partial_shuffle_from(bitgen_t* bg, uint8_t* deck, int deck_n, int i0,
+                                      int k) noexcept nogil:
+    """Steps i0..k-1 of ``partial_shuffle``."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(i0, k):
+        j = i + <int>bounded(bg, <uint32_t>(deck_n - i))
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+
+
 cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, int hs,
                      int64_t n, int what, int64_t* hist, int64_t* goout) noexcept nogil:
     """``n`` deals. Each: the first player's hs+1 cards (hand 0), another player's hs
@@ -1371,9 +1462,8 @@ cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, in
     cdef int v, jc
     cdef int need = 2 * hs + 2 if what & 6 else hs + 1   # deal only the cards looked at
     for d in range(n):
-        partial_shuffle(bg, deck, deck_n, need)
+        shuffle_parse(bg, deck, deck_n, need, hs + 1, &h)
         if what & 1:
-            parse_hand(r, deck, hs + 1, &h)
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(0 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
@@ -1381,14 +1471,14 @@ cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, in
             if v >= r.threshold:
                 goout[0 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
         if what & 2:
-            parse_hand(r, deck + hs + 1, hs + 1, &h)
+            parse_dealt(deck + hs + 1, hs + 1, &h)
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(1 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
             if v >= r.threshold:
                 goout[1 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
         if what & 4:
-            parse_hand(r, deck + hs + 1, hs, &h)
+            parse_dealt(deck + hs + 1, hs, &h)
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(2 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
