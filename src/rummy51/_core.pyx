@@ -38,6 +38,7 @@ cnp.import_array()
 
 cdef uint64_t ACES = 0x0001000100010001ULL      # bit 0 of each lane
 cdef uint64_t LANES13 = 0x1FFF1FFF1FFF1FFFULL   # bits 0..12 of each lane
+cdef uint64_t SUITS4 = 0x0000200040008001ULL    # (x & ACES) * SUITS4: bits 45..48 = the lanes
 
 
 cdef enum:
@@ -90,6 +91,20 @@ for _k in range(52):
     BIT_OF[_k] = (_k // 13) * 16 + _k % 13
     CARD_BIT[_k] = (<uint64_t>1) << BIT_OF[_k]
 CARD_BIT[52] = 0
+
+# the sets a joker completes, by the 4-bit pattern S of the suits holding a rank:
+# the subsets of S of 2 or 3 suits (by decreasing 4-bit value), one bit per lane
+cdef uint64_t SET_SUB[32]
+cdef uint8_t SET_START[17]
+cdef int _s, _t, _ns = 0
+for _s in range(16):
+    SET_START[_s] = _ns
+    for _t in range(15, 0, -1):
+        if _t & _s == _t and bin(_t).count("1") in (2, 3):
+            SET_SUB[_ns] = (<uint64_t>(_t & 1) | (<uint64_t>(_t & 2) << 15)
+                            | (<uint64_t>(_t & 4) << 30) | (<uint64_t>(_t & 8) << 45))
+            _ns += 1
+SET_START[16] = _ns
 
 
 cdef inline int card_of_bit(int b) noexcept nogil:
@@ -611,6 +626,14 @@ cdef enum:
     MAX_JCAND = 256     # one-joker melds one hand may offer (more: the general search)
 
 
+ctypedef struct JMelds:
+    # the one-joker melds of a hand (joker_melds): one base pointer for the four
+    uint64_t cm[MAX_JCAND]  # natural cards
+    int cv[MAX_JCAND]       # value
+    int cn[MAX_JCAND]       # cards
+    int cb[MAX_JCAND]       # bound
+
+
 cdef uint32_t lane_runs(const Rules* r, uint32_t* start, uint32_t* out) noexcept nogil:
     """The runs with exactly one joker that each 13-bit pattern of one suit allows,
     for ``joker_melds`` to read instead of testing bits hand by hand: a block of
@@ -690,19 +713,20 @@ cdef uint32_t lane_runs(const Rules* r, uint32_t* start, uint32_t* out) noexcept
     return n
 
 
-cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, uint64_t* cm,
-                     int* cv, int* cn, int* cb, int* t0_out, int* top_out) noexcept nogil:
-    """Every meld with exactly one joker that the hand's naturals allow: the runs of
-    each suit from the table of its 13-bit pattern (``lane_runs``), and 2 or 3 suits
-    of a rank by bit tests over the four suits at once. For each: natural cards
+cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, JMelds* J,
+                     int* t0_out, int* top_out, int* topi_out) noexcept nogil:
+    """Every meld with exactly one joker that the hand's naturals allow, into ``J``:
+    the runs of each suit from the table of its 13-bit pattern (``lane_runs``), and
+    2 or 3 suits of a rank by bit tests over the four suits at once. For each: natural cards
     ``cm``, value ``cv`` (deadwood mode: hand values + penalty), cards ``cn``, and a
     bound ``cb``: its value plus the cards of the rest lying in jokerless melds of
-    the whole hand (``t0`` less its own). Returns how many, or -1 (over
-    MAX_JCAND - 1)."""
+    the whole hand (``t0`` less its own); the largest bound goes to ``top_out``
+    (-1: none), the first candidate with it to ``topi_out``. Returns how many, or
+    -1 (they might be more than MAX_JCAND - 1: the caller falls back)."""
     cdef const Rules* r = s.r
     cdef const int16_t* tab = s.tab
     cdef const uint32_t* lane_run = r.lane_run
-    cdef int n = 0, k, v, q, nt, t0, top, dw, cap, sh, jub, hv, tq
+    cdef int n = 0, k, v, q, nt, t0, top, topi = -1, dw, cap, sh, jub, hv, tq
     cdef uint32_t e, j, j_end
     cdef uint64_t lb, u0l, X, T, nm
     dw = s.mode == MODE_DEADWOOD
@@ -721,28 +745,28 @@ cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, uint
         j = r.lane_start[q]
         j_end = r.lane_start[q + 1]
         u0l = (u0 >> sh) & 0x1FFF
+        if n + <int>(j_end - j) > MAX_JCAND - 1:
+            return -1                       # (even if cap would drop some)
         while j < j_end:
             e = lane_run[j]
             j += 1
             nt = (e >> 13) & 7
             if nt > cap:
                 continue
-            if n >= MAX_JCAND - 1:
-                return -1
             lb = e & 0x1FFF
             v = <int>(e >> 16)
             if dw:
                 v = tab[lb] + jub
-            cm[n] = lb << sh
-            cv[n] = v
-            cn[n] = nt
+            J.cm[n] = lb << sh
+            J.cv[n] = v
+            J.cn[n] = nt
             v += t0 - tab[lb & u0l]
-            cb[n] = v
+            J.cb[n] = v
             if v > top:
                 top = v
+                topi = n
             n += 1
-    # sets: 2 or 3 suits of a rank, and the joker for another suit; the subsets of
-    # the suits holding the rank, one bit per lane
+    # sets: 2 or 3 suits of a rank, and the joker for another suit (SET_SUB)
     X = ranks_in_two_suits(once)
     while X:
         q = R51_CTZ(X)
@@ -750,24 +774,27 @@ cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, uint
         hv = r.hval[q]
         tq = tab[(<uint64_t>1) << q]
         T = (once >> q) & ACES
-        nm = T
-        while T:
-            nt = R51_POPCOUNT(T)
-            if (nt == 2 or nt == 3) and nt + 1 <= cap:
-                if n >= MAX_JCAND - 1:
-                    return -1
-                cm[n] = T << q
+        T = ((T * SUITS4) >> 45) & 0xF      # the suits holding it, 4 bits
+        if n + 10 > MAX_JCAND - 1:          # 4 suits: 6 pairs and 4 triples
+            return -1
+        for j in range(SET_START[T], SET_START[T + 1]):
+            nm = SET_SUB[j]
+            nt = R51_POPCOUNT(nm)
+            if nt + 1 <= cap:
+                nm <<= q
+                J.cm[n] = nm
                 v = nt * hv + jub if dw else (nt + 1) * hv
-                cv[n] = v
-                cn[n] = nt + 1
-                v += t0 - R51_POPCOUNT((T << q) & u0) * tq
-                cb[n] = v
+                J.cv[n] = v
+                J.cn[n] = nt + 1
+                v += t0 - R51_POPCOUNT(nm & u0) * tq
+                J.cb[n] = v
                 if v > top:
                     top = v
+                    topi = n
                 n += 1
-            T = (T - 1) & nm
     t0_out[0] = t0
     top_out[0] = top
+    topi_out[0] = topi
     return n
 
 
@@ -777,39 +804,39 @@ cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexce
     holds exactly one meld with it (``joker_melds``). The rests are searched with
     the jokerless ``dfs0`` by decreasing bound until no bound can beat the best
     found. Returns 0, or -1 (too many melds: the caller falls back)."""
-    cdef uint64_t cm[MAX_JCAND]
-    cdef int cv[MAX_JCAND]
-    cdef int cn[MAX_JCAND]
-    cdef int cb[MAX_JCAND]
-    cdef int n, i, j, b, t0, top
-    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    cdef JMelds J
+    cdef int n, i, j, b, t0, top, topi
+    n = joker_melds(s, once, twice, u0, &J, &t0, &top, &topi)
     if n < 0:
         return -1
     # the joker left out: the jokerless search of the whole hand
-    cm[n] = 0
-    cv[n] = 0
-    cn[n] = 0
-    cb[n] = t0
+    J.cm[n] = 0
+    J.cv[n] = 0
+    J.cn[n] = 0
+    J.cb[n] = t0
     if t0 > top:
         top = t0
+        topi = n
     n += 1
     if s.mode != MODE_CAN_OPEN:
         s.stop_at = top                 # nothing can beat the largest bound
     # by decreasing bound: dfs0 finishes each rest (its root bound is exact for
-    # the rest's own jokerless melds)
+    # the rest's own jokerless melds); the first is known
+    j = topi if top > s.best else -1
     while True:
-        j = -1
-        b = s.best
-        for i in range(n):
-            if cb[i] > b:
-                b = cb[i]
-                j = i
         if j < 0:
-            break
-        cb[j] = -1
-        dfs0(s, once & ~(cm[j] & ~twice), twice & ~cm[j], cn[j], cv[j], 0, -1)
+            b = s.best
+            for i in range(n):
+                if J.cb[i] > b:
+                    b = J.cb[i]
+                    j = i
+            if j < 0:
+                break
+        J.cb[j] = -1
+        dfs0(s, once & ~(J.cm[j] & ~twice), twice & ~J.cm[j], J.cn[j], J.cv[j], 0, -1)
         if s.best >= s.stop_at:
             break
+        j = -1
     return 0
 
 
@@ -830,27 +857,24 @@ cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexc
     deadwood modes, no must-use card, no path): no joker meld, one, or two disjoint
     ones (``joker_melds``; a pair's bound is the sum of theirs less t0), each rest
     finished by ``dfs0``, the most promising first. Returns 0, or -1 (fall back)."""
-    cdef uint64_t cm[MAX_JCAND]
-    cdef int cv[MAX_JCAND]
-    cdef int cn[MAX_JCAND]
-    cdef int cb[MAX_JCAND]
+    cdef JMelds J
     cdef int order[MAX_JCAND]
-    cdef int n, i, j, a, c, t0, top
+    cdef int n, i, j, a, c, t0, top, topi
     cdef uint64_t ro, rt
-    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    n = joker_melds(s, once, twice, u0, &J, &t0, &top, &topi)
     if n < 0:
         return -1
-    order_by_bound(cb, n, order)
+    order_by_bound(J.cb, n, order)
     if s.mode != MODE_CAN_OPEN:
         s.stop_at = t0
         if n > 0:
-            s.stop_at = cb[order[0]] * 2 - t0 if cb[order[0]] > t0 else t0
+            s.stop_at = J.cb[order[0]] * 2 - t0 if J.cb[order[0]] > t0 else t0
     # one joker meld, or none: a good collection early
     for a in range(n):
         i = order[a]
-        if cb[i] <= s.best:
+        if J.cb[i] <= s.best:
             break
-        dfs0(s, once & ~(cm[i] & ~twice), twice & ~cm[i], cn[i], cv[i], 0, -1)
+        dfs0(s, once & ~(J.cm[i] & ~twice), twice & ~J.cm[i], J.cn[i], J.cv[i], 0, -1)
         if s.best >= s.stop_at:
             return 0
     if t0 > s.best:
@@ -860,17 +884,17 @@ cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexc
     # two joker melds, the pair (a, c) with a <= c in bound order
     for a in range(n):
         i = order[a]
-        if 2 * cb[i] - t0 <= s.best:
+        if 2 * J.cb[i] - t0 <= s.best:
             break
         for c in range(a, n):
             j = order[c]
-            if cb[i] + cb[j] - t0 <= s.best:
+            if J.cb[i] + J.cb[j] - t0 <= s.best:
                 break
-            if (cm[i] & cm[j] & ~twice) or cn[i] + cn[j] > s.cap:
+            if (J.cm[i] & J.cm[j] & ~twice) or J.cn[i] + J.cn[j] > s.cap:
                 continue                # a card they share is held only once
-            ro = once & ~(cm[i] & ~twice)
-            rt = twice & ~cm[i]
-            dfs0(s, ro & ~(cm[j] & ~rt), rt & ~cm[j], cn[i] + cn[j], cv[i] + cv[j], 0, -1)
+            ro = once & ~(J.cm[i] & ~twice)
+            rt = twice & ~J.cm[i]
+            dfs0(s, ro & ~(J.cm[j] & ~rt), rt & ~J.cm[j], J.cn[i] + J.cn[j], J.cv[i] + J.cv[j], 0, -1)
             if s.best >= s.stop_at:
                 return 0
     return 0
@@ -909,23 +933,20 @@ cdef int many_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int 
     """Exact search for a hand with several jokers and one joker per meld (opening
     and deadwood modes, no must-use card, no path): any set of disjoint one-joker
     melds (``joker_melds``) over a jokerless rest. Returns 0, or -1 (fall back)."""
-    cdef uint64_t cm[MAX_JCAND]
-    cdef int cv[MAX_JCAND]
-    cdef int cn[MAX_JCAND]
-    cdef int cb[MAX_JCAND]
+    cdef JMelds J
     cdef int order[MAX_JCAND]
-    cdef int n, t0, top
-    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    cdef int n, t0, top, topi
+    n = joker_melds(s, once, twice, u0, &J, &t0, &top, &topi)
     if n < 0:
         return -1
-    order_by_bound(cb, n, order)
+    order_by_bound(J.cb, n, order)
     if s.mode != MODE_CAN_OPEN:
         # no collection beats jok times the best meld's gain (a meld may be laid
         # twice when both copies of its cards are held)
         s.stop_at = t0
-        if n > 0 and cb[order[0]] > t0:
-            s.stop_at += jok * (cb[order[0]] - t0)
-    joker_subsets(s, once, twice, cm, cv, cn, cb, order, n, t0, 0, jok, 0, 0, t0)
+        if n > 0 and J.cb[order[0]] > t0:
+            s.stop_at += jok * (J.cb[order[0]] - t0)
+    joker_subsets(s, once, twice, J.cm, J.cv, J.cn, J.cb, order, n, t0, 0, jok, 0, 0, t0)
     return 0
 
 
