@@ -235,6 +235,46 @@ cdef inline int lanes_sum(uint64_t plane, const int16_t* tab) noexcept nogil:
             + tab[(plane >> 32) & 0x1FFF] + tab[(plane >> 48) & 0x1FFF])
 
 
+cdef int apart_cards(uint64_t x1, uint64_t x2, int limit, int ace_high) noexcept nogil:
+    """A lower bound on the melds needed to hold the naturals ``x1`` (and second
+    copies ``x2``): the size of a set of them no two of which fit one meld (greedy,
+    stopping at ``limit`` <= 8). Two fit one meld only if they are of one rank in
+    two suits, or of one suit at most 4 apart (the ace also above the king when
+    ``ace_high``): no meld holds more than MAX_MELD cards, nor a card twice."""
+    cdef int rep[8]
+    cdef int k = 0, i, b, c, d, ra, rb
+    cdef uint64_t x = x1
+    cdef bint second = False
+    while True:
+        if x == 0:
+            if second or x2 == 0:
+                return k
+            second = True
+            x = x2
+        b = R51_CTZ(x)
+        x &= x - 1
+        for i in range(k):
+            c = rep[i]
+            if c == b:
+                continue                    # the same card: never one meld
+            ra = c & 15
+            rb = b & 15
+            if (c >> 4) != (b >> 4):
+                if ra == rb:
+                    break                   # a set
+                continue
+            d = ra - rb if ra > rb else rb - ra
+            if ace_high and (ra == 0 or rb == 0) and 13 - (ra + rb) < d:
+                d = 13 - (ra + rb)          # the ace above the king
+            if d <= 4:
+                break                       # a run
+        else:
+            rep[k] = b
+            k += 1
+            if k >= limit:
+                return k
+
+
 cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, int jok,
                          int* gains) noexcept nogil:
     """Most the useful cards (planes ``once``, ``twice``) and ``jok`` jokers could
@@ -960,7 +1000,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     ``depth`` (0 when there is no collection)."""
     cdef Search s
     cdef uint64_t u, u0, once, twice
-    cdef int bound, nuse, cap, left, gains
+    cdef int bound, nuse, cap, left, gains, jm
     cdef int weight = hand_weight(r, h) if mode == MODE_DEADWOOD else 0
     cdef int none = weight
     if depth != NULL:
@@ -1012,8 +1052,13 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         # MAX_MELD - 1 naturals: most hands that open fail here (the search is left
         # for the few that pass)
         u0 = useful0(h.once, r.ace_high)
+        jm = h.jokers if r.mj > 0 else 0       # melds with jokers, at most
         if (popcount64(h.once & ~u0) + popcount64(h.twice & ~u0)
-                > 1 + (MAX_MELD - 1) * (h.jokers if r.mj > 0 else 0)):
+                > 1 + (MAX_MELD - 1) * jm):
+            return 0
+        # nor can more of them lie apart (no two in one meld) than one per such meld
+        # and the card left over
+        if jm < 6 and apart_cards(h.once & ~u0, h.twice & ~u0, jm + 2, r.ace_high) > jm + 1:
             return 0
         cap = h.n - 1
     else:
