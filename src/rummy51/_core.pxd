@@ -96,6 +96,9 @@ ctypedef struct Rules:
     const uint8_t* ncards   # cards in the meld
     const uint8_t* njokers  # jokers in the meld
     const int32_t* skip     # next meld whose second natural card differs
+    # one-joker runs by the 13-bit pattern of one suit (see lane_runs in _core.pyx)
+    const uint32_t* lane_start  # [8193] runs of lane pattern p: lane_start[p] .. [p + 1]
+    const uint32_t* lane_run    # naturals (bits 0..12) | cards << 13 | opening value << 16
 
 ctypedef struct Hand:
     uint64_t once           # naturals held at least once

@@ -24,6 +24,10 @@ Measured (bench/README.md, callgrind): what paid off was the per-node useful-car
 masks, the jokerless fast path, listing joker melds by bit tests, and skipping a
 catalogue group when its second card is missing; what did not: a greedy first
 collection before the search, sorting by value at run time, branch-free parsing.
+For the opening study (per deal): can-go-out refused by counting the naturals
+outside jokerless melds, one-joker runs read from a table per suit pattern, the
+dealt hand parsed while shuffled; what did not: drawing a deal's random numbers
+ahead of the shuffle, sorting joker melds on packed keys.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
@@ -38,6 +42,7 @@ cnp.import_array()
 
 cdef uint64_t ACES = 0x0001000100010001ULL      # bit 0 of each lane
 cdef uint64_t LANES13 = 0x1FFF1FFF1FFF1FFFULL   # bits 0..12 of each lane
+cdef uint64_t SUITS4 = 0x0000200040008001ULL    # (x & ACES) * SUITS4: bits 45..48 = the lanes
 
 
 cdef enum:
@@ -84,9 +89,26 @@ ctypedef struct Search:
 
 
 cdef uint8_t BIT_OF[52]     # card code -> bit in the lane layout
+cdef uint64_t CARD_BIT[53]  # card code -> its bit (the joker, 52: none)
 cdef int _k
 for _k in range(52):
     BIT_OF[_k] = (_k // 13) * 16 + _k % 13
+    CARD_BIT[_k] = (<uint64_t>1) << BIT_OF[_k]
+CARD_BIT[52] = 0
+
+# the sets a joker completes, by the 4-bit pattern S of the suits holding a rank:
+# the subsets of S of 2 or 3 suits (by decreasing 4-bit value), one bit per lane
+cdef uint64_t SET_SUB[32]
+cdef uint8_t SET_START[17]
+cdef int _s, _t, _ns = 0
+for _s in range(16):
+    SET_START[_s] = _ns
+    for _t in range(15, 0, -1):
+        if _t & _s == _t and bin(_t).count("1") in (2, 3):
+            SET_SUB[_ns] = (<uint64_t>(_t & 1) | (<uint64_t>(_t & 2) << 15)
+                            | (<uint64_t>(_t & 4) << 30) | (<uint64_t>(_t & 8) << 45))
+            _ns += 1
+SET_START[16] = _ns
 
 
 cdef inline int card_of_bit(int b) noexcept nogil:
@@ -189,6 +211,22 @@ cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h)
     return err
 
 
+cdef inline void parse_dealt(const uint8_t* codes, int n, Hand* h) noexcept nogil:
+    """``parse_hand`` for cards dealt from the rule set's own deck (codes 0..52, no
+    more copies than it holds, n <= MAX_HAND): nothing to check, no branch. Each
+    natural sets one bit of once or twice, so the rest are jokers."""
+    cdef int i
+    cdef uint64_t bit, once = 0, twice = 0
+    for i in range(n):
+        bit = CARD_BIT[codes[i]]
+        twice |= once & bit
+        once |= bit
+    h.once = once
+    h.twice = twice
+    h.jokers = n - popcount64(once) - popcount64(twice)
+    h.n = n
+
+
 cdef inline int hand_weight(const Rules* r, const Hand* h) noexcept nogil:
     """Total deadwood weight of a parsed hand: hand values plus joker penalties."""
     return (lanes_sum(h.once, r.tabw) + lanes_sum(h.twice, r.tabw)
@@ -199,6 +237,46 @@ cdef inline int lanes_sum(uint64_t plane, const int16_t* tab) noexcept nogil:
     """Sum of a per-rank quantity over the cards of a plane, one table look-up per suit."""
     return (tab[plane & 0x1FFF] + tab[(plane >> 16) & 0x1FFF]
             + tab[(plane >> 32) & 0x1FFF] + tab[(plane >> 48) & 0x1FFF])
+
+
+cdef int apart_cards(uint64_t x1, uint64_t x2, int limit, int ace_high) noexcept nogil:
+    """A lower bound on the melds needed to hold the naturals ``x1`` (and second
+    copies ``x2``): the size of a set of them no two of which fit one meld (greedy,
+    stopping at ``limit`` <= 8). Two fit one meld only if they are of one rank in
+    two suits, or of one suit at most 4 apart (the ace also above the king when
+    ``ace_high``): no meld holds more than MAX_MELD cards, nor a card twice."""
+    cdef int rep[8]
+    cdef int k = 0, i, b, c, d, ra, rb
+    cdef uint64_t x = x1
+    cdef bint second = False
+    while True:
+        if x == 0:
+            if second or x2 == 0:
+                return k
+            second = True
+            x = x2
+        b = R51_CTZ(x)
+        x &= x - 1
+        for i in range(k):
+            c = rep[i]
+            if c == b:
+                continue                    # the same card: never one meld
+            ra = c & 15
+            rb = b & 15
+            if (c >> 4) != (b >> 4):
+                if ra == rb:
+                    break                   # a set
+                continue
+            d = ra - rb if ra > rb else rb - ra
+            if ace_high and (ra == 0 or rb == 0) and 13 - (ra + rb) < d:
+                d = 13 - (ra + rb)          # the ace above the king
+            if d <= 4:
+                break                       # a run
+        else:
+            rep[k] = b
+            k += 1
+            if k >= limit:
+                return k
 
 
 cdef inline int bound_of(const Search* s, uint64_t once, uint64_t twice, int jok,
@@ -592,138 +670,175 @@ cdef enum:
     MAX_JCAND = 256     # one-joker melds one hand may offer (more: the general search)
 
 
-cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, uint64_t* cm,
-                     int* cv, int* cn, int* cb, int* t0_out, int* top_out) noexcept nogil:
-    """Every meld with exactly one joker that the hand's naturals allow, listed by
-    bit tests over the four suits at once: a block of 2..4 cards with the joker at
-    its end worth more; a window of 3..5 with the joker inside (standing for any
-    card, held or not); 2 or 3 suits of a rank. For each: natural cards ``cm``,
-    value ``cv`` (deadwood mode: hand values + penalty), cards ``cn``, and a bound
-    ``cb``: its value plus the cards of the rest lying in jokerless melds of the
-    whole hand (``t0`` less its own). Returns how many, or -1 (over MAX_JCAND - 1)."""
+ctypedef struct JMelds:
+    # the one-joker melds of a hand (joker_melds): one base pointer for the four
+    uint64_t cm[MAX_JCAND]  # natural cards
+    int cv[MAX_JCAND]       # value
+    int cn[MAX_JCAND]       # cards
+    int cb[MAX_JCAND]       # bound
+
+
+cdef uint32_t lane_runs(const Rules* r, uint32_t* start, uint32_t* out) noexcept nogil:
+    """The runs with exactly one joker that each 13-bit pattern of one suit allows,
+    for ``joker_melds`` to read instead of testing bits hand by hand: a block of
+    2..4 cards with the joker at its end worth more; a window of 3..5 with the joker
+    inside (standing for any card, held or not). Entry: the naturals (bits 0..12,
+    the high ace at bit 0) | cards << 13 | opening value << 16. With ``out`` NULL,
+    only counts. Returns the number of entries; ``start[p]`` is pattern p's first
+    (8193 entries)."""
+    cdef uint32_t n = 0
+    cdef int pat, i, k, w, p, lv, rv, v, nt
+    cdef int maxpos = 13 if r.ace_high else 12
+    cdef uint64_t L, x, nm, win, lb
+    for pat in range(8192):
+        if start != NULL:
+            start[pat] = n
+        L = <uint64_t>pat
+        if r.ace_high:
+            L |= (L & 1) << 13              # the ace again above the king
+        x = (L >> 3) & (L >> 4)
+        for i in range(9):
+            if i < 3:                       # blocks of w = 2..4 cards
+                w = i + 2
+                k = -1
+                nm = L & (L >> 1)
+                if i >= 1:
+                    nm &= L >> 2
+                if i >= 2:
+                    nm &= L >> 3
+            elif i == 3:                    # windows of w: the joker at p + k
+                nm = L & (L >> 2)
+                w = 3
+                k = 1
+            elif i == 4:
+                nm = L & (L >> 2) & (L >> 3)
+                w = 4
+                k = 1
+            elif i == 5:
+                nm = L & (L >> 1) & (L >> 3)
+                w = 4
+                k = 2
+            elif i == 6:
+                nm = L & (L >> 2) & x
+                w = 5
+                k = 1
+            elif i == 7:
+                nm = L & (L >> 1) & x
+                w = 5
+                k = 2
+            else:
+                nm = L & (L >> 1) & (L >> 2) & (L >> 4)
+                w = 5
+                k = 3
+            while nm:
+                p = R51_CTZ(nm)
+                nm &= nm - 1
+                if k < 0:
+                    # a block of w cards; the joker at p - 1 or p + w
+                    lv = r.posval[p - 1] if p >= 1 else -1
+                    rv = r.posval[p + w] if p + w <= maxpos else -1
+                    if lv < 0 and rv < 0:
+                        continue
+                    win = ((<uint64_t>1 << w) - 1) << p
+                    v = r.pvsum[p + w] - r.pvsum[p] + (lv if lv > rv else rv)
+                    nt = w + 1
+                else:
+                    if p + w - 1 > maxpos:
+                        continue
+                    win = (((<uint64_t>1 << w) - 1) << p) & ~(<uint64_t>1 << (p + k))
+                    v = r.pvsum[p + w] - r.pvsum[p]
+                    nt = w
+                lb = (win & 0x1FFF) | ((win >> 13) & 1)     # the high ace is bit 0
+                if out != NULL:
+                    out[n] = <uint32_t>(lb | (<uint64_t>nt << 13) | (<uint64_t>v << 16))
+                n += 1
+    if start != NULL:
+        start[8192] = n
+    return n
+
+
+cdef int joker_melds(Search* s, uint64_t once, uint64_t twice, uint64_t u0, JMelds* J,
+                     int* t0_out, int* top_out, int* topi_out) noexcept nogil:
+    """Every meld with exactly one joker that the hand's naturals allow, into ``J``:
+    the runs of each suit from the table of its 13-bit pattern (``lane_runs``), and
+    2 or 3 suits of a rank by bit tests over the four suits at once. For each: natural cards
+    ``cm``, value ``cv`` (deadwood mode: hand values + penalty), cards ``cn``, and a
+    bound ``cb``: its value plus the cards of the rest lying in jokerless melds of
+    the whole hand (``t0`` less its own); the largest bound goes to ``top_out``
+    (-1: none), the first candidate with it to ``topi_out``. Returns how many, or
+    -1 (they might be more than MAX_JCAND - 1: the caller falls back)."""
     cdef const Rules* r = s.r
     cdef const int16_t* tab = s.tab
-    cdef int n = 0, i, k, t, p, lane, v, lv, rv, q, w, nt, b, t0, top, dw, cap
-    cdef int maxpos = 13 if r.ace_high else 12
-    cdef uint64_t L = once, x, win, nm, lb, a_, b_, c_, d_, r2, S, T, u0l
-    cdef uint64_t pat[6]
-    cdef int pw[6]
-    cdef int ph[6]
+    cdef const uint32_t* lane_run = r.lane_run
+    cdef int n = 0, k, v, q, nt, t0, top, topi = -1, dw, cap, sh, jub, hv, tq
+    cdef uint32_t e, j, j_end
+    cdef uint64_t lb, u0l, X, T, nm
     dw = s.mode == MODE_DEADWOOD
     cap = s.cap
-    if r.ace_high:
-        L |= (once & ACES) << 13
+    jub = s.jub
     # the whole hand's cards in jokerless melds: each candidate's bound is t0 less
     # its own such cards, plus its value
     t0 = lanes_sum(once & u0, tab)
     if twice & u0:
         t0 += lanes_sum(twice & u0, tab)
     top = -1
-    # runs: blocks of k = 2..4 cards with the joker at the end worth more, and
-    # windows of w = 3..5 with the joker inside (every other position held)
-    x = (L >> 3) & (L >> 4)
-    pat[0] = L & (L >> 1)
-    pw[0] = 2
-    ph[0] = -1
-    pat[1] = pat[0] & (L >> 2)
-    pw[1] = 3
-    ph[1] = -1
-    pat[2] = pat[1] & (L >> 3)
-    pw[2] = 4
-    ph[2] = -1
-    for i in range(9):
-        if i < 3:
-            nm = pat[i]
-            w = pw[i]
-            k = ph[i]
-        elif i == 3:
-            nm = L & (L >> 2)
-            w = 3
-            k = 1
-        elif i == 4:
-            nm = L & (L >> 2) & (L >> 3)
-            w = 4
-            k = 1
-        elif i == 5:
-            nm = L & (L >> 1) & (L >> 3)
-            w = 4
-            k = 2
-        elif i == 6:
-            nm = L & (L >> 2) & x
-            w = 5
-            k = 1
-        elif i == 7:
-            nm = L & (L >> 1) & x
-            w = 5
-            k = 2
-        else:
-            nm = L & (L >> 1) & (L >> 2) & (L >> 4)
-            w = 5
-            k = 3
-        while nm:
-            t = R51_CTZ(nm)
-            nm &= nm - 1
-            p = t & 15
-            lane = t >> 4
-            if k < 0:
-                # a block of w cards; the joker at p - 1 or p + w
-                lv = r.posval[p - 1] if p >= 1 else -1
-                rv = r.posval[p + w] if p + w <= maxpos else -1
-                if lv < 0 and rv < 0:
-                    continue
-                win = ((<uint64_t>1 << w) - 1) << p
-                v = r.pvsum[p + w] - r.pvsum[p] + (lv if lv > rv else rv)
-                nt = w + 1
-            else:
-                if p + w - 1 > maxpos:
-                    continue
-                win = (((<uint64_t>1 << w) - 1) << p) & ~(<uint64_t>1 << (p + k))
-                v = r.pvsum[p + w] - r.pvsum[p]
-                nt = w
+    # runs, suit by suit
+    for k in range(4):
+        sh = 16 * k
+        q = <int>((once >> sh) & 0x1FFF)
+        j = r.lane_start[q]
+        j_end = r.lane_start[q + 1]
+        u0l = (u0 >> sh) & 0x1FFF
+        if n + <int>(j_end - j) > MAX_JCAND - 1:
+            return -1                       # (even if cap would drop some)
+        while j < j_end:
+            e = lane_run[j]
+            j += 1
+            nt = (e >> 13) & 7
             if nt > cap:
                 continue
-            if n >= MAX_JCAND - 1:
-                return -1
-            lb = (win & 0x1FFF) | ((win >> 13) & 1)     # the high ace is bit 0
+            lb = e & 0x1FFF
+            v = <int>(e >> 16)
             if dw:
-                v = tab[lb] + s.jub
-            u0l = (u0 >> (16 * lane)) & 0x1FFF
-            b = t0 - tab[lb & u0l]
-            cm[n] = lb << (16 * lane)
-            cv[n] = v
-            cn[n] = nt
-            cb[n] = v + b
-            if cb[n] > top:
-                top = cb[n]
+                v = tab[lb] + jub
+            J.cm[n] = lb << sh
+            J.cv[n] = v
+            J.cn[n] = nt
+            v += t0 - tab[lb & u0l]
+            J.cb[n] = v
+            if v > top:
+                top = v
+                topi = n
             n += 1
-    # sets: 2 or 3 suits of a rank, and the joker for another suit
-    a_ = once & 0x1FFF
-    b_ = (once >> 16) & 0x1FFF
-    c_ = (once >> 32) & 0x1FFF
-    d_ = (once >> 48) & 0x1FFF
-    r2 = ranks_in_two_suits(once)
-    while r2:
-        q = R51_CTZ(r2)
-        r2 &= r2 - 1
-        S = ((a_ >> q) & 1) | (((b_ >> q) & 1) << 1) | (((c_ >> q) & 1) << 2) | (((d_ >> q) & 1) << 3)
-        T = S
-        while T:
-            nt = R51_POPCOUNT(T)
-            if (nt == 2 or nt == 3) and nt + 1 <= cap:
-                if n >= MAX_JCAND - 1:
-                    return -1
-                nm = (T & 1) | ((T & 2) << 15) | ((T & 4) << 30) | ((T & 8) << 45)
+    # sets: 2 or 3 suits of a rank, and the joker for another suit (SET_SUB)
+    X = ranks_in_two_suits(once)
+    while X:
+        q = R51_CTZ(X)
+        X &= X - 1
+        hv = r.hval[q]
+        tq = tab[(<uint64_t>1) << q]
+        T = (once >> q) & ACES
+        T = ((T * SUITS4) >> 45) & 0xF      # the suits holding it, 4 bits
+        if n + 10 > MAX_JCAND - 1:          # 4 suits: 6 pairs and 4 triples
+            return -1
+        for j in range(SET_START[T], SET_START[T + 1]):
+            nm = SET_SUB[j]
+            nt = R51_POPCOUNT(nm)
+            if nt + 1 <= cap:
                 nm <<= q
-                cm[n] = nm
-                cv[n] = nt * r.hval[q] + s.jub if dw else (nt + 1) * r.hval[q]
-                cn[n] = nt + 1
-                cb[n] = cv[n] + t0 - R51_POPCOUNT(nm & u0) * tab[<uint64_t>1 << q]
-                if cb[n] > top:
-                    top = cb[n]
+                J.cm[n] = nm
+                v = nt * hv + jub if dw else (nt + 1) * hv
+                J.cv[n] = v
+                J.cn[n] = nt + 1
+                v += t0 - R51_POPCOUNT(nm & u0) * tq
+                J.cb[n] = v
+                if v > top:
+                    top = v
+                    topi = n
                 n += 1
-            T = (T - 1) & S
     t0_out[0] = t0
     top_out[0] = top
+    topi_out[0] = topi
     return n
 
 
@@ -733,39 +848,39 @@ cdef int one_joker(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexce
     holds exactly one meld with it (``joker_melds``). The rests are searched with
     the jokerless ``dfs0`` by decreasing bound until no bound can beat the best
     found. Returns 0, or -1 (too many melds: the caller falls back)."""
-    cdef uint64_t cm[MAX_JCAND]
-    cdef int cv[MAX_JCAND]
-    cdef int cn[MAX_JCAND]
-    cdef int cb[MAX_JCAND]
-    cdef int n, i, j, b, t0, top
-    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    cdef JMelds J
+    cdef int n, i, j, b, t0, top, topi
+    n = joker_melds(s, once, twice, u0, &J, &t0, &top, &topi)
     if n < 0:
         return -1
     # the joker left out: the jokerless search of the whole hand
-    cm[n] = 0
-    cv[n] = 0
-    cn[n] = 0
-    cb[n] = t0
+    J.cm[n] = 0
+    J.cv[n] = 0
+    J.cn[n] = 0
+    J.cb[n] = t0
     if t0 > top:
         top = t0
+        topi = n
     n += 1
     if s.mode != MODE_CAN_OPEN:
         s.stop_at = top                 # nothing can beat the largest bound
     # by decreasing bound: dfs0 finishes each rest (its root bound is exact for
-    # the rest's own jokerless melds)
+    # the rest's own jokerless melds); the first is known
+    j = topi if top > s.best else -1
     while True:
-        j = -1
-        b = s.best
-        for i in range(n):
-            if cb[i] > b:
-                b = cb[i]
-                j = i
         if j < 0:
-            break
-        cb[j] = -1
-        dfs0(s, once & ~(cm[j] & ~twice), twice & ~cm[j], cn[j], cv[j], 0, -1)
+            b = s.best
+            for i in range(n):
+                if J.cb[i] > b:
+                    b = J.cb[i]
+                    j = i
+            if j < 0:
+                break
+        J.cb[j] = -1
+        dfs0(s, once & ~(J.cm[j] & ~twice), twice & ~J.cm[j], J.cn[j], J.cv[j], 0, -1)
         if s.best >= s.stop_at:
             break
+        j = -1
     return 0
 
 
@@ -786,27 +901,24 @@ cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexc
     deadwood modes, no must-use card, no path): no joker meld, one, or two disjoint
     ones (``joker_melds``; a pair's bound is the sum of theirs less t0), each rest
     finished by ``dfs0``, the most promising first. Returns 0, or -1 (fall back)."""
-    cdef uint64_t cm[MAX_JCAND]
-    cdef int cv[MAX_JCAND]
-    cdef int cn[MAX_JCAND]
-    cdef int cb[MAX_JCAND]
+    cdef JMelds J
     cdef int order[MAX_JCAND]
-    cdef int n, i, j, a, c, t0, top
+    cdef int n, i, j, a, c, t0, top, topi
     cdef uint64_t ro, rt
-    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    n = joker_melds(s, once, twice, u0, &J, &t0, &top, &topi)
     if n < 0:
         return -1
-    order_by_bound(cb, n, order)
+    order_by_bound(J.cb, n, order)
     if s.mode != MODE_CAN_OPEN:
         s.stop_at = t0
         if n > 0:
-            s.stop_at = cb[order[0]] * 2 - t0 if cb[order[0]] > t0 else t0
+            s.stop_at = J.cb[order[0]] * 2 - t0 if J.cb[order[0]] > t0 else t0
     # one joker meld, or none: a good collection early
     for a in range(n):
         i = order[a]
-        if cb[i] <= s.best:
+        if J.cb[i] <= s.best:
             break
-        dfs0(s, once & ~(cm[i] & ~twice), twice & ~cm[i], cn[i], cv[i], 0, -1)
+        dfs0(s, once & ~(J.cm[i] & ~twice), twice & ~J.cm[i], J.cn[i], J.cv[i], 0, -1)
         if s.best >= s.stop_at:
             return 0
     if t0 > s.best:
@@ -816,17 +928,17 @@ cdef int two_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0) noexc
     # two joker melds, the pair (a, c) with a <= c in bound order
     for a in range(n):
         i = order[a]
-        if 2 * cb[i] - t0 <= s.best:
+        if 2 * J.cb[i] - t0 <= s.best:
             break
         for c in range(a, n):
             j = order[c]
-            if cb[i] + cb[j] - t0 <= s.best:
+            if J.cb[i] + J.cb[j] - t0 <= s.best:
                 break
-            if (cm[i] & cm[j] & ~twice) or cn[i] + cn[j] > s.cap:
+            if (J.cm[i] & J.cm[j] & ~twice) or J.cn[i] + J.cn[j] > s.cap:
                 continue                # a card they share is held only once
-            ro = once & ~(cm[i] & ~twice)
-            rt = twice & ~cm[i]
-            dfs0(s, ro & ~(cm[j] & ~rt), rt & ~cm[j], cn[i] + cn[j], cv[i] + cv[j], 0, -1)
+            ro = once & ~(J.cm[i] & ~twice)
+            rt = twice & ~J.cm[i]
+            dfs0(s, ro & ~(J.cm[j] & ~rt), rt & ~J.cm[j], J.cn[i] + J.cn[j], J.cv[i] + J.cv[j], 0, -1)
             if s.best >= s.stop_at:
                 return 0
     return 0
@@ -865,23 +977,20 @@ cdef int many_jokers(Search* s, uint64_t once, uint64_t twice, uint64_t u0, int 
     """Exact search for a hand with several jokers and one joker per meld (opening
     and deadwood modes, no must-use card, no path): any set of disjoint one-joker
     melds (``joker_melds``) over a jokerless rest. Returns 0, or -1 (fall back)."""
-    cdef uint64_t cm[MAX_JCAND]
-    cdef int cv[MAX_JCAND]
-    cdef int cn[MAX_JCAND]
-    cdef int cb[MAX_JCAND]
+    cdef JMelds J
     cdef int order[MAX_JCAND]
-    cdef int n, t0, top
-    n = joker_melds(s, once, twice, u0, cm, cv, cn, cb, &t0, &top)
+    cdef int n, t0, top, topi
+    n = joker_melds(s, once, twice, u0, &J, &t0, &top, &topi)
     if n < 0:
         return -1
-    order_by_bound(cb, n, order)
+    order_by_bound(J.cb, n, order)
     if s.mode != MODE_CAN_OPEN:
         # no collection beats jok times the best meld's gain (a meld may be laid
         # twice when both copies of its cards are held)
         s.stop_at = t0
-        if n > 0 and cb[order[0]] > t0:
-            s.stop_at += jok * (cb[order[0]] - t0)
-    joker_subsets(s, once, twice, cm, cv, cn, cb, order, n, t0, 0, jok, 0, 0, t0)
+        if n > 0 and J.cb[order[0]] > t0:
+            s.stop_at += jok * (J.cb[order[0]] - t0)
+    joker_subsets(s, once, twice, J.cm, J.cv, J.cn, J.cb, order, n, t0, 0, jok, 0, 0, t0)
     return 0
 
 
@@ -895,7 +1004,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     ``depth`` (0 when there is no collection)."""
     cdef Search s
     cdef uint64_t u, u0, once, twice
-    cdef int bound, nuse, cap, left, gains
+    cdef int bound, nuse, cap, left, gains, jm
     cdef int weight = hand_weight(r, h) if mode == MODE_DEADWOOD else 0
     cdef int none = weight
     if depth != NULL:
@@ -941,6 +1050,19 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         s.maxc = r.jmax
     if mode == MODE_GO_OUT:
         if h.n < 4:
+            return 0
+        # every natural outside the jokerless melds (u0) but one must lie in a meld
+        # with a joker, one such meld per joker at most, each holding at most
+        # MAX_MELD - 1 naturals: most hands that open fail here (the search is left
+        # for the few that pass)
+        u0 = useful0(h.once, r.ace_high)
+        jm = h.jokers if r.mj > 0 else 0       # melds with jokers, at most
+        if (popcount64(h.once & ~u0) + popcount64(h.twice & ~u0)
+                > 1 + (MAX_MELD - 1) * jm):
+            return 0
+        # nor can more of them lie apart (no two in one meld) than one per such meld
+        # and the card left over
+        if jm < 6 and apart_cards(h.once & ~u0, h.twice & ~u0, jm + 2, r.ace_high) > jm + 1:
             return 0
         cap = h.n - 1
     else:
@@ -1100,6 +1222,14 @@ cdef class CoreRules:
             self.r.pvsum[c + 1] = self.r.pvsum[c] + self.r.posval[c]
 
         self.r.hmax = max(hval)
+        # one-joker runs by suit pattern (joker_melds)
+        lane_start = np.empty(8193, np.uint32)
+        lane_run = np.empty(max(1, lane_runs(&self.r, NULL, NULL)), np.uint32)
+        cdef uint32_t[::1] ls = lane_start
+        cdef uint32_t[::1] lr = lane_run
+        lane_runs(&self.r, &ls[0], &lr[0])
+        self.r.lane_start = &ls[0]
+        self.r.lane_run = &lr[0]
         arrays = (
             np.ascontiguousarray(catalogue.start, np.int32),
             np.ascontiguousarray(catalogue.joker_start, np.int32),
@@ -1110,7 +1240,7 @@ cdef class CoreRules:
             np.ascontiguousarray(catalogue.njokers, np.uint8),
             np.ascontiguousarray(catalogue.skip, np.int32),
         )
-        self._keep = arrays
+        self._keep = arrays + (lane_start, lane_run)
         cdef const int32_t[::1] start = arrays[0]
         cdef const int32_t[::1] jstart = arrays[1]
         cdef const uint64_t[::1] mask = arrays[2]
@@ -1351,6 +1481,45 @@ cdef inline void partial_shuffle(bitgen_t* bg, uint8_t* deck, int deck_n, int k)
         deck[j] = tmp
 
 
+cdef inline void shuffle_parse(bitgen_t* bg, uint8_t* deck, int deck_n, int k, int hn,
+                               Hand* h) noexcept nogil:
+    """``partial_shuffle`` (the same draws), parsing the first ``hn`` <= k cards into
+    ``h`` as they are dealt (see ``parse_dealt``)."""
+    cdef uint8_t* p = deck
+    cdef uint8_t* q
+    cdef uint32_t n = <uint32_t>deck_n
+    cdef uint32_t n_end = <uint32_t>(deck_n - hn)
+    cdef uint8_t card
+    cdef uint64_t bit, once = 0, twice = 0
+    while n != n_end:
+        q = p + bounded(bg, n)
+        card = q[0]
+        q[0] = p[0]
+        p[0] = card
+        bit = CARD_BIT[card]
+        twice |= once & bit
+        once |= bit
+        p += 1
+        n -= 1
+    h.once = once
+    h.twice = twice
+    h.jokers = hn - popcount64(once) - popcount64(twice)
+    h.n = hn
+    partial_shuffle_from(bg, deck, deck_n, hn, k)
+
+
+cdef inline void partial_shuffle_from(bitgen_t* bg, uint8_t* deck, int deck_n, int i0,
+                                      int k) noexcept nogil:
+    """Steps i0..k-1 of ``partial_shuffle``."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(i0, k):
+        j = i + <int>bounded(bg, <uint32_t>(deck_n - i))
+        tmp = deck[i]
+        deck[i] = deck[j]
+        deck[j] = tmp
+
+
 cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, int hs,
                      int64_t n, int what, int64_t* hist, int64_t* goout) noexcept nogil:
     """``n`` deals. Each: the first player's hs+1 cards (hand 0), another player's hs
@@ -1363,9 +1532,8 @@ cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, in
     cdef int v, jc
     cdef int need = 2 * hs + 2 if what & 6 else hs + 1   # deal only the cards looked at
     for d in range(n):
-        partial_shuffle(bg, deck, deck_n, need)
+        shuffle_parse(bg, deck, deck_n, need, hs + 1, &h)
         if what & 1:
-            parse_hand(r, deck, hs + 1, &h)
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(0 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
@@ -1373,14 +1541,14 @@ cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, in
             if v >= r.threshold:
                 goout[0 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
         if what & 2:
-            parse_hand(r, deck + hs + 1, hs + 1, &h)
+            parse_dealt(deck + hs + 1, hs + 1, &h)
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(1 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
             if v >= r.threshold:
                 goout[1 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
         if what & 4:
-            parse_hand(r, deck + hs + 1, hs, &h)
+            parse_dealt(deck + hs + 1, hs, &h)
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
             hist[(2 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
