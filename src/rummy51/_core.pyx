@@ -26,8 +26,9 @@ catalogue group when its second card is missing; what did not: a greedy first
 collection before the search, sorting by value at run time, branch-free parsing.
 For the opening study (per deal): can-go-out refused by counting the naturals
 outside jokerless melds, one-joker runs read from a table per suit pattern, the
-dealt hand parsed while shuffled; what did not: drawing a deal's random numbers
-ahead of the shuffle, sorting joker melds on packed keys.
+dealt hand parsed while shuffled, one 64-bit draw per batch of shuffle steps
+(``shuffle_parse``); what did not: drawing a deal's random numbers ahead of the
+shuffle, sorting joker melds on packed keys.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
