@@ -26,8 +26,9 @@ catalogue group when its second card is missing; what did not: a greedy first
 collection before the search, sorting by value at run time, branch-free parsing.
 For the opening study (per deal): can-go-out refused by counting the naturals
 outside jokerless melds, one-joker runs read from a table per suit pattern, the
-dealt hand parsed while shuffled; what did not: drawing a deal's random numbers
-ahead of the shuffle, sorting joker melds on packed keys.
+dealt hand parsed while shuffled, one 64-bit draw per batch of shuffle steps
+(``shuffle_parse``); what did not: drawing a deal's random numbers ahead of the
+shuffle, sorting joker melds on packed keys.
 """
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
@@ -1481,43 +1482,115 @@ cdef inline void partial_shuffle(bitgen_t* bg, uint8_t* deck, int deck_n, int k)
         deck[j] = tmp
 
 
-cdef inline void shuffle_parse(bitgen_t* bg, uint8_t* deck, int deck_n, int k, int hn,
-                               Hand* h) noexcept nogil:
-    """``partial_shuffle`` (the same draws), parsing the first ``hn`` <= k cards into
-    ``h`` as they are dealt (see ``parse_dealt``)."""
+cdef extern from *:
+    """
+    /* hi and lo 64-bit halves of a * b (a < 2**32 where no 128-bit type exists) */
+    #include <stdint.h>
+    static inline uint64_t r51_mul_hilo(uint64_t a, uint64_t b, uint64_t* lo) {
+    #if defined(__SIZEOF_INT128__)
+        unsigned __int128 p = (unsigned __int128)a * b;
+        *lo = (uint64_t)p;
+        return (uint64_t)(p >> 64);
+    #else
+        uint64_t pl = (b & 0xFFFFFFFFu) * a;
+        uint64_t ph = (b >> 32) * a + (pl >> 32);
+        *lo = (ph << 32) | (pl & 0xFFFFFFFFu);
+        return ph >> 32;
+    #endif
+    }
+    """
+    uint64_t r51_mul_hilo(uint64_t a, uint64_t b, uint64_t* lo) nogil
+
+
+cdef enum:
+    BATCH_LIMIT_BITS = 56   # a batch's product of ranges stays below 2**56
+
+
+ctypedef struct DrawPlan:
+    int nb                      # batches
+    int end[MAX_HAND]           # batch b draws steps end[b-1] (0 for b = 0) .. end[b]-1
+    uint64_t prod[MAX_HAND]     # product of the batch's ranges
+
+
+cdef void draw_plan(int deck_n, int k, DrawPlan* plan) noexcept nogil:
+    """Split steps 0..k-1 of a partial Fisher-Yates shuffle of ``deck_n`` cards (step i
+    draws from deck_n - i) into batches whose product of ranges stays below
+    2**BATCH_LIMIT_BITS, so that one 64-bit number serves a whole batch."""
+    cdef int i = 0, nb = 0
+    cdef uint64_t p, s
+    while i < k:
+        p = 1
+        while i < k:
+            s = <uint64_t>(deck_n - i)
+            if p > ((<uint64_t>1) << BATCH_LIMIT_BITS) // s:
+                break
+            p *= s
+            i += 1
+        plan.end[nb] = i
+        plan.prod[nb] = p
+        nb += 1
+    plan.nb = nb
+
+
+cdef inline uint64_t batch_word(bitgen_t* bg, uint64_t p) noexcept nogil:
+    """A 64-bit r for a batch whose product of ranges is ``p``: Lemire's multiply-shift
+    with range p, whose low word r * p mod 2**64 (what the batch's digit chain
+    leaves) must not fall among the 2**64 mod p lowest values, else draw again."""
+    cdef uint64_t r = bg.next_uint64(bg.state)
+    cdef uint64_t low = r * p
+    cdef uint64_t t
+    if low < p:
+        t = (<uint64_t>0 - p) % p
+        while low < t:
+            r = bg.next_uint64(bg.state)
+            low = r * p
+    return r
+
+
+cdef inline void shuffle_parse(bitgen_t* bg, uint8_t* deck, int deck_n, const DrawPlan* plan,
+                               int hn, Hand* h) noexcept nogil:
+    """Bring a uniform random k-subset, in random order, to deck[0:k] (partial
+    Fisher-Yates, k the plan's steps), parsing the first ``hn`` <= k cards into ``h``
+    as they are dealt (see ``parse_dealt``). The draws are unbiased and batched: one
+    64-bit r per batch of the plan (``batch_word``), read as a mixed-radix number
+    whose digit for step i, in [0, deck_n - i), is the high word of r * (deck_n - i),
+    the low word carrying on to the next step: floor(r * P / 2**64) digit by digit
+    (Brackett-Rozinsky & Lemire, "Batched ranged random integer generation", 2024).
+    One call of the bit generator serves a batch, not one per card."""
     cdef uint8_t* p = deck
     cdef uint8_t* q
-    cdef uint32_t n = <uint32_t>deck_n
-    cdef uint32_t n_end = <uint32_t>(deck_n - hn)
+    cdef uint8_t* p_parse = deck + hn
+    cdef uint8_t* pe
+    cdef uint8_t* pm
+    cdef uint64_t n = <uint64_t>deck_n
+    cdef uint64_t r, bit, once = 0, twice = 0
     cdef uint8_t card
-    cdef uint64_t bit, once = 0, twice = 0
-    while n != n_end:
-        q = p + bounded(bg, n)
-        card = q[0]
-        q[0] = p[0]
-        p[0] = card
-        bit = CARD_BIT[card]
-        twice |= once & bit
-        once |= bit
-        p += 1
-        n -= 1
+    cdef int b
+    for b in range(plan.nb):
+        r = batch_word(bg, plan.prod[b])
+        pe = deck + plan.end[b]
+        pm = pe if pe < p_parse else p_parse
+        while p < pm:
+            q = p + r51_mul_hilo(n, r, &r)
+            card = q[0]
+            q[0] = p[0]
+            p[0] = card
+            bit = CARD_BIT[card]
+            twice |= once & bit
+            once |= bit
+            p += 1
+            n -= 1
+        while p < pe:
+            q = p + r51_mul_hilo(n, r, &r)
+            card = q[0]
+            q[0] = p[0]
+            p[0] = card
+            p += 1
+            n -= 1
     h.once = once
     h.twice = twice
     h.jokers = hn - popcount64(once) - popcount64(twice)
     h.n = hn
-    partial_shuffle_from(bg, deck, deck_n, hn, k)
-
-
-cdef inline void partial_shuffle_from(bitgen_t* bg, uint8_t* deck, int deck_n, int i0,
-                                      int k) noexcept nogil:
-    """Steps i0..k-1 of ``partial_shuffle``."""
-    cdef int i, j
-    cdef uint8_t tmp
-    for i in range(i0, k):
-        j = i + <int>bounded(bg, <uint32_t>(deck_n - i))
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
 
 
 cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, int hs,
@@ -1531,8 +1604,10 @@ cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, in
     cdef Hand h
     cdef int v, jc
     cdef int need = 2 * hs + 2 if what & 6 else hs + 1   # deal only the cards looked at
+    cdef DrawPlan plan
+    draw_plan(deck_n, need, &plan)
     for d in range(n):
-        shuffle_parse(bg, deck, deck_n, need, hs + 1, &h)
+        shuffle_parse(bg, deck, deck_n, &plan, hs + 1, &h)
         if what & 1:
             jc = jclass(&h)
             v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
