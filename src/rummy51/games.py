@@ -89,6 +89,7 @@ from .montecarlo import (
     _int_arg,
     _now,
     _Progress,
+    FORMAT_VERSION,
     _RunDir,
     _ranges,
     _records,
@@ -115,9 +116,9 @@ GAME_DEFAULTS: dict[str, Any] = {
     "rotate_first": True,
 }
 
-#: How a deal ends (the engine's ``Result.how``), in the order of their codes.
-ENDS = ("out", "hand", "hand_bottom", "capped", "stock_out")
-assert ENDS == fastgame.ENDS
+#: How a deal ends (the engine's ``Result.how``), in the order of their codes (the
+#: game kernel's codes).
+ENDS = fastgame.ENDS
 #: ``engine=``: "auto" plays greedy-only tables in C, "python" never, "c" insists
 ENGINES = ("auto", "python", "c")
 _END_CODE = {e: i for i, e in enumerate(ENDS)}
@@ -133,8 +134,7 @@ _CHUNK_DTYPES = {"deal": np.int64, "seat": np.int8, "first_player": np.int8,
 COLUMNS = ("deal", "seat", "bot", "position", "first_player", "score", "opened", "turn_opened",
            "went_out", "hand_win", "bottom_card_win", "deal_length", "draw", "end")
 
-FORMAT_VERSION = 1
-KIND = "games"
+KIND = "games"  # run directories share the opening study's FORMAT_VERSION
 _CHUNK_TAG = "# rummy51-games-chunk "
 
 
@@ -520,23 +520,8 @@ def _read_chunk(path: Path, fmt: str, spec: Mapping, config_hash: str) -> dict:
 
 # --------------------------------------------------------------------------- run directory
 def _read_manifest(path) -> dict:
-    path = Path(path)
-    if not path.is_dir():
-        raise ValueError(f"{path} is not a run directory (it does not exist)")
-    mf = path / "manifest.json"
-    try:
-        with open(mf, encoding="utf-8") as f:
-            manifest = json.load(f)
-    except FileNotFoundError:
-        raise ValueError(f"{path} is not a run directory: it has no manifest.json") from None
-    except (OSError, ValueError) as e:
-        raise ValueError(f"{mf} is unreadable ({e}): the run directory is damaged") from None
-    if manifest.get("kind") != KIND:
-        raise ValueError(f"{path} holds a {manifest.get('kind')!r} run, not a 'games' run")
-    if manifest.get("format_version") != FORMAT_VERSION:
-        raise ValueError(f"{path} has run-directory format {manifest.get('format_version')!r}; "
-                         f"this rummy51 reads format {FORMAT_VERSION}")
-    return manifest
+    """A games run directory's manifest (``ValueError`` naming what is wrong)."""
+    return _RunDir.read_manifest(path, KIND)
 
 
 class _GamesRun(_RunDir):

@@ -730,7 +730,7 @@ class _RunDir:
         except (OSError, ValueError) as e:
             raise ValueError(f"{mf} is unreadable ({e}): the run directory is damaged") from None
         if manifest.get("kind") != kind:
-            raise ValueError(f"{path} holds a {manifest.get('kind')!r} run, not {kind!r}")
+            raise ValueError(f"{path} holds a {manifest.get('kind')!r} run, not a {kind!r} run")
         if manifest.get("format_version") != FORMAT_VERSION:
             raise ValueError(f"{path} has run-directory format {manifest.get('format_version')!r}; "
                              f"this rummy51 reads format {FORMAT_VERSION}")
