@@ -9,6 +9,7 @@ a count. Taking a meld ``m`` out of a hand is ``once &= ~(m & ~twice);
 twice &= ~m``.
 """
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t
+from numpy.random cimport bitgen_t
 
 cdef enum:
     MODE_BEST = 0       # largest opening value
@@ -110,3 +111,4 @@ cdef int parse_hand(const Rules* r, const uint8_t* codes, Py_ssize_t n, Hand* h)
 cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
                int* path, int* depth) noexcept nogil
 cdef const Rules* core_rules_of(object cr) except NULL
+cdef bitgen_t* _bitgen_of(object bitgen) except NULL

@@ -20,13 +20,12 @@ Supported rules: everything in ``RuleSet`` except ``max_jokers_per_meld=2`` (the
 freed-joker meld search assumes at most one joker per meld); ``fastgame.supported``
 says so and the callers fall back to the Python engine.
 """
-from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 
 from numpy.random cimport bitgen_t
 
-from rummy51._core cimport (Rules, Hand, parse_hand, solve, core_rules_of,
+from rummy51._core cimport (Rules, Hand, parse_hand, solve, core_rules_of, _bitgen_of,
                             MODE_BEST, MODE_CAN_OPEN, MODE_DEADWOOD, MAX_DEPTH)
 
 import numpy as np
@@ -1149,13 +1148,6 @@ cdef void play(Game* G) noexcept nogil:
 
 
 # --------------------------------------------------------------------------- Python
-cdef bitgen_t* _bitgen_of(object bitgen) except NULL:
-    capsule = bitgen.capsule
-    if not PyCapsule_IsValid(capsule, "BitGenerator"):
-        raise ValueError("rng's bit generator has no valid capsule")
-    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
-
-
 cdef class GreedyKernel:
     """A RuleSet compiled for the game kernel (built by ``rummy51.fastgame``)."""
     cdef GRules g
