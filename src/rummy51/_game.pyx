@@ -305,6 +305,9 @@ cdef void end_deal(Game* G, int winner, int how) noexcept nogil:
     G.phase = PH_OVER
     G.winner = winner
     G.how = how
+    # turns played: up to the last move's turn (an empty stock ends the deal at the
+    # start of a turn nobody played)
+    G.length = G.turn + (0 if how == END_STOCK_OUT else 1)
     for p in range(G.n):
         if winner < 0:
             G.scores[p] = 0 if g.draw_zero else hand_points(G, p)
@@ -626,7 +629,6 @@ cdef void do_draw(Game* G, int src) noexcept nogil:
     G.drawn = card
     G.tbottom = 1 if src == SRC_BOTTOM else 0
     G.phase = PH_PLAY
-    G.length = G.turn + 1
     logv(G, A_DRAW)
     logv(G, src)
 
@@ -697,7 +699,6 @@ cdef void lay_melds(Game* G, TMeld* ms, int k) noexcept nogil:
         G.opened[p] = 1
         G.turn_opened[p] = G.turn // G.n + 1
     G.freed = 0
-    G.length = G.turn + 1
 
 
 cdef void do_lay_off(Game* G, int c, int i, int side) noexcept nogil:
@@ -707,7 +708,6 @@ cdef void do_lay_off(Game* G, int c, int i, int side) noexcept nogil:
     G.hn[p] -= 1
     if G.table[i].owner != p:
         G.touched = 1
-    G.length = G.turn + 1
     logv(G, A_LAY_OFF)
     logv(G, c)
     logv(G, i)
@@ -722,7 +722,6 @@ cdef void do_swap(Game* G, int c, int i) noexcept nogil:
     G.freed = 1
     if G.table[i].owner != p:
         G.touched = 1
-    G.length = G.turn + 1
     logv(G, A_SWAP)
     logv(G, c)
     logv(G, i)
@@ -734,7 +733,6 @@ cdef void do_discard(Game* G, int c) noexcept nogil:
     G.hn[p] -= 1
     G.pile[G.pile_n] = c
     G.pile_n += 1
-    G.length = G.turn + 1
     logv(G, A_DISCARD)
     logv(G, c)
     if G.hn[p] == 0:
