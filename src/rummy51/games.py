@@ -348,16 +348,12 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     winner = np.array([r[0] for r in res], np.int64)
     how = np.array([r[1] for r in res], np.int64)
     length = np.array([r[2] for r in res], np.int64)
-    per_deal = lambda a: np.repeat(a, players)  # noqa: E731
-    cols["deal"][:] = per_deal(deals)
+    for name, per_deal in (("deal", deals), ("first_player", firsts), ("deal_length", length),
+                           ("draw", winner < 0), ("end", how)):
+        cols[name][:] = np.repeat(per_deal, players)
     cols["seat"][:] = np.tile(np.arange(players), n)
-    cols["first_player"][:] = per_deal(np.asarray(firsts))
-    cols["score"][:] = np.array([r[3] for r in res]).ravel()
-    cols["opened"][:] = np.array([r[4] for r in res]).ravel()
-    cols["turn_opened"][:] = np.array([r[5] for r in res]).ravel()
-    cols["deal_length"][:] = per_deal(length)
-    cols["draw"][:] = per_deal(winner < 0)
-    cols["end"][:] = per_deal(how)
+    for name, k in (("score", 3), ("opened", 4), ("turn_opened", 5)):  # per seat
+        cols[name][:] = np.array([r[k] for r in res]).ravel()
     won = np.flatnonzero(winner >= 0)
     rows = won * players + winner[won]
     cols["went_out"][rows] = True
