@@ -97,9 +97,9 @@ def test_kernel_alone(benchmark):
     import numpy as np
 
     from rummy51 import _game
-    from rummy51.fastgame import _kernel
+    from rummy51.fastgame import greedy_kernel
 
-    k = _kernel(RuleSet())
+    k = greedy_kernel(RuleSet())
     deals = 5000
 
     def run():

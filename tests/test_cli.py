@@ -190,7 +190,7 @@ def test_empty_stdin(capsys, monkeypatch):
 def test_library_type_error_becomes_one_line(capsys, monkeypatch):
     def boom(*a, **k):
         raise TypeError("rules must be a RuleSet, got str")
-    monkeypatch.setattr(cli, "best_opening", boom)
+    monkeypatch.setattr(cli.best, "best_opening", boom)
     code, _, err = run(capsys, "best", EXAMPLE)
     assert (code, err) == (2, "rummy51: error: rules must be a RuleSet, got str\n")
 
@@ -198,7 +198,7 @@ def test_library_type_error_becomes_one_line(capsys, monkeypatch):
 def test_ctrl_c_exits_130_quietly(capsys, monkeypatch):
     def interrupted(*a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "best_opening", interrupted)
+    monkeypatch.setattr(cli.best, "best_opening", interrupted)
     assert run(capsys, "best", EXAMPLE) == (130, "", "")
 
 

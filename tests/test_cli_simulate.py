@@ -67,7 +67,7 @@ def test_out_interrupt_and_resume(tmp_path, capsys, monkeypatch):
             "--turn-deals", "300", "--turn-chunk-size", "100", "--turns", "3", "--threads", "1",
             "--no-progress"]
     # Ctrl-C after two chunks: exit 130, a message saying how to continue
-    import rummy51.montecarlo as mc
+    import rummy51.studies.openings as mc
 
     real = mc._compute_chunk
     calls = {"n": 0}

@@ -152,13 +152,13 @@ def test_bad_arguments_are_named():
         play_greedy_deal(seed=-3)
     with pytest.raises(ValueError, match="first"):
         play_greedy_deal(first=4)
-    from rummy51.fastgame import _kernel
+    from rummy51.fastgame import greedy_kernel
 
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="first"):
-        _game.play_greedy(_kernel(RuleSet()), rng, 4, -1)
+        _game.play_greedy(greedy_kernel(RuleSet()), rng, 4, -1)
     with pytest.raises(ValueError, match="do not fit"):
-        _game.play_greedy(_kernel(RuleSet()), rng, 8, 0)
+        _game.play_greedy(greedy_kernel(RuleSet()), rng, 8, 0)
     with pytest.raises(TypeError):
         _game.GreedyKernel(RuleSet(), object(), None)
 

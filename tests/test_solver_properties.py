@@ -50,7 +50,7 @@ from rummy51 import (
 from rummy51 import _core
 from rummy51._catalogue import card_bit
 from rummy51.cards import JOKER, cards_text
-from rummy51.solver import _compiled
+from rummy51.solver import compiled_rules
 
 HYPOTHESIS = dict(
     deadline=None,  # the reference is slow on meld-rich hands
@@ -87,7 +87,7 @@ def compare_with_reference(hand, rules: RuleSet, keep: int, must_use, check_open
             reference.min_deadwood(hand, rules, keep=keep), f"batch min_deadwood: {where}"
     # the root bounds (testing hook) never fall below the true best (keep 0, no must-use)
     codes = np.array(hand, dtype=np.uint8)
-    core_rules = _compiled(rules)
+    core_rules = compiled_rules(rules)
     best0 = reference.best_opening(hand, rules, keep=0)
     assert _core._py_root_bound(core_rules, codes) >= best0, f"root bound < {best0}: {where}"
     weight = reference.min_deadwood(hand, rules, keep=len(hand))  # nothing melded
@@ -158,7 +158,7 @@ def test_useful_mask_holds_every_meld(data, ruleset, hand_strategies, describe):
     other cards at the root, so a card missing there would be a wrong answer)."""
     hand = data.draw(hand_strategies.meld_rich(ruleset, 0, 21, max_noise=6), label="hand")
     note(f"hand: {describe(hand, ruleset)}")
-    useful, natural = _core._py_useful_mask(_compiled(ruleset), np.array(hand, dtype=np.uint8))
+    useful, natural = _core._py_useful_mask(compiled_rules(ruleset), np.array(hand, dtype=np.uint8))
     held = 0
     for c in hand:
         if c != JOKER:
@@ -214,7 +214,7 @@ def test_root_bound_never_below_best(seed, ruleset):
     best = best_opening_values(hands, ruleset, keep=0)
     weight = min_deadwood_values(hands, ruleset, keep=hands.shape[1])
     melded = weight - min_deadwood_values(hands, ruleset, keep=0)
-    core_rules = _compiled(ruleset)
+    core_rules = compiled_rules(ruleset)
     for i, row in enumerate(hands):
         codes = np.ascontiguousarray(row[row != PAD])
         where = f"seed={seed} row {i}: {cards_text(codes)}"

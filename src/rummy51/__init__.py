@@ -4,23 +4,28 @@
 >>> rummy51.best_opening("6S 7S 8S 10D 10C 10H 2C").value
 51
 """
-from .bots import BOTS, Bot, GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal, play_match
 from .cards import JOKER, PAD, Hand, card_text, cards_text, parse_card, parse_cards
-from .engine import (
+from .r51 import (
+    BOTS,
+    Bot,
     Discard,
     Draw,
     GameState,
+    GreedyBot,
+    HandHunterBot,
     IllegalMove,
     LayDown,
     LayOff,
     Match,
     Phase,
     PlayerView,
+    RandomBot,
     SwapJoker,
+    TacticianBot,
+    play_deal,
+    play_match,
     replay,
 )
-from .games import GameStudy, simulate_games
-from .montecarlo import OddsResult, OpeningStudy, opening_odds, rule_sweep, simulate_openings
 from .rules import PRESETS, RuleSet
 from .solver import (
     Meld,
@@ -35,6 +40,15 @@ from .solver import (
     min_deadwood,
     min_deadwood_values,
     pack_hands,
+)
+from .studies import (
+    GameStudy,
+    OddsResult,
+    OpeningStudy,
+    opening_odds,
+    rule_sweep,
+    simulate_games,
+    simulate_openings,
 )
 
 __version__ = "0.1.0"

@@ -18,7 +18,7 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["RuleSet", "PRESETS"]
+__all__ = ["RuleSet", "PRESETS", "rules_label", "rules_to_dict", "rules_from_dict"]
 
 
 def _check_int(name: str, value, lo: int, hi: Optional[int] = None) -> None:
@@ -189,3 +189,39 @@ PRESETS: dict[str, RuleSet] = {
     "ace-low-1": RuleSet(ace_low_value=1),
     "gin": RuleSet.gin(),
 }
+
+
+# --------------------------------------------------------------------------- as data
+_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
+
+
+def rules_label(rules: RuleSet) -> str:
+    """A short name for a rule set: its preset name, or the fields that differ from
+    the defaults (``'jokers=2 threshold=40'``)."""
+    for name, preset in PRESETS.items():
+        if preset == rules:
+            return name
+    default = PRESETS["default"]
+    diff = [f"{f}={getattr(rules, f)}" for f in _FIELDS if getattr(rules, f) != getattr(default, f)]
+    return " ".join(diff) or "default"
+
+
+def rules_to_dict(rules: RuleSet, full: bool = False) -> dict:
+    """The rule set as JSON-able data: every field (``full``), or only those that
+    differ from ``RuleSet()`` (what run directories keep, so that they keep loading,
+    and their settings hash stays the same, when later versions add fields)."""
+    if full:
+        return dataclasses.asdict(rules)
+    default = PRESETS["default"]
+    return {f: getattr(rules, f) for f in _FIELDS if getattr(rules, f) != getattr(default, f)}
+
+
+def rules_from_dict(d, strict: bool = False) -> RuleSet:
+    """A RuleSet from ``rules_to_dict``'s data. Unknown fields are ignored, or refused
+    with ``strict`` (a ValueError naming them)."""
+    if not isinstance(d, dict):
+        raise ValueError(f"rules must be a JSON object, got {type(d).__name__}")
+    unknown = sorted(set(d) - set(_FIELDS))
+    if strict and unknown:
+        raise ValueError(f"unknown rule fields: {', '.join(map(str, unknown))}")
+    return RuleSet(**{k: v for k, v in d.items() if k in _FIELDS})

@@ -103,7 +103,7 @@ class Opening:
 
 # --------------------------------------------------------------------------- compiled rules
 @lru_cache(maxsize=64)
-def _compiled(rules: RuleSet) -> "_core.CoreRules":
+def compiled_rules(rules: RuleSet) -> "_core.CoreRules":
     cat = build_catalogue(rules)
     maxval = [card_max_value(c, rules) for c in range(52)]
     hval = [hand_value(c, rules) for c in range(52)]
@@ -232,7 +232,7 @@ def best_opening(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 
     keep = _check_keep(keep)
     codes = _hand(cards, rules)
     must = _must(must_use, codes)
-    value, ids = _core.solve_one(_compiled(rules), codes, "best", keep, must)
+    value, ids = _core.solve_one(compiled_rules(rules), codes, "best", keep, must)
     return _build_opening(rules, codes, value, ids)
 
 
@@ -243,7 +243,7 @@ def can_open(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 1,
     keep = _check_keep(keep)
     codes = _hand(cards, rules)
     must = _must(must_use, codes)
-    return bool(_core.solve_one(_compiled(rules), codes, "can_open", keep, must)[0])
+    return bool(_core.solve_one(compiled_rules(rules), codes, "can_open", keep, must)[0])
 
 
 def can_go_out(cards: CardsLike, rules: Optional[RuleSet] = None) -> bool:
@@ -251,7 +251,7 @@ def can_go_out(cards: CardsLike, rules: Optional[RuleSet] = None) -> bool:
     laid down in melds worth at least ``rules.threshold``."""
     rules = _rules(rules)
     codes = _hand(cards, rules)
-    return bool(_core.solve_one(_compiled(rules), codes, "go_out", 0, -1)[0])
+    return bool(_core.solve_one(compiled_rules(rules), codes, "go_out", 0, -1)[0])
 
 
 def min_deadwood(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 0) -> int:
@@ -260,7 +260,7 @@ def min_deadwood(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 
     rules = _rules(rules)
     keep = _check_keep(keep)
     codes = _hand(cards, rules)
-    return int(_core.solve_one(_compiled(rules), codes, "deadwood", keep, -1)[0])
+    return int(_core.solve_one(compiled_rules(rules), codes, "deadwood", keep, -1)[0])
 
 
 # --------------------------------------------------------------------------- batches
@@ -328,7 +328,7 @@ def _batch(hands, rules, mode: str, keep: int, threads) -> np.ndarray:
     rules = _rules(rules)
     keep = _check_keep(keep)
     arr = _as_hands(hands)
-    cr = _compiled(rules)
+    cr = compiled_rules(rules)
     n = arr.shape[0]
     out = np.empty(n, dtype=np.int32)
     t = _threads(threads, n)
@@ -393,5 +393,5 @@ def deal(n: int, hand_size: Optional[int] = None, rules: Optional[RuleSet] = Non
         raise ValueError(f"hand_size {hand_size} is more than the {rules.deck_size} cards of the deck")
     rng = np.random.default_rng(seed)
     out = np.empty((int(n), int(hand_size)), dtype=np.uint8)
-    _core.deal_into(_compiled(rules), rng, out)
+    _core.deal_into(compiled_rules(rules), rng, out)
     return out

@@ -1,0 +1,123 @@
+"""The ``rummy51`` command line.
+
+Usage::
+
+    rummy51 best "6S 7S 8S 10D 10C 10H 2C"
+    rummy51 best --json --rules gin --keep 0 "AS 2S 3S 4S 4H 4D 9C 10C JC QC"
+    rummy51 best - < hands.txt          # one hand per line
+    rummy51 simulate openings           # P(can open): 1 M deals on every core
+    rummy51 simulate openings --deals 10000000 --seed 2026 --out runs/openings-10M
+    rummy51 simulate openings --jokers 2,4 --players 2,4,6      # a sweep
+    rummy51 simulate openings --resume runs/openings-10M
+    rummy51 odds "6S 7S 8S 10D 10C 2H 3D 5C 9H KS QD 4C 8H AH" --seen "10H JK" --draws 5
+    rummy51 --version
+
+Layout, so that more subcommands slot in (``simulate``, ``odds``, ``report``):
+
+* one module per subcommand (``best``, ``simulate``, ``odds``, ``report``), each with
+  ``add_parser(subparsers)``, which calls ``set_defaults(handler=...)``; the handler
+  ``(args) -> int`` does the work and returns the exit code;
+* ``build_parser()`` makes the top-level parser and one subparser per subcommand;
+* ``main(argv=None) -> int`` parses, dispatches, and turns bad input into one line
+  on stderr (``rummy51: error: ...``) and exit code 2; Ctrl-C exits 130 quietly.
+
+Shared helpers for subcommands: ``add_rule_options(parser)`` with
+``rules_from_args(args)`` (rule options -> ``RuleSet``), ``add_hand_arguments(parser)``
+with ``read_hands(args)`` (hands from the command line or stdin), and
+``add_format_options(parser)`` (``--json``, ``--unicode``). Library code raises
+``ValueError``/``TypeError`` with a message that names the input; a command only
+has to let them propagate (or re-raise with more context) and ``main`` prints them.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional, Sequence
+
+from .. import __version__
+from ._common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
+                      add_format_options, add_hand_arguments, add_rule_options, read_hands,
+                      rules_from_args)
+from . import best, odds, report, simulate
+
+__all__ = [
+    "main",
+    "build_parser",
+    "add_rule_options",
+    "rules_from_args",
+    "add_hand_arguments",
+    "read_hands",
+    "add_format_options",
+    "RULE_OPTIONS",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "EXIT_INTERRUPTED",
+]
+
+
+# --------------------------------------------------------------------------- parser and main
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with one subparser per subcommand.
+
+    To add a subcommand ``foo``: write ``rummy51/cli/foo.py`` with ``add_parser(subparsers)``
+    (which calls ``subparsers.add_parser("foo", ...)``, the shared helpers of
+    ``cli._common`` as needed, and ``set_defaults(handler=...)``) and its handler
+    ``(args) -> int``, then call ``foo.add_parser(subparsers)`` below.
+    """
+    parser = _Parser(
+        prog=PROG,
+        description="Rummy 51: exact best openings, going out at once, deadwood.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    best.add_parser(subparsers)
+    simulate.add_parser(subparsers)
+    odds.add_parser(subparsers)
+    report.add_parser(subparsers)
+    return parser
+
+
+def _exit_code(code) -> int:
+    if code is None:
+        return EXIT_OK
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)  # SystemExit("message"): print it like Python does
+    return 1
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code.
+
+    Bad input (usage errors, and ``ValueError``/``TypeError`` from the library) gives
+    one line ``rummy51: error: <reason>`` on stderr and exit code 2, never a
+    traceback; Ctrl-C gives exit code 130 and no output.
+    """
+    try:
+        parser = build_parser()
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as e:  # --help, --version, usage errors
+            return _exit_code(e.code)
+        args._argv = None if argv is None else list(argv)
+        return int(args.handler(args))
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
+    except (ValueError, TypeError) as e:
+        msg = " ".join(str(e).split()) or type(e).__name__
+        print(f"{PROG}: error: {msg}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        # the reader went away (``rummy51 best - < big.txt | head``): stop quietly,
+        # and point stdout at devnull so the interpreter's final flush does not complain
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

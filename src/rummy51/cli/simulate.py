@@ -1,0 +1,388 @@
+"""``rummy51 simulate openings`` and ``rummy51 simulate games``: the studies, with their
+run directories, sweeps, resume and Dask.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..rules import PRESETS
+from ._common import EXIT_OK, PROG, _CliWarnings, _RULE_FIELDS, _add_run_options, _count, _fmt_table, _int_list, _mean, _name_list, _option_names, _pct, _positive, _print_json, _quote, _rules_text, _say_saved_chunks, _sweep_from_args, add_rule_options, rules_from_args
+
+
+def _openings_text(study) -> str:
+    from ..studies.openings import kind_text
+
+    out = []
+    C = len(study.labels)
+    r0 = study.rules[0]
+    what = (f"{study.deals:,} deals" if study.hands else "no deal study") + \
+        (f" per configuration ({C} configurations)" if C > 1 else "")
+    out.append(f"rummy51 simulate openings: {what}")
+    if C == 1:
+        out.append(f"rules: {study.labels[0]} ({_rules_text(r0)})")
+    else:
+        for label, rules in study.configs:
+            out.append(f"  {label}: {_rules_text(rules)}")
+    out.append(f"seed entropy {study.entropy} (repeat with --seed {study.entropy}); "
+               f"{study.chunks} chunks, {study.workers} {'workers' if study.backend == 'dask' else 'threads'}"
+               f" ({study.backend}), {study.elapsed:.1f} s")
+    out.append("probabilities in %, [95% Wilson interval]; mean best value ± 1.96 standard errors")
+    if study.hands:
+        s = study.summary(by_jokers=True)
+        alls = s[s.jokers == "all"]
+        if C == 1:
+            rows = [[kind_text(r.hand, r0), f"{r.hands:,}",
+                     _pct(r.p_open, r.p_open_lo, r.p_open_hi),
+                     _pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi),
+                     _mean(r.mean_best, r.mean_best_se)] for r in alls.itertuples()]
+            out += ["", f"Opening from the deal (opens at {r0.threshold}, one card kept for the discard)",
+                    _fmt_table(["hand", "hands", "P(can open)", "P(go out at once)",
+                                "mean best value"], rows)]
+            rows = []
+            for r in s[s.jokers != "all"].itertuples():
+                rows.append([r.hand, r.jokers, f"{100 * r.share:.1f}%" if r.share == r.share else "-",
+                             _pct(r.p_open, r.p_open_lo, r.p_open_hi),
+                             _pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi),
+                             _mean(r.mean_best, r.mean_best_se)])
+            out += ["", "By jokers in the hand",
+                    _fmt_table(["hand", "jokers", "share", "P(can open)", "P(go out at once)",
+                                "mean best value"], rows, left=2)]
+            xs = sorted({30, 40, 45, 60, 70, 80, 90, 100} | {r0.threshold})
+            xs = [x for x in xs if x < 256]
+            rows = []
+            for x in xs:
+                row = [f"{x}{' (threshold)' if x == r0.threshold else ''}"]
+                for hand in study.hands:
+                    row.append(_pct(*study.p_at_least(x, hand)))
+                rows.append(row)
+            out += ["", "P(best opening value >= x), every x in value_distribution",
+                    _fmt_table(["x"] + [kind_text(h, r0) for h in study.hands], rows)]
+        else:
+            headers = ["config", "deals"]
+            for h in study.hands:
+                headers.append(f"P(can open) {h}")
+            headers += [f"P(go out) {h}" for h in study.hands if h != "raw"]
+            headers.append(f"mean best {study.hands[0]}")
+            rows = []
+            for c, label in enumerate(study.labels):
+                sc = alls[alls.config == label].set_index("hand")
+                row = [label, f"{int(study.deals_done[c]):,}"]
+                for h in study.hands:
+                    r = sc.loc[h]
+                    row.append(_pct(r.p_open, r.p_open_lo, r.p_open_hi))
+                for h in study.hands:
+                    if h != "raw":
+                        r = sc.loc[h]
+                        row.append(_pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi))
+                r = sc.loc[study.hands[0]]
+                row.append(_mean(r.mean_best, r.mean_best_se))
+                rows.append(row)
+            out += ["", "Opening from the deal, one row per configuration "
+                        "(first: the first player's hand; other: 14 + 1 drawn; raw: 14 cards)",
+                    _fmt_table(headers, rows)]
+    if study.players:
+        bt = study.by_turn()
+        pairs = [(label, p) for label in study.labels for p in study.players]
+        if C == 1:
+            for label, p in pairs:
+                sub = bt[(bt.config == label) & (bt.players == p)]
+                rows = []
+                for t in range(1, study.turns + 1):
+                    row = [str(t)]
+                    for seat in range(1, p + 1):
+                        r = sub[(sub.seat == seat) & (sub.turn == t)].iloc[0]
+                        row.append(_pct(r.p_opened, r.p_opened_lo, r.p_opened_hi, sign=""))
+                    rows.append(row)
+                out += ["", f"P(opened by turn t) in %: {p} players, {study.turn_deals:,} deals "
+                            f"(keep-best discards; seat 1 holds {r0.hand_size + 1} cards and does "
+                            "not draw on turn 1)",
+                        _fmt_table(["turn"] + [f"seat {s}" for s in range(1, p + 1)], rows)]
+        else:
+            T = study.turns
+            maxp = max(study.players)
+            rows = []
+            for label, p in pairs:
+                sub = bt[(bt.config == label) & (bt.players == p) & (bt.turn == T)]
+                row = [label, str(p)]
+                for seat in range(1, maxp + 1):
+                    r = sub[sub.seat == seat]
+                    row.append(_pct(r.p_opened.iloc[0], r.p_opened_lo.iloc[0],
+                                    r.p_opened_hi.iloc[0], sign="") if len(r) else "")
+                rows.append(row)
+            out += ["", f"P(opened by turn {T}) in %, {study.turn_deals:,} deals per row "
+                        "(keep-best discards; every turn in by_turn.csv / --json)",
+                    _fmt_table(["config", "players"] + [f"seat {s}" for s in range(1, maxp + 1)],
+                               rows, left=2)]
+    if study.directory:
+        out += ["", f"run directory: {study.directory} (manifest.json, summary.csv, "
+                    "value_distribution.csv, by_turn.csv, results.json)"]
+    return "\n".join(out)
+
+# --------------------------------------------------------------------------- simulate
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser(
+        "simulate",
+        help="Monte Carlo studies (openings, games)",
+        description="Monte Carlo studies, seeded and reproducible on any number of "
+                    "threads or machines.",
+    )
+    sub = p.add_subparsers(dest="study", metavar="STUDY", required=True)
+    _add_simulate_openings(sub)
+    _add_simulate_games(sub)
+
+
+def _add_simulate_openings(subparsers) -> None:
+    from ..studies.openings import DEFAULTS
+
+    d = DEFAULTS
+    p = subparsers.add_parser(
+        "openings",
+        conflict_handler="resolve",
+        help="how likely a hand is to open: from the deal, by jokers, by turn",
+        description="Deal millions of hands in the core and estimate P(can open) and "
+                    "P(can go out at once) for the first player's 15 cards, another "
+                    "player's 14 + 1 drawn and the raw 14 cards; the distribution of the "
+                    "best opening value; all split by jokers in the hand; and P(opened by "
+                    "turn t) per seat at a full table, discarding by the keep-best policy "
+                    "(drop the card whose removal keeps the best opening value highest; "
+                    "ties drop the card worth more). Every probability comes with a 95% "
+                    "Wilson interval. Comma lists in --rules, --jokers, --threshold and "
+                    "--players sweep: one row per configuration.",
+        epilog="examples: rummy51 simulate openings; "
+               "rummy51 simulate openings --deals 10000000 --seed 2026 --out runs/openings-10M; "
+               "rummy51 simulate openings --jokers 2,4 --players 2,4,6; "
+               "rummy51 simulate openings --resume runs/openings-10M",
+    )
+    g = p.add_argument_group("study")
+    g.add_argument("--deals", type=_count, default=None, metavar="N",
+                   help=f"deals per configuration (default {d['deals']:,})")
+    g.add_argument("--seed", type=_count, default=None, metavar="S",
+                   help="seed (default: fresh entropy, printed so the run can be repeated)")
+    g.add_argument("--hands", type=_name_list, default=None, metavar="LIST",
+                   help="hands to evaluate per deal: first, other, raw (default all)")
+    g.add_argument("--players", type=_int_list, default=None, metavar="LIST",
+                   help=f"players at the table of the by-turn study, 1..6, a comma list sweeps "
+                        f"(default {','.join(map(str, d['players']))}; 0 skips the by-turn study)")
+    g.add_argument("--turns", type=_positive, default=None, metavar="T",
+                   help=f"turns of the by-turn study (default {d['turns']})")
+    g.add_argument("--turn-deals", type=_count, default=None, metavar="N",
+                   help=f"deals of the by-turn study per configuration and player count "
+                        f"(default {d['turn_deals']:,})")
+    g.add_argument("--chunk-size", type=_positive, default=None, metavar="N",
+                   help=f"deals per chunk (default {d['chunk_size']:,}); fixes the seeds")
+    g.add_argument("--turn-chunk-size", type=_positive, default=None, metavar="N",
+                   help=f"by-turn deals per chunk (default {d['turn_chunk_size']:,})")
+    e = p.add_argument_group("execution")
+    e.add_argument("--threads", type=_positive, default=None, metavar="N",
+                   help="threads (or local Dask workers) (default: all cores)")
+    _add_run_options(p, e, local="local threads", out_holds="final tables",
+                     chunk_files="chunk files")
+    group = add_rule_options(p)
+    group.add_argument("--rules", type=_name_list, metavar="LIST", default=None,
+                       help=f"rule presets, a comma list sweeps: {', '.join(PRESETS)} "
+                            "(default: default)")
+    group.add_argument("--jokers", type=_int_list, metavar="LIST", default=None,
+                       help="jokers in the deck; a comma list sweeps")
+    group.add_argument("--threshold", type=_int_list, metavar="LIST", default=None,
+                       help="least total meld value that opens; a comma list sweeps")
+    p.set_defaults(handler=_cmd_simulate_openings)
+
+
+def _cmd_simulate_openings(args: argparse.Namespace) -> int:
+    from ..runs import RunDir
+    from ..studies.openings import KIND, simulate_openings
+
+    configs = _sweep_from_args(args)
+    players = args.players
+    turn_deals = args.turn_deals
+    if players is not None and 0 in players:
+        if len(players) > 1:
+            raise ValueError("--players: 0 (no by-turn study) cannot be part of a list")
+        players, turn_deals = (), 0 if turn_deals is None else turn_deals
+    backend = args.backend or ("dask" if args.scheduler else "local")
+    if args.scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    command = " ".join([PROG] + [_quote(a) for a in (sys.argv[1:] if getattr(args, "_argv", None) is None else args._argv)])
+    try:
+        with _CliWarnings():
+            study = simulate_openings(
+                rules=configs, deals=args.deals, seed=args.seed, players=players,
+                turns=args.turns, turn_deals=turn_deals, threads=args.threads,
+                chunk_size=args.chunk_size, backend=backend, scheduler=args.scheduler,
+                out=args.out, resume=args.resume,
+                progress=False if args.no_progress else None, hands=args.hands,
+                turn_chunk_size=args.turn_chunk_size, chunk_format=args.chunk_format,
+                command=command)
+    except (ValueError, TypeError) as e:
+        raise _option_names(e) from None
+    except KeyboardInterrupt:
+        _say_saved_chunks(args, "openings", lambda where: RunDir.read_manifest(where, KIND))
+        raise
+    if args.json:
+        _print_json(study.to_dict())
+    else:
+        print(_openings_text(study))
+    return EXIT_OK
+
+# --------------------------------------------------------------------------- simulate games
+def _add_simulate_games(subparsers) -> None:
+    from ..r51.bots import BOTS
+    from ..studies.games import GAME_DEFAULTS
+
+    d = GAME_DEFAULTS
+    p = subparsers.add_parser(
+        "games",
+        help="bots play complete deals: win rates by bot and seat, scores, deal length",
+        description="Play complete deals of the game engine between bots (one per seat) "
+                    "and keep one record per player and deal (seat, bot, score, turn "
+                    "opened, went out, hand win, deal length). Prints win rates by bot, by "
+                    "seat and by position in the turn order with 95% Wilson intervals, "
+                    "mean scores with their standard errors, and deal-level figures. The "
+                    "first player rotates: deal d starts at seat d mod players. A win is "
+                    "going out; a deal capped by --max-turns (or whose stock cannot be "
+                    "refilled) is a draw. Seeded per chunk: the same records for any "
+                    "number of workers.",
+        epilog="examples: rummy51 simulate games --games 2000 --seed 1; "
+               "rummy51 simulate games --players 4 --bots greedy,greedy,random,handhunter "
+               "--games 100000 --seed 2026 --out runs/games-100k; "
+               "rummy51 simulate games --resume runs/games-100k",
+    )
+    g = p.add_argument_group("study")
+    g.add_argument("--players", type=_positive, default=None, metavar="N",
+                   help=f"players at the table (default: one per bot, {d['players']})")
+    g.add_argument("--bots", type=_name_list, default=None, metavar="LIST",
+                   help=f"one bot per seat, comma list, or one bot for every seat: "
+                        f"{', '.join(BOTS)} (default {','.join(d['bots'])})")
+    g.add_argument("--games", type=_positive, default=None, metavar="N",
+                   help=f"deals to play (default {d['games']:,})")
+    g.add_argument("--seed", type=_count, default=None, metavar="S",
+                   help="seed (default: fresh entropy, printed so the run can be repeated)")
+    g.add_argument("--chunk-size", type=_positive, default=None, metavar="N",
+                   help=f"deals per chunk (default {d['chunk_size']}); fixes the seeds")
+    g.add_argument("--rotate-first", action=argparse.BooleanOptionalAction, default=None,
+                   help="deal d starts at seat d mod players (default); --no-rotate-first: "
+                        "seat 0 starts every deal")
+    e = p.add_argument_group("execution")
+    e.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
+                   metavar="N", help="worker processes (or local Dask workers) (default: all cores)")
+    e.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
+                   help="auto (default): tables of greedy bots only are played by the C game "
+                        "kernel (the same deals, move for move), other tables by the Python "
+                        "engine; python: always the Python engine; c: insist on the kernel")
+    _add_run_options(p, e, local="local processes", out_holds="records, summary",
+                     chunk_files="chunk and records files")
+    group = add_rule_options(p)
+    group.add_argument("--max-turns", dest="max_turns", type=_positive, default=None, metavar="N",
+                       help="cap on a deal's turns; a capped deal is a draw (default 1000)")
+    p.set_defaults(handler=_cmd_simulate_games)
+
+
+def _games_option_names(e: Exception) -> Exception:
+    """``games must be >= 1`` -> ``--games must be >= 1`` (library names to options)."""
+    import re
+
+    msg = re.sub(r"^(players|bots|games|chunk_size|workers|seed|engine)\b",
+                 lambda m: "--" + m.group(1).replace("_", "-"), str(e))
+    return type(e)(msg)
+
+
+def _cmd_simulate_games(args: argparse.Namespace) -> int:
+    from ..studies.games import read_manifest, simulate_games
+
+    rule_given = args.rules is not None or any(
+        getattr(args, f, None) is not None for f in _RULE_FIELDS)
+    rules = rules_from_args(args) if rule_given else None
+    backend = args.backend or ("dask" if args.scheduler else "local")
+    if args.scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    argv = sys.argv[1:] if getattr(args, "_argv", None) is None else args._argv
+    command = " ".join([PROG] + [_quote(a) for a in argv])
+    try:
+        with _CliWarnings():
+            study = simulate_games(
+                players=args.players, bots=args.bots, games=args.games, rules=rules,
+                seed=args.seed, workers=args.workers, chunk_size=args.chunk_size,
+                backend=backend, scheduler=args.scheduler, out=args.out, resume=args.resume,
+                progress=False if args.no_progress else None, rotate_first=args.rotate_first,
+                chunk_format=args.chunk_format, command=command, engine=args.engine)
+    except (ValueError, TypeError) as e:
+        raise _games_option_names(e) from None
+    except KeyboardInterrupt:
+        _say_saved_chunks(args, "games", read_manifest)
+        raise
+    if args.json:
+        _print_json(study.to_dict())
+    else:
+        print(_games_text(study))
+    return EXIT_OK
+
+
+def _games_text(study) -> str:
+    """The tables of ``rummy51 simulate games``."""
+    from ..rules import rules_label
+
+    meta = study.meta()
+    ov = study.overview().iloc[0]
+    n = study.deals_done
+    lines = [f"rummy51 simulate games: {n:,} deals, {study.players} players: "
+             + ", ".join(f"{b} (seat {s})" for s, b in enumerate(study.bots)),
+             f"rules: {rules_label(study.rules)} ({_rules_text(study.rules)}, deals capped at "
+             f"{study.rules.max_turns} turns); "
+             + ("first player rotates (deal d starts at seat d mod "
+                f"{study.players})" if study.rotate_first else "seat 0 starts every deal"),
+             f"seed entropy {study.entropy} (repeat with --seed {study.entropy}); {study.chunks} "
+             f"chunks, {study.workers} "
+             f"{'Dask worker' if study.backend == 'dask' else 'process'}"
+             f"{'es' if study.workers > 1 and study.backend != 'dask' else ''}"
+             f"{'s' if study.workers > 1 and study.backend == 'dask' else ''}, "
+             f"{study.elapsed:.1f} s"
+             + (f" ({meta['deals_per_s']:.1f} deals/s" if meta["deals_per_s"] else "")
+             + (f", {meta['deals_per_s_per_worker']:.1f} per busy worker)"
+                if meta["deals_per_s"] and meta["deals_per_s_per_worker"] else
+                (")" if meta["deals_per_s"] else "")),
+             "rates in %, [95% Wilson interval]; means ± 1.96 standard errors; lower scores "
+             "are better; a win is going out"]
+    if not study.complete:
+        lines.append(f"PARTIAL: {study.chunks_done} of {study.chunks} chunks")
+
+    def rows_of(df, head):
+        rows = []
+        for r in df.itertuples():
+            rows.append(head(r) + [
+                f"{r.player_deals:,}", _pct(r.win_rate, r.win_lo, r.win_hi),
+                _mean(r.mean_score, r.mean_score_se),
+                _pct(r.hand_win_rate, r.hand_win_lo, r.hand_win_hi),
+                _pct(r.open_rate, r.open_lo, r.open_hi),
+                _mean(r.mean_turn_opened, r.mean_turn_opened_se)])
+        return rows
+
+    stats = ["player-deals", "win rate", "mean score", "hand wins", "opened", "turn opened"]
+    lines += ["", "By bot (seats with the same bot pooled)",
+              _fmt_table(["bot", "seats"] + stats,
+                         rows_of(study.summary("bot"), lambda r: [r.bot, r.seats]), left=2)]
+    lines += ["", "By seat",
+              _fmt_table(["seat", "bot"] + stats,
+                         rows_of(study.summary("seat"), lambda r: [str(r.seat), r.bot]), left=2)]
+    lines += ["", "By position in the turn order (0 = the first player: 15 cards, no draw on "
+                  "turn 0)",
+              _fmt_table(["position"] + stats,
+                         rows_of(study.summary("position"), lambda r: [str(r.position)]))]
+    deal_rows = [
+        ["deals", f"{int(ov.deals):,}"],
+        ["deal length (turns)", f"{_mean(ov.mean_deal_length, ov.mean_deal_length_se)}; "
+                                f"median {ov.median_deal_length:g}, 90% under "
+                                f"{ov.p90_deal_length:g}"],
+        ["won by hand", f"{int(ov.hand_wins):,}: "
+                        + _pct(ov.hand_win_rate, ov.hand_win_lo, ov.hand_win_hi)],
+        ["  with the bottom card", f"{int(ov.bottom_card_wins):,}: "
+                                   + _pct(ov.bottom_card_win_rate, ov.bottom_card_win_lo,
+                                          ov.bottom_card_win_hi)],
+        ["draws", f"{int(ov.draws):,}: " + _pct(ov.draw_rate, ov.draw_lo, ov.draw_hi)
+                  + f" ({int(ov.capped)} capped, {int(ov.stock_out)} stock out)"],
+    ]
+    lines += ["", "Deals", "\n".join(_fmt_table(["", ""], deal_rows, left=2).splitlines()[1:])]
+    if study.directory:
+        lines += ["", f"run directory: {study.directory} (manifest.json, records, summary.csv, "
+                      "overview.csv, results.json)"]
+    return "\n".join(lines)

@@ -1,0 +1,27 @@
+"""The Rummy 51 game: the engine (one deal, matches, hand histories), table melds,
+the built-in bots and the C game kernel that plays whole deals of greedy bots.
+
+The rules are ``docs/rules.md``; the choices where they are silent, ``docs/engine.md``.
+The solver this game asks (best opening, can open, go out) is ``rummy51.solver``.
+"""
+from .bots import BOTS, Bot, GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal, play_match
+from .engine import (
+    Discard,
+    Draw,
+    GameState,
+    IllegalMove,
+    LayDown,
+    LayOff,
+    Match,
+    Phase,
+    PlayerView,
+    SwapJoker,
+    replay,
+)
+
+__all__ = [
+    "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
+    "Discard", "Match", "replay",
+    "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "play_deal",
+    "play_match",
+]

@@ -1,0 +1,403 @@
+"""Report sections of game runs: win rates by bot, seat and position, hand wins,
+scores, deal lengths and ratings.
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..stats import Z95, proportion
+from ._figures import FIG_WIDTH, _GREY, _color, _figure, _grouped_bars, _legend, _panels, _percent_axis, _styled, _yerr
+from ._model import Column, ELO_MEAN, Headline, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
+from .ratings import bradley_terry
+
+
+def _tagged_games(runs: Sequence[Run], method: str, *args):
+    """``study.<method>(*args)`` of every games run, concatenated, ``run`` in front."""
+    import pandas as pd
+
+    frames = []
+    for r in runs:
+        df = getattr(r.study, method)(*args).copy()
+        df.insert(0, "run", r.name)
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _bottom_wins(runs: Sequence[Run]):
+    """Per run and bot: wins by hand with the bottom card per player-deal (Wilson)."""
+    import pandas as pd
+
+    rows = []
+    for r in runs:
+        for bot, g in r.records.groupby("bot", sort=False):
+            k = int(g.bottom_card_win.sum())
+            p, lo, hi = proportion(k, len(g))
+            rows.append({"run": r.name, "bot": bot, "player_deals": len(g), "bottom_card_wins": k,
+                         "bottom_card_win_rate": float(p), "bottom_card_win_lo": float(lo),
+                         "bottom_card_win_hi": float(hi)})
+    return pd.DataFrame(rows)
+
+
+def _bot_order(ratings) -> list[str]:
+    """Bots best first by the first run's rating, then any others by name."""
+    order: list[str] = []
+    for df in ratings:
+        for b in df.bot:
+            if b not in order:
+                order.append(b)
+    return order
+
+
+def _rate_parts(t, by: str, prefix: str, runs: Sequence[str]):
+    """``[(run, DataFrame p, lo, hi indexed by `by`)]`` of the ``<prefix>_rate`` columns."""
+    parts = []
+    for run in runs:
+        d = t[t.run == run].set_index(by)[[f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi"]]
+        d.columns = ["p", "lo", "hi"]
+        parts.append((run, d))
+    return parts
+
+
+@_styled
+def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
+    fig = _figure(FIG_WIDTH, 3.9)
+    n_seats = int(seats_t.seat.nunique())
+    axes = list(fig.subplots(1, 3, sharey=True,
+                             width_ratios=[len(bot_order) + 0.5, n_seats, n_seats]))
+    seat_bot = seats_t.drop_duplicates("seat").set_index("seat").bot
+    for ax, (by, t, groups, title) in zip(axes, (
+            ("bot", bots_t, bot_order, "by bot"),
+            ("seat", seats_t, sorted(seats_t.seat.unique()), "by seat"),
+            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order"))):
+        _grouped_bars(ax, groups, _rate_parts(t, by, "win", runs))
+        if by == "seat":
+            same = len(runs) == 1 or seats_t.groupby("seat").bot.nunique().max() == 1
+            ax.set_xticks(range(len(groups)), [f"{g}\n{seat_bot[g]}" if same else str(g)
+                                               for g in groups], fontsize=8.5)
+        elif by == "position":
+            ax.set_xticks(range(len(groups)), ["first" if g == 0 else f"+{g}" for g in groups])
+        ax.set_title(title)
+        for i, p in enumerate(players):
+            ax.axhline(1 / p, color="#c0392b" if len(runs) == 1 else _color(i), ls="--", lw=1)
+        _percent_axis(ax, top=None)
+        ax.set_ylim(0, None)
+    axes[0].set_ylabel("win rate (per player-deal)")
+    _legend(fig, axes, len(runs))
+    return fig
+
+
+@_styled
+def _fig_hand_wins(bots_t, bottom_t, runs, bot_order):
+    from matplotlib.ticker import PercentFormatter
+
+    fig, axes = _panels(2, ncols=2, sharex=True, sharey=False, height=3.4)
+    for ax, t, prefix, title in ((axes[0], bots_t, "hand_win", "won by hand (going out at once)"),
+                                 (axes[1], bottom_t, "bottom_card_win",
+                                  "won by hand with the bottom card")):
+        _grouped_bars(ax, bot_order, _rate_parts(t, "bot", prefix, runs))
+        ax.set_title(title)
+        ax.set_ylim(0, None)
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    axes[0].set_ylabel("rate per player-deal")
+    _legend(fig, axes, len(runs))
+    return fig
+
+
+def _score_hist(runs: Sequence[Run], bot_order):
+    """Per run and bot: player-deals per 10-point score bin (bins centred on multiples of
+    10; the extreme 0.1 % of all scores at each end counted in the edge bins)."""
+    import pandas as pd
+
+    scores = np.concatenate([r.records.score.to_numpy(float) for r in runs])
+    lo, hi = np.quantile(scores, [0.001, 0.999])
+    bins = np.arange(10 * math.floor(lo / 10) - 5, 10 * math.ceil(hi / 10) + 15, 10)
+    frames = []
+    for r in runs:
+        for bot, g in r.records.groupby("bot", sort=False):
+            s = g.score.to_numpy(float)
+            h, _ = np.histogram(np.clip(s, bins[0], bins[-1]), bins=bins)
+            frames.append(pd.DataFrame({"run": r.name, "bot": bot, "lo": bins[:-1],
+                                        "hi": bins[1:], "count": h, "share": h / len(s)}))
+    return _ordered(pd.concat(frames, ignore_index=True), bot_order, [r.name for r in runs])
+
+
+def _length_hist(runs: Sequence[Run]):
+    """Per run: deals per deal length (one-turn bins, or wider past 100 turns; the
+    longest 0.5 % counted in the last bin)."""
+    import pandas as pd
+
+    lengths = [r.records.groupby("deal").deal_length.first().to_numpy(float) for r in runs]
+    top = max(np.quantile(L, 0.995) for L in lengths)
+    step = max(1, math.ceil((top + 1) / 100))
+    bins = np.arange(0, top + 2 * step, step) - 0.5
+    frames = []
+    for r, L in zip(runs, lengths):
+        h, _ = np.histogram(np.clip(L, None, bins[-1] - 0.5), bins=bins)
+        frames.append(pd.DataFrame({"run": r.name, "lo": bins[:-1], "hi": bins[1:], "count": h,
+                                    "share": h / len(L)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _stairs(ax, d, **kw) -> None:
+    ax.stairs(d.share.to_numpy(), np.append(d.lo.to_numpy(), d.hi.to_numpy()[-1]), **kw)
+
+
+@_styled
+def _fig_scores(hist, bots_t, runs, bot_order):
+    from matplotlib.ticker import PercentFormatter
+
+    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
+    for ax, run in zip(axes, runs):
+        for i, bot in enumerate(bot_order):
+            d = hist[(hist.run == run) & (hist.bot == bot)]
+            if not len(d):
+                continue
+            mean = bots_t[(bots_t.run == run) & (bots_t.bot == bot)].mean_score.iloc[0]
+            _stairs(ax, d, color=_color(i), lw=1.5, label=f"{bot} (mean {mean:+.1f})")
+        ax.set_title(run if len(runs) > 1 else "score per player-deal")
+        ax.set_xlabel("score (points; lower is better)")
+        ax.legend(fontsize=8, loc="upper right")
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axes[0].set_ylabel("share of player-deals")
+    return fig
+
+
+@_styled
+def _fig_deal_length(hist, over, runs):
+    from matplotlib.ticker import PercentFormatter
+
+    fig, axes = _panels(1, height=3.3, width=7.5)
+    ax = axes[0]
+    one = len(runs) == 1
+    for i, run in enumerate(runs):
+        o = over[over.run == run].iloc[0]
+        _stairs(ax, hist[hist.run == run], color=_color(i), lw=1.5, fill=one,
+                alpha=0.8 if one else 1.0,
+                label=f"{run}: mean {o.mean_deal_length:.1f}, median {o.median_deal_length:.0f}")
+        ax.axvline(o.mean_deal_length, color="#2b2f36" if one else _color(i), ls="--", lw=1)
+    ax.set_xlabel("deal length (turns)")
+    ax.set_ylabel("share of deals")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    ax.legend(fontsize=8.5)
+    return fig
+
+
+@_styled
+def _fig_ratings(rt, runs, bot_order):
+    R = len(runs)
+    fig = _figure(7.5, 0.5 * len(bot_order) * max(1.0, R ** 0.5) + 1.2)
+    ax = fig.subplots()
+    for i, run in enumerate(runs):
+        d = rt[rt.run == run].set_index("bot").reindex(bot_order)
+        y = np.arange(len(bot_order)) + (i - (R - 1) / 2) * (0.6 / R)
+        r = d.rating.to_numpy(float)
+        ok = np.isfinite(r)
+        err = _yerr(r, d.rating_lo.fillna(d.rating), d.rating_hi.fillna(d.rating))
+        ax.errorbar(r[ok], y[ok], xerr=err[:, ok], fmt="o", color=_color(i), capsize=3, ms=5,
+                    label=run)
+        if R == 1:
+            for yy, v in zip(y[ok], r[ok]):
+                ax.annotate(f"{v:.0f}", (v, yy), xytext=(0, 6), textcoords="offset points",
+                            ha="center", fontsize=8.5)
+    ax.axvline(ELO_MEAN, color=_GREY, ls="--", lw=1)
+    ax.set_yticks(range(len(bot_order)), bot_order)
+    ax.set_ylim(len(bot_order) - 0.5, -0.7)
+    ax.set_xlabel("Bradley–Terry rating (Elo scale, mean 1500)")
+    if R > 1:
+        ax.legend(fontsize=8.5)
+    return fig
+
+
+def _score_table(runs: Sequence[Run]):
+    import pandas as pd
+
+    rows = []
+    for r in runs:
+        df = r.records
+        for bot, g in df.groupby("bot", sort=False):
+            s = pd.to_numeric(g.score).astype(float)
+            n = len(s)
+            un = int((~g.opened & ~g.went_out).sum())
+            p, lo, hi = proportion(un, n)
+            rows.append({"run": r.name, "bot": bot, "player_deals": n, "mean_score": s.mean(),
+                         "mean_score_se": s.std(ddof=1) / math.sqrt(n) if n > 1 else np.nan,
+                         "q10": s.quantile(0.1), "median": s.median(), "q90": s.quantile(0.9),
+                         "unopened": un, "unopened_rate": float(p), "unopened_lo": float(lo),
+                         "unopened_hi": float(hi)})
+    return pd.DataFrame(rows)
+
+
+def _ordered(df, bot_order, names):
+    rank = {b: i for i, b in enumerate(bot_order)}
+    runs = {n: i for i, n in enumerate(names)}
+    return (df.assign(_r=df.run.map(runs), _b=df.bot.astype(str).map(rank))
+              .sort_values(["_r", "_b"], kind="stable").drop(columns=["_r", "_b"])
+              .reset_index(drop=True))
+
+
+def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026) -> list[Section]:
+    """The report sections of games runs (side by side when several). The tables by
+    bot, seat and position are the runs' ``GameStudy.summary(by)``, the deal table
+    their ``overview()``; ratings come from ``bradley_terry`` of the records."""
+    import pandas as pd
+
+    runs = [r for r in runs if r.kind == "games"]
+    if not runs:
+        return []
+    names = [r.name for r in runs]
+    multi = len(runs) > 1
+    rcol = [Column("run", "run")] if multi else []
+    ratings = []
+    for r in runs:
+        t = bradley_terry(r.records, bootstrap=bootstrap, seed=seed)
+        t.insert(0, "run", r.name)
+        ratings.append(t)
+    rt = pd.concat(ratings, ignore_index=True)
+    bot_order = _bot_order(ratings)
+    bots_t = _ordered(_tagged_games(runs, "summary", "bot"), bot_order, names)
+    bots_t["bot"] = bots_t.bot.astype(str)
+    seats_t = _tagged_games(runs, "summary", "seat")
+    seats_t["bot"] = seats_t.bot.astype(str)
+    pos_t = _tagged_games(runs, "summary", "position")
+    bottom_t = _bottom_wins(runs)
+    over = _tagged_games(runs, "overview")
+    players = [int(r.study.players) for r in runs]
+
+    rate_cols = [Column("player_deals", "player-deals", "int"),
+                 Column("win_rate", "win rate", "pct", "win_lo", "win_hi"),
+                 Column("hand_win_rate", "won by hand", "pct", "hand_win_lo", "hand_win_hi"),
+                 Column("open_rate", "opened", "pct", "open_lo", "open_hi"),
+                 Column("mean_turn_opened", "mean turn opened", "num", se="mean_turn_opened_se",
+                        digits=2),
+                 Column("mean_score", "mean score", "num", se="mean_score_se", digits=2)]
+    sections = [Section(
+        "Who wins", "games",
+        "Bots playing full deals against each other. A player-deal is one seat in one deal; "
+        "a win is going out, and the win rate is wins per player-deal (draws count as deals "
+        "without a win). Intervals: 95 % Wilson; means ± 1.96 standard errors. Scores: "
+        "lower is better.",
+        (ReportFigure("games_win_rates", "Win rate by bot, by seat and by place in the turn order",
+                      _fig_win_rates(bots_t, seats_t, pos_t, names, bot_order, players),
+                      "Whiskers: 95 % Wilson intervals; the dashed line is the fair share "
+                      "1/players. Seats with the same bot are pooled in 'by bot'.",
+                      pd.concat([bots_t.assign(group="bot"), seats_t.assign(group="seat"),
+                                 pos_t.assign(group="position")], ignore_index=True)),
+         ReportTable("games_by_bot", "Results by bot", bots_t,
+                     tuple(rcol + [Column("bot", "bot"), Column("seats", "seats")] + rate_cols)),
+         ReportTable("games_by_seat", "Results by seat", seats_t,
+                     tuple(rcol + [Column("seat", "seat", "int"), Column("bot", "bot")]
+                           + rate_cols)),
+         ReportTable("games_by_position", "Results by place in the turn order", pos_t,
+                     tuple(rcol + [Column("position", "position (0 = first player)", "int")]
+                           + rate_cols),
+                     "The first player holds 15 cards and does not draw on the first turn.")))]
+
+    rt_cols = rcol + [Column("bot", "bot"),
+                      Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
+                      Column("wins", "pairwise wins", "int"),
+                      Column("comparisons", "comparisons", "int"),
+                      Column("deals", "deals played", "int")]
+    items: list = [ReportFigure("games_ratings", "Bradley–Terry ratings of the bots",
+                                _fig_ratings(rt, names, bot_order),
+                                "Whiskers: 95 % bootstrap intervals over deals.", rt),
+                   ReportTable("games_ratings", "Ratings", rt, tuple(rt_cols),
+                               f"Fitted by the MM algorithm; intervals from {bootstrap} bootstrap "
+                               f"resamples of the deals (seed {seed}).")]
+    if multi:
+        wide = rt.pivot_table(index="bot", columns="run",
+                              values=["rating", "rating_lo", "rating_hi"], sort=False)
+        wide.columns = [f"{a}@{r}" for a, r in wide.columns]
+        wr = bots_t.pivot_table(index="bot", columns="run",
+                                values=["win_rate", "win_lo", "win_hi"], sort=False)
+        wr.columns = [f"{a}@{r}" for a, r in wr.columns]
+        side = wide.join(wr, how="outer").reindex(bot_order).reset_index()
+        cols = [Column("bot", "bot")]
+        for n in names:
+            cols.append(Column(f"rating@{n}", f"rating: {n}", "num", f"rating_lo@{n}",
+                               f"rating_hi@{n}", digits=0))
+        for n in names:
+            cols.append(Column(f"win_rate@{n}", f"win rate: {n}", "pct", f"win_lo@{n}",
+                               f"win_hi@{n}"))
+        items.append(ReportTable("games_side_by_side", "Side by side: one column per run", side,
+                                 tuple(cols)))
+    sections.append(Section(
+        "Ratings", "ratings",
+        "Each deal's winner beats every other seat's bot (seats of its own bot aside): a "
+        "Bradley–Terry model of these pairwise results gives one rating per bot. On the Elo "
+        "scale, 400 points more means odds of 10 to 1 in a comparison.", tuple(items)))
+
+    score_t = _ordered(_score_table(runs), bot_order, names)
+    score_h = _score_hist(runs, bot_order)
+    length_h = _length_hist(runs)
+    sections.append(Section(
+        "Scores", "scores",
+        "The score of each seat in each deal (RULES.md section 6): −40 for going out, −80 "
+        "for a hand win, the cards left in hand for an opened loser, 100 for an unopened one, "
+        "doubled after a hand win.",
+        (ReportFigure("games_scores", "Score distributions by bot",
+                      _fig_scores(score_h, bots_t, names, bot_order),
+                      "Share of player-deals per 10-point bin (the extreme 0.1 % at each end "
+                      "counted in the edge bins).", score_h),
+         ReportTable("games_scores", "Scores by bot", score_t,
+                     tuple(rcol + [Column("bot", "bot"),
+                                   Column("player_deals", "player-deals", "int"),
+                                   Column("mean_score", "mean", "num", se="mean_score_se"),
+                                   Column("q10", "10 %", "num", digits=0),
+                                   Column("median", "median", "num", digits=0),
+                                   Column("q90", "90 %", "num", digits=0),
+                                   Column("unopened_rate", "left unopened", "pct",
+                                          "unopened_lo", "unopened_hi")])))))
+
+    sections.append(Section(
+        "Deal length and hand wins", "deals",
+        "How long a deal lasts (turns played), how often it ends without a winner (turn cap "
+        "reached or stock exhausted), and how often it is won by hand.",
+        (ReportFigure("games_deal_length", "Deal length",
+                      _fig_deal_length(length_h, over, names),
+                      "Share of deals by length in turns (the longest 0.5 % counted in the last "
+                      "bin); dashed: the mean.", length_h),
+         ReportFigure("games_hand_wins", "Hand-win rate by bot",
+                      _fig_hand_wins(bots_t, bottom_t, names, bot_order),
+                      "Per player-deal; whiskers: 95 % Wilson intervals.",
+                      bots_t[["run", "bot", "player_deals", "hand_wins", "hand_win_rate",
+                              "hand_win_lo", "hand_win_hi"]].merge(bottom_t, on=["run", "bot",
+                                                                                 "player_deals"])),
+         ReportTable("games_deals", "Deals", over,
+                     tuple(rcol + [Column("deals", "deals", "int"),
+                                   Column("players", "players", "int"),
+                                   Column("mean_deal_length", "mean length", "num",
+                                          se="mean_deal_length_se", digits=1),
+                                   Column("median_deal_length", "median", "num", digits=0),
+                                   Column("p90_deal_length", "90 %", "num", digits=0),
+                                   Column("draw_rate", "draws", "pct", "draw_lo", "draw_hi"),
+                                   Column("hand_win_rate", "won by hand", "pct", "hand_win_lo",
+                                          "hand_win_hi"),
+                                   Column("bottom_card_win_rate", "with the bottom card", "pct",
+                                          "bottom_card_win_lo", "bottom_card_win_hi")]),
+                     "Rates per deal."))))
+    return sections
+
+
+def game_headlines(run: Run, ratings) -> list[Headline]:
+    st = run.study
+    ov = st.overview().iloc[0]
+    out = [Headline("Deals played", int(ov.deals), "int",
+                    note=f"{st.players} players: {', '.join(st.bots)}")]
+    if len(ratings) > 1 and _finite(ratings.rating.iloc[0]):
+        top = ratings.iloc[0]
+        out.append(Headline(f"Top rated: {top.bot}", top.rating, "num", top.rating_lo,
+                            top.rating_hi, "Bradley–Terry, Elo scale (mean 1500)"))
+        s = st.summary("bot")
+        w = s[s.bot.astype(str) == top.bot].iloc[0]
+        out.append(Headline(f"Win rate of {top.bot}", w.win_rate, "pct", w.win_lo, w.win_hi,
+                            f"per player-deal; fair share {fmt_pct(1 / st.players, 1)}"))
+    se = ov.mean_deal_length_se
+    out.append(Headline("Mean deal length (turns)", ov.mean_deal_length, "num",
+                        ov.mean_deal_length - Z95 * se if _finite(se) else None,
+                        ov.mean_deal_length + Z95 * se if _finite(se) else None,
+                        f"draws {fmt_pct(ov.draw_rate)}, won by hand {fmt_pct(ov.hand_win_rate)}",
+                        digits=1))
+    return out

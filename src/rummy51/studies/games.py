@@ -1,0 +1,1016 @@
+"""Batch simulations of complete deals: bots against bots, one record per player-deal.
+
+``simulate_games(...) -> GameStudy`` plays ``games`` deals of the game engine
+(``rummy51.engine``) between bots from ``rummy51.bots.BOTS``, one bot per seat, and
+keeps one record per player and deal; ``GameStudy.summary()`` turns them into win
+rates (by bot, by seat, by position in the turn order) with 95 % Wilson intervals,
+mean scores with their standard errors, hand-win and opening rates, and
+``GameStudy.overview()`` into deal-level figures (deal length, draws, wins by hand).
+
+Choices (docs/games.md says more):
+
+* **The first player rotates**: deal ``d`` (0-based, over the whole run) starts at
+  seat ``d % players`` (``rotate_first=True``), so every bot is the first player
+  (15 cards, no draw on turn 0) equally often and position effects can be read in
+  ``summary(by="position")``. Bots keep their seats; ``rotate_first=False`` makes
+  seat 0 start every deal.
+* **A win** is going out (RULES.md 5.6-5.7): the player who discarded their last
+  card. A deal that ends without anybody going out (``rules.max_turns`` reached:
+  ``end="capped"``, or an empty stock that cannot be refilled: ``"stock_out"``) is a
+  **draw**: no winner, ``draw`` is True in every row of the deal, and the scores are
+  what the engine gives a draw (0 for everybody with ``rules.draw_scoring="zero"``).
+  Draws count in every denominator: a win rate is wins per player-deal played.
+* ``turn_opened`` is the player's own turn (1 = their first turn, the first
+  player's discard-only turn 0 included) in which they opened: ``turn // players + 1``
+  of the opening lay-down. ``deal_length`` is the number of turns played in the deal.
+
+Records (``GameStudy.records``, a pandas DataFrame, one row per (deal, seat)):
+``deal``, ``seat`` (0-based engine seat), ``bot``, ``position`` (0 = the first
+player of the deal), ``first_player``, ``score`` (RULES.md 6, lower is better),
+``opened``, ``turn_opened`` (nullable), ``went_out``, ``hand_win`` (went out by hand),
+``bottom_card_win`` (by hand with the bottom card), ``deal_length``, ``draw``, ``end``
+(how the deal ended: out, hand, hand_bottom, capped, stock_out).
+
+Seeding. The run is cut into chunks of ``chunk_size`` deals. Chunk ``i`` draws
+everything from ``SeedSequence(entropy).spawn(n_chunks)[i]`` (``rummy51.runs.chunk_seed``):
+its ``j``-th deal is shuffled with that sequence's child ``(j, 0)`` and the bot in
+seat ``s`` gets child ``(j, 1 + s)`` as its seed (bots whose constructor takes a
+``seed``, like ``RandomBot``; a fresh bot is made for every deal). So the records
+are the same for any number of worker processes or Dask workers, in any order, and
+a resumed run equals an uninterrupted one; ``GameStudy.replay(deal)`` plays any one
+deal again from its seeds.
+
+Run directories (``out=`` / ``resume=``), as the opening study's::
+
+    DIR/manifest.json                     kind "games", settings, seed, versions, command
+    DIR/chunks/chunk-000012.parquet       one per finished chunk (or .csv), written atomically
+    DIR/records.parquet (or .csv)  summary.csv  overview.csv  results.json   at the end
+
+Tables where every seat is ``"greedy"`` are played by the C game kernel
+(``rummy51.fastgame``, ``engine="auto"``): the same deals move for move as the Python
+engine with ``GreedyBot``s (tests compare them deal by deal), ~50x faster. Other tables
+use the Python engine (GIL-bound), so the local backend runs chunks in worker
+*processes*; ``backend="dask"`` sends them to Dask workers.
+
+>>> study = simulate_games(games=8, bots=("greedy", "random"), seed=1, workers=1,
+...                        progress=False)
+>>> len(study.records), int(study.records.went_out.sum()) + int(study.overview().draws[0])
+(16, 8)
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import inspect
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .. import _game, runs
+from .._checks import int_arg
+from ..r51 import fastgame
+from ..r51.bots import BOTS, play_deal
+from ..r51.engine import GameState, LayDownRecord
+from ..rules import RuleSet, rules_from_dict, rules_label, rules_to_dict
+from ..stats import Z95, proportion
+from ._common import json_records
+
+__all__ = ["GameStudy", "simulate_games", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
+           "COLUMNS", "ChunkWarning", "KIND"]
+
+ChunkWarning = runs.ChunkWarning
+
+#: Defaults of ``simulate_games`` (``None`` means these, or the run directory's on resume).
+GAME_DEFAULTS: dict[str, Any] = {
+    "players": 4,
+    "bots": ("greedy", "greedy", "random", "hand-hunter"),
+    "games": 10_000,
+    "chunk_size": 250,
+    "rotate_first": True,
+}
+
+#: How a deal ends (the engine's ``Result.how``), in the order of their codes (the
+#: game kernel's codes).
+ENDS = fastgame.ENDS
+#: ``engine=``: "auto" plays greedy-only tables in C, "python" never, "c" insists
+ENGINES = ("auto", "python", "c")
+_END_CODE = {e: i for i, e in enumerate(ENDS)}
+
+#: The integer columns a chunk holds (``turn_opened`` -1 = never opened).
+_CHUNK_COLUMNS = ("deal", "seat", "first_player", "score", "opened", "turn_opened", "went_out",
+                  "hand_win", "bottom_card_win", "deal_length", "draw", "end")
+_CHUNK_DTYPES = {"deal": np.int64, "seat": np.int8, "first_player": np.int8,
+                 "score": np.int32, "opened": np.int8, "turn_opened": np.int16,
+                 "went_out": np.int8, "hand_win": np.int8, "bottom_card_win": np.int8,
+                 "deal_length": np.int32, "draw": np.int8, "end": np.int8}
+#: The columns of ``GameStudy.records``, in order.
+COLUMNS = ("deal", "seat", "bot", "position", "first_player", "score", "opened", "turn_opened",
+           "went_out", "hand_win", "bottom_card_win", "deal_length", "draw", "end")
+
+KIND = "games"
+_CHUNK_TAG = "# rummy51-games-chunk "
+
+
+# --------------------------------------------------------------------------- bots
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+
+
+def _bot_name(bot) -> str:
+    """The canonical name of a bot: a key of ``BOTS`` (spelling of case, ``-`` and
+    ``_`` free: ``handhunter`` is ``hand-hunter``), or ``"module:Class"`` of a bot class
+    importable at module level (worker processes import it by that name)."""
+    if isinstance(bot, type):
+        name = f"{bot.__module__}:{bot.__qualname__}"
+        if _import_bot(name, check=False) is not bot:
+            raise ValueError(f"bots: class {bot.__qualname__} cannot be imported by name as "
+                             f"{name!r}: define it at module level of an importable module")
+        return name
+    if not isinstance(bot, str):
+        raise TypeError(f"bots must hold bot names (or bot classes), got {bot!r}")
+    for key in BOTS:
+        if _norm(key) == _norm(bot):
+            return key
+    if ":" in bot:
+        _import_bot(bot.strip())
+        return bot.strip()
+    raise ValueError(f"bots: {bot!r} is not a bot: choose from {', '.join(BOTS)} "
+                     f"(or module:Class)")
+
+
+def _import_bot(name: str, check: bool = True):
+    mod, _, qual = name.partition(":")
+    try:
+        obj: Any = importlib.import_module(mod)
+        for part in qual.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError) as e:
+        if not check:
+            return None
+        raise ValueError(f"bots: cannot import {name!r} ({e})") from None
+    if check and not callable(obj):
+        raise ValueError(f"bots: {name!r} is not a bot class")
+    return obj
+
+
+_FACTORIES: dict[str, Callable] = {}
+
+
+def _bot_factory(name: str) -> Callable[[np.random.SeedSequence], Any]:
+    """``make(seed) -> bot``: a fresh bot; ``seed`` goes to bots whose constructor takes one."""
+    f = _FACTORIES.get(name)
+    if f is None:
+        cls = BOTS[name] if name in BOTS else _import_bot(name)
+        try:
+            takes_seed = "seed" in inspect.signature(cls).parameters
+        except (TypeError, ValueError):
+            takes_seed = False
+        f = (lambda ss: cls(seed=ss)) if takes_seed else (lambda ss: cls())
+        _FACTORIES[name] = f
+    return f
+
+
+def _parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
+    """``(bots, players)`` from the arguments: one bot per seat, or one for every seat."""
+    if players is not None:
+        players = int_arg("players", players, 2, 64)
+    if bots is None:
+        if players is None or players == GAME_DEFAULTS["players"]:
+            return tuple(GAME_DEFAULTS["bots"]), GAME_DEFAULTS["players"]
+        return ("greedy",) * players, players
+    if isinstance(bots, str):
+        bots = [b for b in bots.split(",")]
+    bots = list(bots)
+    if not bots:
+        raise ValueError("bots: the list is empty: give one bot per seat, like greedy,random")
+    names = tuple(_bot_name(b) for b in bots)
+    if players is None:
+        players = len(names) if len(names) > 1 else GAME_DEFAULTS["players"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"bots: {len(names)} bots for {players} players: give one bot per "
+                         f"seat (or one bot for every seat)")
+    return names, players
+
+
+# --------------------------------------------------------------------------- seeds
+def deal_seeds(entropy, spawn_key: Sequence[int], chunk: int, j: int, players: int):
+    """``(shuffle_seed, [bot_seed per seat])`` of the ``j``-th deal of chunk ``chunk``:
+    children ``(j, 0)`` and ``(j, 1 + s)`` of the chunk's SeedSequence."""
+    base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
+    game = np.random.SeedSequence(entropy, spawn_key=base + (0,))
+    bots = [np.random.SeedSequence(entropy, spawn_key=base + (1 + s,)) for s in range(players)]
+    return game, bots
+
+
+# --------------------------------------------------------------------------- settings
+@dataclass(frozen=True)
+class _GameSettings:
+    """Everything that decides a run's records (the manifest's ``settings``)."""
+
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    chunk_size: int
+    rotate_first: bool
+    rules: RuleSet
+    entropy: Any
+    spawn_key: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "bots": list(self.bots), "games": self.games,
+                "chunk_size": self.chunk_size, "rotate_first": self.rotate_first,
+                "rules": rules_to_dict(self.rules),
+                "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> "_GameSettings":
+        ent = d["seed"]["entropy"]
+        return cls(players=int(d["players"]), bots=tuple(str(b) for b in d["bots"]),
+                   games=int(d["games"]), chunk_size=int(d["chunk_size"]),
+                   rotate_first=bool(d["rotate_first"]), rules=rules_from_dict(d["rules"]),
+                   entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
+                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]))
+
+    @property
+    def config_hash(self) -> str:
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def plan(self) -> list[dict]:
+        """The chunks in seeding order: chunk i plays deals ``deal0 .. deal0 + n - 1``."""
+        specs = []
+        rules = rules_to_dict(self.rules)
+        for i, deal0 in enumerate(range(0, self.games, self.chunk_size)):
+            specs.append({"index": i, "deal0": deal0,
+                          "n": min(self.chunk_size, self.games - deal0),
+                          "players": self.players, "bots": list(self.bots),
+                          "rotate_first": self.rotate_first, "rules": rules,
+                          "entropy": self.entropy, "spawn_key": list(self.spawn_key)})
+        return specs
+
+
+def _check_players(players: int, rules: RuleSet) -> None:
+    need = players * rules.hand_size + 1 + (1 if rules.bottom_card else 0) + 1
+    if need > rules.deck_size:
+        most = (rules.deck_size - 2 - (1 if rules.bottom_card else 0)) // rules.hand_size
+        raise ValueError(f"players: {players} players need {need} cards (hands, a stock card"
+                         f"{', the bottom card' if rules.bottom_card else ''}) but the deck has "
+                         f"{rules.deck_size}: at most {most} players with these rules")
+
+
+# --------------------------------------------------------------------------- one chunk
+def _deal_rows(state: GameState, cols: dict, row: int) -> int:
+    """Write the finished deal's rows into ``cols`` from ``row``; return its length in turns."""
+    n = state.n_players
+    res = state.result
+    turn_opened = [-1] * n
+    length = 0
+    for rec in state.history:
+        if rec.player >= 0:
+            length = rec.turn + 1
+            if isinstance(rec, LayDownRecord) and rec.opening:
+                turn_opened[rec.player] = rec.turn // n + 1
+    end = _END_CODE[res.how]
+    draw = res.winner is None
+    for p in range(n):
+        won = res.winner == p
+        r = row + p
+        cols["seat"][r] = p
+        cols["first_player"][r] = state.first
+        cols["score"][r] = res.scores[p]
+        cols["opened"][r] = state.opened[p]
+        cols["turn_opened"][r] = turn_opened[p]
+        cols["went_out"][r] = won
+        cols["hand_win"][r] = won and res.how in ("hand", "hand_bottom")
+        cols["bottom_card_win"][r] = won and res.how == "hand_bottom"
+        cols["deal_length"][r] = length
+        cols["draw"][r] = draw
+        cols["end"][r] = end
+    return length
+
+
+def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bool:
+    """Whether a table of ``bots`` is played by the C kernel (``rummy51.fastgame``): every
+    seat greedy, rules it plays, and ``engine`` "auto" (or "c", which insists)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return False
+    why = None if all(b == "greedy" for b in bots) else "it plays tables of greedy bots only"
+    why = why or fastgame.supported(rules, len(bots))
+    if why is not None and engine == "c":
+        raise ValueError(f"engine c: the C game kernel cannot play this table: {why} "
+                         "(engine auto falls back to the Python engine)")
+    return why is None
+
+
+def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
+    """``_play_chunk`` for greedy tables, in C: the same deals (same seeds, same moves)."""
+    players = spec["players"]
+    kernel = fastgame.greedy_kernel(rules)
+    entropy = spec["entropy"]
+    base = tuple(runs.chunk_seed(entropy, spawn_key=spec["spawn_key"], index=spec["index"]).spawn_key)
+    n = spec["n"]
+    deals = spec["deal0"] + np.arange(n)
+    firsts = (deals % players if spec["rotate_first"] else np.zeros(n, np.int64)).tolist()
+    play, SeedSequence, default_rng = _game.play_greedy, np.random.SeedSequence, np.random.default_rng
+    res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
+                firsts[j]) for j in range(n)]
+    winner = np.array([r[0] for r in res], np.int64)
+    how = np.array([r[1] for r in res], np.int64)
+    length = np.array([r[2] for r in res], np.int64)
+    for name, per_deal in (("deal", deals), ("first_player", firsts), ("deal_length", length),
+                           ("draw", winner < 0), ("end", how)):
+        cols[name][:] = np.repeat(per_deal, players)
+    cols["seat"][:] = np.tile(np.arange(players), n)
+    for name, k in (("score", 3), ("opened", 4), ("turn_opened", 5)):  # per seat
+        cols[name][:] = np.array([r[k] for r in res]).ravel()
+    won = np.flatnonzero(winner >= 0)
+    rows = won * players + winner[won]
+    cols["went_out"][rows] = True
+    cols["hand_win"][rows] = np.isin(how[won], (1, 2))
+    cols["bottom_card_win"][rows] = how[won] == 2
+    return int(length.sum())
+
+
+def _play_chunk(spec: Mapping) -> dict:
+    """Play one chunk's deals; returns its columns, the seconds and the turns played."""
+    t0 = time.perf_counter()
+    rules = rules_from_dict(spec["rules"])
+    players = spec["players"]
+    n = spec["n"]
+    cols = {c: np.zeros(n * players, _CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+    if uses_kernel(spec["bots"], rules, spec.get("engine", "auto")):
+        turns = _kernel_rows(spec, rules, cols)
+        from .. import __version__
+
+        return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+                "turns": turns, "version": __version__}
+    makers = [_bot_factory(b) for b in spec["bots"]]
+    turns = 0
+    for j in range(n):
+        deal = spec["deal0"] + j
+        game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
+        bots = [make(ss) for make, ss in zip(makers, bot_ss)]
+        first = deal % players if spec["rotate_first"] else 0
+        try:
+            state = play_deal(bots, rules, seed=game_ss, first=first)
+        except Exception as e:  # a bot's bug: name the deal so it can be replayed
+            raise RuntimeError(f"deal {deal} (chunk {spec['index']}, bots {', '.join(spec['bots'])}) "
+                               f"failed: {type(e).__name__}: {e}") from e
+        cols["deal"][j * players:(j + 1) * players] = deal
+        turns += _deal_rows(state, cols, j * players)
+    from .. import __version__
+
+    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+            "turns": turns, "version": __version__}
+
+
+def _check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+    """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
+    if set(cols) != set(_CHUNK_COLUMNS):
+        return f"columns {sorted(cols)} instead of {sorted(_CHUNK_COLUMNS)}"
+    p, n = spec["players"], spec["n"]
+    rows = n * p
+    for c in _CHUNK_COLUMNS:
+        if len(cols[c]) != rows:
+            return f"column {c} has {len(cols[c])} rows, not {rows}"
+    deals = np.arange(spec["deal0"], spec["deal0"] + n)
+    if not np.array_equal(cols["deal"], np.repeat(deals, p)):
+        return f"its deals are not {spec['deal0']}..{spec['deal0'] + n - 1}, {p} rows each"
+    if not np.array_equal(cols["seat"], np.tile(np.arange(p), n)):
+        return "its seats are out of order"
+    first = np.repeat(deals % p if spec["rotate_first"] else np.zeros(n, np.int64), p)
+    if not np.array_equal(cols["first_player"], first):
+        return "its first players are wrong"
+    for c in ("opened", "went_out", "hand_win", "bottom_card_win", "draw"):
+        if not np.isin(cols[c], (0, 1)).all():
+            return f"column {c} holds values other than 0 and 1"
+    if not ((0 <= cols["end"]) & (cols["end"] < len(ENDS))).all():
+        return "unknown end codes"
+    wins = np.asarray(cols["went_out"], np.int64).reshape(n, p).sum(1)
+    draw = np.asarray(cols["draw"]).reshape(n, p)
+    if (wins > 1).any() or not (draw == (wins == 0)[:, None]).all():
+        return "a deal has more than one winner, or a draw with a winner"
+    if (cols["hand_win"] > cols["went_out"]).any() or (cols["bottom_card_win"] > cols["hand_win"]).any():
+        return "hand wins without going out"
+    if not np.array_equal(cols["turn_opened"] >= 1, cols["opened"] == 1):
+        return "turn_opened does not match opened"
+    return None
+
+
+# --------------------------------------------------------------------------- chunk files
+_LAYOUT = runs.ChunkLayout(columns=_CHUNK_COLUMNS, dtypes=_CHUNK_DTYPES, csv_tag=_CHUNK_TAG)
+
+
+def _write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, _LAYOUT, res["cols"],
+                     {"chunk": spec["index"], "config_hash": run.hash, "deal0": spec["deal0"],
+                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
+                      "turns": int(res["turns"])})
+
+
+def _chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
+    """Reads a chunk file of ``run`` back to its verified result (``cols``, ``seconds``,
+    ``turns``)."""
+    def read(path: Path, spec: Mapping) -> dict:
+        meta, raw = runs.read_chunk(path, run.fmt, _LAYOUT, run.hash,
+                                    {"chunk": spec["index"], "deal0": spec["deal0"], "n": spec["n"]})
+        cols = {c: raw[c].astype(_CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+        why = _check_cols(spec, cols)
+        if why:
+            raise ValueError(why)
+        return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
+                "turns": int(meta.get("turns", 0))}
+    return read
+
+
+def _new_manifest(settings: "_GameSettings", fmt: Optional[str], command: Optional[str],
+                  n_chunks: int, status: str = "running") -> dict:
+    return runs.new_manifest(
+        KIND, settings.to_json(), settings.config_hash,
+        {"entropy": settings.entropy, "spawn_key": list(settings.spawn_key)}, fmt, command,
+        n_chunks, status=status,
+        counts={"games": settings.games, "players": settings.players,
+                "records": settings.games * settings.players})
+
+
+def read_manifest(path) -> dict:
+    """A games run directory's manifest (``ValueError`` naming what is wrong)."""
+    return runs.RunDir.read_manifest(path, KIND)
+
+
+def _compare(path, old: _GameSettings, given: Mapping[str, Any]) -> None:
+    """Refuse to resume ``path`` when a given setting differs from the directory's."""
+    for key, value in given.items():
+        if value is None:
+            continue
+        if key == "seed":
+            ent, skey = value
+            if ent != old.entropy or tuple(skey) != old.spawn_key:
+                raise ValueError(f"cannot resume {path}: it was run with seed entropy "
+                                 f"{old.entropy}, not {ent}")
+            continue
+        have = getattr(old, key)
+        if key == "rules":
+            for f in dataclasses.fields(RuleSet):
+                a, b = getattr(have, f.name), getattr(value, f.name)
+                if a != b:
+                    raise ValueError(f"cannot resume {path}: it was run with rules.{f.name} = "
+                                     f"{a!r}, not {b!r}")
+            continue
+        if value != have:
+            show = (lambda x: ",".join(map(str, x)) if isinstance(x, tuple) else x)
+            raise ValueError(f"cannot resume {path}: it was run with {key} = {show(have)}, "
+                             f"not {show(value)}")
+
+
+# --------------------------------------------------------------------------- records
+def _frame(cols: Mapping[str, np.ndarray], settings: _GameSettings):
+    """The records DataFrame of chunk columns."""
+    import pandas as pd
+
+    p = settings.players
+    seat = np.asarray(cols["seat"], np.int8)
+    first = np.asarray(cols["first_player"], np.int8)
+    turn_opened = pd.array(np.asarray(cols["turn_opened"], np.int64), dtype="Int16")
+    turn_opened[np.asarray(cols["turn_opened"]) < 0] = pd.NA
+    bot_names = list(dict.fromkeys(settings.bots))
+    bot_codes = np.array([bot_names.index(b) for b in settings.bots], np.int64)
+    df = pd.DataFrame({
+        "deal": np.asarray(cols["deal"], np.int64),
+        "seat": seat,
+        "bot": pd.Categorical.from_codes(bot_codes[seat.astype(np.int64)], categories=bot_names)
+        if len(seat) else pd.Categorical([], categories=bot_names),
+        "position": ((seat.astype(np.int64) - first) % p).astype(np.int8),
+        "first_player": first,
+        "score": np.asarray(cols["score"], np.int32),
+        "opened": np.asarray(cols["opened"]).astype(bool),
+        "turn_opened": turn_opened,
+        "went_out": np.asarray(cols["went_out"]).astype(bool),
+        "hand_win": np.asarray(cols["hand_win"]).astype(bool),
+        "bottom_card_win": np.asarray(cols["bottom_card_win"]).astype(bool),
+        "deal_length": np.asarray(cols["deal_length"], np.int32),
+        "draw": np.asarray(cols["draw"]).astype(bool),
+        "end": pd.Categorical.from_codes(np.asarray(cols["end"], np.int64), categories=list(ENDS))
+        if len(seat) else pd.Categorical([], categories=list(ENDS)),
+    })
+    return df
+
+
+def _cols_of(df) -> dict[str, np.ndarray]:
+    """Chunk columns back from a records DataFrame (for reading records files)."""
+    ends = df["end"].astype(str).map(_END_CODE)
+    if ends.isna().any():
+        raise ValueError("unknown values in column end")
+    return {
+        "deal": df["deal"].to_numpy(np.int64), "seat": df["seat"].to_numpy(np.int64),
+        "first_player": df["first_player"].to_numpy(np.int64),
+        "score": df["score"].to_numpy(np.int64),
+        "opened": df["opened"].astype(bool).to_numpy(np.int64),
+        "turn_opened": df["turn_opened"].astype("Int64").fillna(-1).to_numpy(np.int64),
+        "went_out": df["went_out"].astype(bool).to_numpy(np.int64),
+        "hand_win": df["hand_win"].astype(bool).to_numpy(np.int64),
+        "bottom_card_win": df["bottom_card_win"].astype(bool).to_numpy(np.int64),
+        "deal_length": df["deal_length"].to_numpy(np.int64),
+        "draw": df["draw"].astype(bool).to_numpy(np.int64),
+        "end": ends.to_numpy(np.int64),
+    }
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    n = x.size
+    if n == 0:
+        return float("nan"), float("nan")
+    mean = float(x.mean())
+    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return mean, se
+
+
+def _rate(prefix: str, k: int, n: int) -> dict:
+    p, lo, hi = proportion(int(k), int(n))
+    return {f"{prefix}_rate": float(p), f"{prefix}_lo": float(lo), f"{prefix}_hi": float(hi)}
+
+
+def _group_stats(g) -> dict:
+    n = len(g)
+    wins = int(g["went_out"].sum())
+    hand = int(g["hand_win"].sum())
+    opened = int(g["opened"].sum())
+    out: dict[str, Any] = {"player_deals": n, "wins": wins}
+    out.update(_rate("win", wins, n))
+    out["hand_wins"] = hand
+    out.update(_rate("hand_win", hand, n))
+    ms, se = _mean_se(g["score"].to_numpy(np.float64))
+    out.update(mean_score=ms, mean_score_se=se, opened=opened)
+    out.update(_rate("open", opened, n))
+    to = g["turn_opened"].dropna().to_numpy(np.float64)
+    mt, mtse = _mean_se(to)
+    out.update(mean_turn_opened=mt, mean_turn_opened_se=mtse)
+    return out
+
+
+# --------------------------------------------------------------------------- the study
+@dataclass(frozen=True, eq=False)
+class GameStudy:
+    """The records of a batch of deals between bots, and the tables computed from them.
+
+    ``records``: one row per (deal, seat), columns ``COLUMNS`` (module docstring).
+    Tables (pandas DataFrames, computed on demand, never printed): ``summary(by)`` and
+    ``overview()``. Rates come with 95 % Wilson intervals (``_lo``/``_hi``), means
+    with their standard error (``_se``). A study loaded with ``partial=True`` may hold
+    fewer deals than ``games`` (``complete`` is False).
+    """
+
+    records: Any
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    rules: RuleSet
+    entropy: Any
+    spawn_key: tuple[int, ...] = ()
+    chunk_size: int = GAME_DEFAULTS["chunk_size"]
+    rotate_first: bool = True
+    chunks: int = 0
+    chunks_done: int = 0
+    elapsed: float = float("nan")
+    compute_seconds: float = float("nan")
+    workers: int = 1
+    backend: str = "local"
+    directory: Optional[str] = None
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def complete(self) -> bool:
+        """Whether every chunk of the plan is in the records."""
+        return self.chunks_done == self.chunks
+
+    @property
+    def deals_done(self) -> int:
+        return len(self.records) // self.players
+
+    @property
+    def turns(self) -> int:
+        """Turns played over all deals."""
+        r = self.records
+        return int(r["deal_length"][r["seat"] == 0].sum())
+
+    @property
+    def seed(self) -> np.random.SeedSequence:
+        """The root SeedSequence: ``simulate_games(seed=study.seed, ...)`` repeats the run."""
+        return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
+
+    def _settings(self) -> _GameSettings:
+        return _GameSettings(self.players, tuple(self.bots), self.games, self.chunk_size,
+                             self.rotate_first, self.rules, self.entropy, tuple(self.spawn_key))
+
+    def same_records(self, other: "GameStudy") -> bool:
+        """Whether ``other`` holds exactly the same settings and records."""
+        return (self._settings() == other._settings()
+                and self.records.reset_index(drop=True).equals(other.records.reset_index(drop=True)))
+
+    def replay(self, deal: int) -> GameState:
+        """Play deal ``deal`` again from its seeds with fresh bots; returns the finished
+        state (its ``to_json()`` is the deal's hand history)."""
+        deal = int_arg("deal", deal, 0, self.games - 1)
+        chunk, j = divmod(deal, self.chunk_size)
+        game_ss, bot_ss = deal_seeds(self.entropy, self.spawn_key, chunk, j, self.players)
+        bots = [_bot_factory(b)(ss) for b, ss in zip(self.bots, bot_ss)]
+        first = deal % self.players if self.rotate_first else 0
+        return play_deal(bots, self.rules, seed=game_ss, first=first)
+
+    # ------------------------------------------------------------------ tables
+    def summary(self, by: Optional[str] = None):
+        """Per-player figures grouped ``by`` ``"bot"`` (seats with the same bot pooled),
+        ``"seat"`` or ``"position"`` (0 = the first player of the deal); ``None`` gives
+        all three, one after the other, with a ``group`` column.
+
+        Columns: ``player_deals``; ``wins`` and ``win_rate`` (went out), ``hand_wins`` and
+        ``hand_win_rate`` (went out by hand), ``opened`` and ``open_rate`` (opened before
+        the deal ended), each with its Wilson interval (``win_lo``, ``win_hi``, ...);
+        ``mean_score`` and ``mean_turn_opened`` (over the player-deals that opened) with
+        standard errors. Draws count as deals without a win. Pooled seats (two greedy
+        bots) are not independent within a deal (at most one wins), which makes their
+        intervals slightly conservative."""
+        import pandas as pd
+
+        if by is None:
+            frames = [self.summary(b).assign(group=b) for b in ("bot", "seat", "position")]
+            df = pd.concat(frames, ignore_index=True)
+            front = ["group", "bot", "seats", "seat", "position"]
+            for c in ("seat", "position"):
+                df[c] = df[c].astype("Int64")
+            return df[front + [c for c in df.columns if c not in front]]
+        r = self.records
+        rows = []
+        if by == "bot":
+            for name in dict.fromkeys(self.bots):
+                seats = [s for s, b in enumerate(self.bots) if b == name]
+                row = {"bot": name, "seats": ",".join(map(str, seats))}
+                row.update(_group_stats(r[r["bot"] == name]))
+                rows.append(row)
+        elif by == "seat":
+            for s, name in enumerate(self.bots):
+                row = {"seat": s, "bot": name}
+                row.update(_group_stats(r[r["seat"] == s]))
+                rows.append(row)
+        elif by == "position":
+            for q in range(self.players):
+                row = {"position": q}
+                row.update(_group_stats(r[r["position"] == q]))
+                rows.append(row)
+        else:
+            raise ValueError(f"by must be 'bot', 'seat', 'position' or None, got {by!r}")
+        return pd.DataFrame(rows)
+
+    def overview(self):
+        """One row of deal-level figures: ``deals``; ``draws`` (capped + stock_out) and
+        ``draw_rate``; ``hand_wins`` (deals won by hand) and ``bottom_card_wins`` with
+        rates; ``mean_deal_length`` (turns) with its standard error, its median and
+        90th percentile; ``turns`` in all."""
+        import pandas as pd
+
+        r = self.records
+        d = r[r["seat"] == 0]
+        n = len(d)
+        ends = d["end"].astype(str).value_counts()
+        row: dict[str, Any] = {"deals": n, "players": self.players}
+        draws = int(d["draw"].sum())
+        row["draws"] = draws
+        row.update(_rate("draw", draws, n))
+        row["capped"] = int(ends.get("capped", 0))
+        row["stock_out"] = int(ends.get("stock_out", 0))
+        hw = int(r["hand_win"].sum())
+        bw = int(r["bottom_card_win"].sum())
+        row["hand_wins"] = hw
+        row.update(_rate("hand_win", hw, n))
+        row["bottom_card_wins"] = bw
+        row.update(_rate("bottom_card_win", bw, n))
+        length = d["deal_length"].to_numpy(np.float64)
+        m, se = _mean_se(length)
+        row.update(mean_deal_length=m, mean_deal_length_se=se,
+                   median_deal_length=float(np.median(length)) if n else float("nan"),
+                   p90_deal_length=float(np.percentile(length, 90)) if n else float("nan"),
+                   turns=int(length.sum()))
+        ms, mse = _mean_se(r["score"].to_numpy(np.float64))
+        row.update(mean_score=ms, mean_score_se=mse)
+        return pd.DataFrame([row])
+
+    # ------------------------------------------------------------------ persistence
+    def meta(self) -> dict:
+        """Settings and run facts as plain JSON-able data."""
+        s = self._settings()
+        fin = np.isfinite
+        deals = self.deals_done
+        return {
+            "kind": KIND,
+            "settings": s.to_json(),
+            "config_hash": s.config_hash,
+            "rules_label": rules_label(self.rules),
+            "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)},
+            "chunks": {"total": self.chunks, "done_count": self.chunks_done},
+            "complete": self.complete,
+            "deals_done": deals,
+            "turns": self.turns,
+            "elapsed_s": round(self.elapsed, 3) if fin(self.elapsed) else None,
+            "compute_s": round(self.compute_seconds, 3) if fin(self.compute_seconds) else None,
+            "deals_per_s": round(deals / self.elapsed, 2)
+            if fin(self.elapsed) and self.elapsed > 0 else None,
+            "deals_per_s_per_worker": round(deals / self.compute_seconds, 2)
+            if fin(self.compute_seconds) and self.compute_seconds > 0 else None,
+            "workers": self.workers,
+            "backend": self.backend,
+            "z": Z95,
+            "win": "the player who went out; a deal without one (capped, stock_out) is a draw",
+            "first_player": "deal d starts at seat d % players" if self.rotate_first
+            else "seat 0 starts every deal",
+        }
+
+    def to_dict(self) -> dict:
+        """``meta``, ``overview`` and ``summary`` (all groups) as JSON-able data (the
+        records are too many: they are in the records file, or ``records``)."""
+        return {"meta": self.meta(), "overview": json_records(self.overview())[0],
+                "summary": json_records(self.summary())}
+
+    def save(self, path, fmt: Optional[str] = None) -> Path:
+        """Write the final files into ``path`` (created if needed): ``records.parquet``
+        (``fmt="parquet"``, the default with pyarrow) or ``records.csv``,
+        ``summary.csv``, ``overview.csv`` and ``results.json``; and a ``manifest.json``
+        if there is none (a study computed without ``out``)."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        mf = path / "manifest.json"
+        if mf.exists():
+            manifest = read_manifest(path)
+            if manifest.get("config_hash") != self._settings().config_hash:
+                raise ValueError(f"{path} holds a run with other settings: choose another directory")
+            fmt = fmt or manifest.get("chunk_format")
+        if fmt is not None and fmt not in runs.CHUNK_FORMATS:
+            raise ValueError(f"fmt must be 'parquet' or 'csv', got {fmt!r}")
+        fmt = runs.chunk_format(fmt)
+        if not mf.exists():
+            manifest = _new_manifest(self._settings(), None, None, self.chunks,
+                                     status="finished" if self.complete else "partial")
+            manifest["records_format"] = fmt
+            runs.atomic_write_text(mf, json.dumps(manifest, indent=1) + "\n")
+        other = path / ("records.csv" if fmt == "parquet" else "records.parquet")
+        if other.exists():
+            other.unlink()
+        target = path / f"records.{fmt}"
+        tmp = runs.temp_path(target)
+        if fmt == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.Table.from_pandas(self.records, preserve_index=False)
+            with open(tmp, "wb") as f:
+                pq.write_table(table, f)
+                f.flush()
+                os.fsync(f.fileno())
+            runs.replace_durably(tmp, target)
+        else:
+            runs.atomic_write_text(target, self.records.to_csv(index=False))
+        runs.atomic_write_text(path / "summary.csv", self.summary().to_csv(index=False))
+        runs.atomic_write_text(path / "overview.csv", self.overview().to_csv(index=False))
+        runs.atomic_write_text(path / "results.json", json.dumps(self.to_dict(), indent=1) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, path, partial: bool = False) -> "GameStudy":
+        """Read a run directory back. A finished run is read from its records file; an
+        unfinished one is refused unless ``partial=True``, which reads the verified chunk
+        files found (``complete`` is then False)."""
+        import pandas as pd
+
+        path = Path(path)
+        manifest = read_manifest(path)
+        try:
+            settings = _GameSettings.from_json(manifest["settings"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{path / 'manifest.json'} has bad settings ({e})") from None
+        specs = settings.plan()
+        meta: dict = {}
+        res = path / "results.json"
+        if res.exists():
+            try:
+                meta = json.loads(res.read_text(encoding="utf-8")).get("meta", {})
+            except (OSError, ValueError):
+                meta = {}
+        files = [path / "records.parquet", path / "records.csv"]
+        rec = next((f for f in files if f.exists()), None)
+        if manifest.get("status") == "finished" and rec is not None:
+            try:
+                df = pd.read_parquet(rec) if rec.suffix == ".parquet" else pd.read_csv(rec)
+                cols = _cols_of(df)
+            except Exception as e:
+                raise ValueError(f"{rec} is unreadable ({type(e).__name__}: {e}): run resume on "
+                                 f"{path} to rebuild it from the chunk files") from None
+            whole = {"index": 0, "deal0": 0, "n": len(cols["deal"]) // settings.players,
+                     "players": settings.players, "rotate_first": settings.rotate_first}
+            why = _check_cols(whole, cols)
+            if why:
+                raise ValueError(f"{rec} is damaged ({why}): run resume on {path} to rebuild it")
+            done = min(len(specs), meta.get("chunks", {}).get("done_count", len(specs)))
+            if len(cols["deal"]) == settings.games * settings.players:
+                done = len(specs)
+            return cls._make(settings, _frame(cols, settings), chunks=len(specs), chunks_done=done,
+                             elapsed=meta.get("elapsed_s") or float("nan"),
+                             compute_seconds=meta.get("compute_s") or float("nan"),
+                             workers=meta.get("workers", 1), backend=meta.get("backend", "local"),
+                             directory=str(path))
+        if not partial and manifest.get("status") == "finished":
+            raise ValueError(f"{path} has no records file: run resume on it (--resume {path}) to "
+                             "rebuild it from the chunk files")
+        if not partial:
+            raise ValueError(f"the run in {path} is not finished: continue it with resume "
+                             f"(--resume {path}), or load it with partial=True")
+        run = runs.RunDir.open(path, KIND)
+        found = run.scan(specs, _chunk_reader(run), rename=False)
+        return cls._from_results(settings, found, chunks=len(specs), chunks_done=len(found),
+                                 directory=str(path))
+
+    @classmethod
+    def _make(cls, settings: _GameSettings, records, **kw) -> "GameStudy":
+        return cls(records=records, players=settings.players, bots=settings.bots,
+                   games=settings.games, rules=settings.rules, entropy=settings.entropy,
+                   spawn_key=settings.spawn_key, chunk_size=settings.chunk_size,
+                   rotate_first=settings.rotate_first, **kw)
+
+    @classmethod
+    def _from_results(cls, settings: _GameSettings, found: Mapping[int, dict], **kw) -> "GameStudy":
+        order = sorted(found)
+        cols = {c: np.concatenate([found[i]["cols"][c] for i in order])
+                if order else np.zeros(0, _CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+        kw.setdefault("compute_seconds", float(sum(found[i]["seconds"] for i in order)))
+        return cls._make(settings, _frame(cols, settings), **kw)
+
+
+# --------------------------------------------------------------------------- the run
+def simulate_games(
+    players: Optional[int] = None,
+    bots=None,
+    games: Optional[int] = None,
+    rules: Optional[RuleSet] = None,
+    seed=None,
+    workers: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    backend: str = "local",
+    scheduler=None,
+    out=None,
+    resume=None,
+    progress: Optional[bool] = None,
+    rotate_first: Optional[bool] = None,
+    *,
+    threads: Optional[int] = None,
+    chunk_format: Optional[str] = None,
+    on_chunk: Optional[Callable[[int, int, int], None]] = None,
+    command: Optional[str] = None,
+    engine: str = "auto",
+) -> GameStudy:
+    """Play ``games`` complete deals between bots and record every player's result.
+
+    Parameters (``None`` means the default, or the run directory's value on resume):
+
+    * ``players`` (4) and ``bots`` (greedy, greedy, random, hand-hunter): one bot per
+      seat, as names from ``rummy51.bots.BOTS`` (``handhunter`` and ``hand_hunter``
+      spell ``hand-hunter``), ``"module:Class"`` names or bot classes importable at
+      module level; a single bot plays every seat. ``players`` defaults to the number
+      of bots; for another player count without ``bots``, every seat is greedy.
+    * ``games`` (10,000): deals to play.
+    * ``rules``: a RuleSet (default rules); ``max_turns`` caps a deal (a draw).
+    * ``seed``: int, SeedSequence, Generator or None (fresh entropy, recorded).
+    * ``workers`` (all cores; ``threads`` is a synonym, as in ``simulate_openings``):
+      worker processes of the local backend, or workers of a local Dask cluster.
+    * ``chunk_size`` (250): deals per chunk; it fixes the seeds, so it is a setting.
+    * ``rotate_first`` (True): deal ``d`` starts at seat ``d % players``; False: seat 0
+      always starts.
+    * ``backend``: "local" (processes) or "dask" (``scheduler``: ``tcp://HOST:PORT``, a
+      ``distributed.Client``, or None for a local cluster of ``workers`` processes).
+    * ``out``: a new run directory; ``resume``: an existing one to continue (settings
+      not given are read from it; settings given must match).
+    * ``progress``: a progress bar on stderr (None: only when stderr is a terminal).
+    * ``chunk_format``: "parquet" (default with pyarrow) or "csv", for the chunk files
+      and the final records file.
+    * ``on_chunk(index, done, total)``: called after each finished chunk (after its file
+      is written); an exception it raises stops the run like Ctrl-C.
+    * ``engine``: "auto" (default) plays tables where every seat is greedy with the C
+      game kernel (``rummy51.fastgame``: the same deals, move for move, ~50x faster) and
+      every other table with the Python engine; "python" always uses the Python engine;
+      "c" insists on the kernel (an error if it cannot play the table). The records do
+      not depend on it, so it is not a setting of the run.
+
+    Ctrl-C stops the run; with a run directory every finished chunk stays on disk and
+    ``resume`` continues to the same records as an uninterrupted run.
+
+    Worker processes are started with the "spawn" method (safe with threads, the same on
+    every platform): a script that calls ``simulate_games`` with more than one worker
+    needs the usual ``if __name__ == "__main__":`` guard.
+    """
+    t_start = time.perf_counter()
+    if backend not in ("local", "dask"):
+        raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("scheduler is only used with backend='dask'")
+    if threads is not None and workers is not None and threads != workers:
+        raise ValueError(f"give workers or threads, not both ({workers} and {threads})")
+    nworkers = workers if workers is not None else threads
+    nworkers = (os.cpu_count() or 1) if nworkers is None else int_arg("workers", nworkers, 1, 4096)
+    if out is not None and resume is not None and Path(out) != Path(resume):
+        raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
+    if chunk_format is not None and chunk_format not in ("parquet", "csv"):
+        raise ValueError(f"chunk_format must be 'parquet' or 'csv', got {chunk_format!r}")
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    if rotate_first is not None and not isinstance(rotate_first, (bool, np.bool_)):
+        raise TypeError(f"rotate_first must be True or False, got {rotate_first!r}")
+    given: dict[str, Any] = {
+        "games": None if games is None else int_arg("games", games, 1),
+        "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1),
+        "rotate_first": None if rotate_first is None else bool(rotate_first),
+        "rules": rules,
+        "players": None, "bots": None,
+    }
+    if bots is not None or players is not None:
+        if bots is None and resume is not None:
+            given["players"] = int_arg("players", players, 2, 64)
+        else:
+            given["bots"], given["players"] = _parse_bots(bots, players)
+
+    run: Optional[runs.RunDir] = None
+    if resume is not None:
+        run = runs.RunDir.open(resume, KIND)
+        settings = run.settings(_GameSettings.from_json)
+        cmp = dict(given)
+        cmp["seed"] = None if seed is None else runs.seed_root(seed)
+        _compare(resume, settings, cmp)
+        run.check_resume_format(chunk_format)
+    else:
+        entropy, spawn_key = runs.seed_root(seed)
+        if given["bots"] is None:
+            given["bots"], given["players"] = _parse_bots(None, None)
+        d = GAME_DEFAULTS
+        settings = _GameSettings(
+            players=given["players"], bots=given["bots"],
+            games=d["games"] if given["games"] is None else given["games"],
+            chunk_size=d["chunk_size"] if given["chunk_size"] is None else given["chunk_size"],
+            rotate_first=d["rotate_first"] if given["rotate_first"] is None else given["rotate_first"],
+            rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key)
+    _check_players(settings.players, settings.rules)
+    for b in settings.bots:  # a bot class that cannot be imported here fails before any work
+        _bot_factory(b)
+    in_c = uses_kernel(settings.bots, settings.rules, engine)
+    specs = settings.plan()
+    for spec in specs:
+        spec["engine"] = engine
+    if command is None:
+        command = "rummy51.simulate_games(" + ", ".join(
+            f"{k}={v!r}" for k, v in (("players", players), ("bots", bots), ("games", games),
+                                      ("seed", seed)) if v is not None) + ")"
+    if out is not None and resume is None:
+        fmt = runs.chunk_format(chunk_format)
+        run = runs.RunDir.create(out, _new_manifest(settings, fmt, command, len(specs)))
+
+    found: dict[int, dict] = {}
+    if run is not None and resume is not None:
+        found = run.scan(specs, _chunk_reader(run))
+    session = runs.Session(run, specs, found,
+                           {"backend": backend, "workers": nworkers, "command": command,
+                            "engine": "c" if in_c else "python"},
+                           progress, "games", on_chunk, t_start)
+
+    def done_cb(spec, res):
+        why = _check_cols(spec, res["cols"])
+        if why:
+            raise RuntimeError(f"chunk {spec['index']} came back wrong: {why}")
+        if run is not None:  # this process writes: workers may not share its disk
+            _write_chunk(run, spec, res)
+        found[spec["index"]] = res
+        session.chunk_done(spec)
+
+    todo = session.todo
+    used = nworkers
+    with session:
+        if backend == "local":
+            used = max(1, min(nworkers, len(todo)))
+            runs.run_processes(todo, nworkers, _play_chunk, done_cb)
+        else:
+            used = runs.run_dask(todo, scheduler, nworkers, f"rummy51-games-{settings.config_hash}",
+                                 done_cb, task=_play_chunk)
+    elapsed = session.elapsed
+    study = GameStudy._from_results(settings, found, chunks=len(specs),
+                                    chunks_done=len(session.done), elapsed=elapsed,
+                                    workers=used if todo else nworkers, backend=backend,
+                                    directory=None if run is None else str(run.path))
+    if run is not None:
+        study.save(run.path, fmt=run.fmt)
+    session.finish(elapsed, records_format=None if run is None else run.fmt)
+    return study

@@ -1,0 +1,1018 @@
+"""The opening study: how likely is a hand to open?
+
+``simulate_openings(...) -> OpeningStudy``: millions of fresh deals, evaluated in the
+Cython core chunk by chunk (no Python per deal), on threads or on a Dask cluster,
+optionally saved to (and resumed from) a run directory (``rummy51.runs``). For one
+hand in play, see ``rummy51.studies.odds``.
+
+What is measured (the core's ``study_deals`` / ``study_turns``):
+
+* **From the deal**, three hands per deal (``hands``): ``"first"``, the first
+  player's ``hand_size + 1`` cards (15 by default; they do not draw on their first
+  turn); ``"other"``, another player's ``hand_size`` cards plus one card drawn from
+  the stock (their first turn); ``"raw"``, that player's ``hand_size`` cards alone.
+  For each: the best opening value (melds from the hand, keeping one card for the
+  discard; RULES.md section 4), whether it reaches ``rules.threshold`` (can open),
+  and for "first" and "other" whether it can go out at once (the hand win). All of
+  it split by the jokers in the hand (0, 1, 2, 3+). Values are counted in a
+  histogram of bins 0..255 (255 = 255 or more: a 15-card hand of the default deck
+  reaches about 150), so P(best >= x) can be read for every x.
+* **By turn** (``players``, ``turns``, ``turn_deals``): a full table of 1..6 players
+  is dealt from one deck (the other hands are out of the stock); each seat in turn
+  order draws from the stock (the first player not on turn 1), checks whether it
+  can open, and if not discards by the *keep-best* policy: drop the card whose
+  removal leaves the highest best opening value; among equal choices the card worth
+  more in hand (then the higher card code); a joker only when nothing else ties. A
+  seat that can open leaves the study (it still draws and throws the card back so the
+  stock runs as at a table). Nobody takes from the discard pile. An empty stock is
+  refilled from the discard pile but its top card (``rules.reshuffle_stock``). The
+  result is P(opened by turn t) for t = 1..turns, per seat, by jokers dealt.
+
+Seeding and chunks. A run is cut into chunks (``chunk_size`` deals of the deal study,
+``turn_chunk_size`` deals of the by-turn study); the plan lists them config by config
+(for each rule set: its deal chunks, then its by-turn chunks for each player count).
+Chunk ``i`` draws from ``numpy.random.Generator(PCG64(SeedSequence(entropy).spawn(n)[i]))``
+and nothing else, and counts are integers summed exactly, so the same seed gives the
+same numbers for any number of threads, processes or machines, in any order, and a
+resumed run equals an uninterrupted one. ``seed=None`` draws fresh entropy; it is
+recorded (``OpeningStudy.entropy``) so any run can be repeated with ``seed=entropy``.
+
+Run directories (``out=`` / ``resume=``)::
+
+    DIR/manifest.json              settings, seed entropy, versions, command, chunks done
+    DIR/chunks/chunk-000123.parquet    one per finished chunk (or .csv), written atomically
+    DIR/summary.csv  value_distribution.csv  by_turn.csv  results.json   at the end
+
+Each chunk file carries its own row count and SHA-256 checksum; ``resume`` verifies
+every file, re-runs a damaged one (the damaged file is kept, renamed ``*.damaged``)
+and refuses a directory whose settings differ. ``OpeningStudy.load(DIR)`` reads a
+finished run back.
+
+>>> study = simulate_openings(deals=20_000, seed=1, players=(), progress=False)
+>>> row = study.summary(by_jokers=False).iloc[0]
+>>> row.hand, int(row.hands), bool(0.33 < row.p_open < 0.40)
+('first', 20000, True)
+>>> bool(row.p_open_lo < row.p_open < row.p_open_hi)
+True
+"""
+from __future__ import annotations
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import itertools
+import json
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+import numpy as np
+
+from .. import _core, runs
+from .._checks import int_arg, threads_arg
+from ..rules import PRESETS, RuleSet, rules_from_dict, rules_label, rules_to_dict
+from ..solver import compiled_rules
+from ..stats import Z95, at_least, hist_mean, proportion
+from ._common import json_records
+
+__all__ = [
+    "OpeningStudy",
+    "simulate_openings",
+    "rule_sweep",
+    "rules_label",
+    "kind_text",
+    "HANDS",
+    "JOKER_CLASSES",
+    "DEFAULTS",
+    "KIND",
+]
+
+KIND = "openings"
+_DEFAULT_RULES = PRESETS["default"]
+_RULE_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
+
+#: Hands of the deal study, in the core's order (bit k of ``what`` = hand k).
+HANDS = ("first", "other", "raw")
+#: Joker classes: jokers in the hand (0, 1, 2, 3 or more).
+JOKER_CLASSES = ("0", "1", "2", "3+")
+HIST_BINS = 256
+MAX_SEATS = 6
+MAX_HAND = 120  # the core's MAX_HAND (_core.pxd)
+
+#: Defaults of ``simulate_openings`` and ``opening_odds`` (``None`` means these).
+DEFAULTS: dict[str, Any] = {
+    "deals": 1_000_000,
+    "hands": HANDS,
+    "players": (4,),
+    "turns": 15,
+    "turn_deals": 25_000,
+    "chunk_size": 250_000,
+    "turn_chunk_size": 2_500,
+    "odds_samples": 100_000,
+    "odds_draws": 5,
+    "odds_chunk_size": 25_000,
+}
+
+_ARRAY_IDS = {"hist": 0, "goout": 1, "first_open": 2, "dealt": 3}
+_ARRAY_NAMES = {v: k for k, v in _ARRAY_IDS.items()}
+
+def rule_sweep(base: Union[None, str, RuleSet, Sequence[Union[str, RuleSet]]] = None,
+               **fields) -> dict[str, RuleSet]:
+    """Labelled rule sets for a sweep: every combination of ``base`` (a preset name,
+    a RuleSet or a list of them; default the default rules) and the values given for
+    ``RuleSet`` fields (a value or a list of values)::
+
+        >>> list(rule_sweep(jokers=[2, 4], threshold=[40, 51]))
+        ['jokers=2 threshold=40', 'jokers=2 threshold=51', 'jokers=4 threshold=40', 'jokers=4 threshold=51']
+        >>> list(rule_sweep(["default", "gin"]))
+        ['default', 'gin']
+
+    Labels name the preset (when ``base`` names one) and every field given."""
+    for f in fields:
+        if f not in _RULE_FIELDS:
+            raise ValueError(f"{f!r} is not a RuleSet field: choose from {', '.join(_RULE_FIELDS)}")
+    if base is None:
+        bases: list[tuple[Optional[str], RuleSet]] = [(None, _DEFAULT_RULES)]
+    else:
+        items = [base] if isinstance(base, (str, RuleSet)) else list(base)
+        if not items:
+            raise ValueError("rule_sweep: base is an empty list")
+        bases = []
+        for b in items:
+            if isinstance(b, str):
+                bases.append((b, RuleSet.preset(b)))
+            elif isinstance(b, RuleSet):
+                bases.append((rules_label(b) if len(items) > 1 else None, b))
+            else:
+                raise TypeError(f"rule_sweep: base must be preset names or RuleSets, got {b!r}")
+    axes = []
+    for f, values in fields.items():
+        vals = list(values) if isinstance(values, (list, tuple, range, np.ndarray)) else [values]
+        if not vals:
+            raise ValueError(f"rule_sweep: no values for {f}")
+        axes.append([(f, v) for v in vals])
+    out: dict[str, RuleSet] = {}
+    for name, rules in bases:
+        for combo in itertools.product(*axes):
+            label = " ".join(([name] if name else []) + [f"{f}={v}" for f, v in combo])
+            label = label or rules_label(rules)
+            try:
+                r = rules.replace(**dict(combo)) if combo else rules
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"rule sweep {label!r}: {e}") from None
+            if label in out:
+                raise ValueError(f"rule sweep: configuration {label!r} appears twice")
+            out[label] = r
+    return out
+
+
+def _configs(rules) -> list[tuple[str, RuleSet]]:
+    """The (label, RuleSet) configurations of a study's ``rules`` argument."""
+    if rules is None:
+        return [("default", _DEFAULT_RULES)]
+    if isinstance(rules, RuleSet):
+        return [(rules_label(rules), rules)]
+    if isinstance(rules, str):
+        return [(rules, RuleSet.preset(rules))]
+    if isinstance(rules, Mapping):
+        items = list(rules.items())
+    else:
+        try:
+            seq = list(rules)
+        except TypeError:
+            raise TypeError(f"rules must be a RuleSet, a list or dict of RuleSets, or None; "
+                            f"got {type(rules).__name__}") from None
+        items = []
+        for r in seq:
+            if isinstance(r, str):
+                items.append((r, RuleSet.preset(r)))
+            else:
+                items.append((rules_label(r) if isinstance(r, RuleSet) else None, r))
+    if not items:
+        raise ValueError("rules: the list of rule sets is empty")
+    out, seen = [], set()
+    for label, r in items:
+        if not isinstance(r, RuleSet):
+            raise TypeError(f"rules must hold RuleSets, got {type(r).__name__}")
+        label = str(label)
+        if label in seen:
+            raise ValueError(f"rules: configuration {label!r} appears twice (give a dict of labels)")
+        seen.add(label)
+        out.append((label, r))
+    return out
+
+
+# --------------------------------------------------------------------------- the plan
+@dataclass(frozen=True)
+class _Settings:
+    """Everything that decides a study's numbers (the manifest's ``settings``)."""
+
+    configs: tuple[tuple[str, RuleSet], ...]
+    deals: int
+    hands: tuple[str, ...]
+    players: tuple[int, ...]
+    turns: int
+    turn_deals: int
+    chunk_size: int
+    turn_chunk_size: int
+    entropy: Any
+    spawn_key: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {
+            "configs": [{"label": lab, "rules": rules_to_dict(r)} for lab, r in self.configs],
+            "deals": self.deals,
+            "hands": list(self.hands),
+            "players": list(self.players),
+            "turns": self.turns,
+            "turn_deals": self.turn_deals,
+            "chunk_size": self.chunk_size,
+            "turn_chunk_size": self.turn_chunk_size,
+            "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)},
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> "_Settings":
+        ent = d["seed"]["entropy"]
+        return cls(
+            configs=tuple((c["label"], rules_from_dict(c["rules"])) for c in d["configs"]),
+            deals=int(d["deals"]), hands=tuple(d["hands"]), players=tuple(int(p) for p in d["players"]),
+            turns=int(d["turns"]), turn_deals=int(d["turn_deals"]), chunk_size=int(d["chunk_size"]),
+            turn_chunk_size=int(d["turn_chunk_size"]),
+            entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
+            spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]),
+        )
+
+    @property
+    def config_hash(self) -> str:
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def what(self) -> int:
+        return sum(1 << HANDS.index(h) for h in self.hands)
+
+    def plan(self) -> list[dict]:
+        """The chunks, in seeding order: config by config, its deal chunks then its
+        by-turn chunks for each player count."""
+        specs: list[dict] = []
+
+        def add(part, c, n, players=0):
+            specs.append({"index": len(specs), "part": part, "config": c, "players": players,
+                          "n": n})
+
+        for c, (_, rules) in enumerate(self.configs):
+            if self.deals and self.hands:
+                full, rest = divmod(self.deals, self.chunk_size)
+                for n in [self.chunk_size] * full + ([rest] if rest else []):
+                    add("deals", c, n)
+            if self.turn_deals:
+                for p in self.players:
+                    full, rest = divmod(self.turn_deals, self.turn_chunk_size)
+                    for n in [self.turn_chunk_size] * full + ([rest] if rest else []):
+                        add("turns", c, n, p)
+        for s in specs:
+            rules = self.configs[s["config"]][1]
+            s.update(rules=rules_to_dict(rules), hand_size=rules.hand_size, what=self.what,
+                     turns=self.turns, entropy=self.entropy, spawn_key=list(self.spawn_key))
+        return specs
+
+
+def _check_settings(configs, deals, hands, players, turns, turn_deals, chunk_size,
+                    turn_chunk_size) -> None:
+    for label, r in configs:
+        if 2 * r.hand_size + 2 > r.deck_size:
+            raise ValueError(f"rules {label!r}: two hands of {r.hand_size} cards and a draw do not "
+                             f"fit the {r.deck_size}-card deck")
+        if r.hand_size + 2 > MAX_HAND:
+            raise ValueError(f"rules {label!r}: hand_size {r.hand_size} is too large for the study")
+        if turn_deals:
+            for p in players:
+                if p * r.hand_size + 2 > r.deck_size:
+                    raise ValueError(
+                        f"players: {p} hands of {r.hand_size} cards do not fit the "
+                        f"{r.deck_size}-card deck of rules {label!r} (at most {r.max_players()})")
+    if deals == 0 and (turn_deals == 0 or not players):
+        raise ValueError("nothing to simulate: deals and turn_deals (or players) are all 0")
+
+
+def _parse_hands(hands) -> tuple[str, ...]:
+    if isinstance(hands, str):
+        hands = [h for h in hands.replace(",", " ").split() if h]
+    out = []
+    for h in hands:
+        if h not in HANDS:
+            raise ValueError(f"hands: {h!r} is not a hand of the study: choose from {', '.join(HANDS)}")
+        if h not in out:
+            out.append(h)
+    return tuple(h for h in HANDS if h in out)
+
+
+def _parse_players(players) -> tuple[int, ...]:
+    if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
+        players = (players,)
+    out = []
+    for p in players:
+        p = int_arg("players", p, 1, MAX_SEATS)
+        if p in out:
+            raise ValueError(f"players: {p} appears twice")
+        out.append(p)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- chunk kernels
+def _zeros(spec: Mapping) -> dict[str, np.ndarray]:
+    if spec["part"] == "deals":
+        return {"hist": np.zeros((3, 4, HIST_BINS), np.int64), "goout": np.zeros((3, 4), np.int64)}
+    p, t = spec["players"], spec["turns"]
+    return {"first_open": np.zeros((p, 4, t + 1), np.int64), "dealt": np.zeros((p, 4), np.int64)}
+
+
+def _compute_chunk(spec: Mapping) -> tuple[dict[str, np.ndarray], float]:
+    """Run one chunk in the core; returns its count arrays and the kernel's seconds."""
+    rules = rules_from_dict(spec["rules"])
+    cr = compiled_rules(rules)
+    rng = runs.chunk_rng(spec["entropy"], spec["spawn_key"], spec["index"])
+    out = _zeros(spec)
+    t0 = time.perf_counter()
+    if spec["part"] == "deals":
+        _core.study_deals(cr, rng, spec["n"], spec["hand_size"], spec["what"],
+                          out["hist"], out["goout"])
+    else:
+        _core.study_turns(cr, rng, spec["n"], spec["hand_size"], spec["players"], spec["turns"],
+                          out["first_open"], out["dealt"])
+    return out, time.perf_counter() - t0
+
+
+def _dask_chunk(spec: dict) -> dict:
+    """The Dask task: one chunk on a worker (rules rebuilt from their dict)."""
+    from .. import __version__
+
+    counts, secs = _compute_chunk(spec)
+    return {"index": spec["index"], "counts": counts, "seconds": secs, "version": __version__}
+
+
+def _check_chunk_counts(spec: Mapping, counts: Mapping[str, np.ndarray]) -> Optional[str]:
+    """Why ``counts`` cannot be chunk ``spec``'s result (None if they can)."""
+    want = _zeros(spec)
+    if set(counts) != set(want):
+        return f"arrays {sorted(counts)} instead of {sorted(want)}"
+    for k, a in want.items():
+        if counts[k].shape != a.shape:
+            return f"{k} has shape {counts[k].shape}, not {a.shape}"
+        if (counts[k] < 0).any():
+            return f"{k} holds negative counts"
+    n = spec["n"]
+    if spec["part"] == "deals":
+        for k, h in enumerate(HANDS):
+            total = int(counts["hist"][k].sum())
+            if spec["what"] & (1 << k) and total != n:
+                return f"{total} {h} hands counted, not {n}"
+    else:
+        per_seat = counts["dealt"].sum(1)
+        if (per_seat != n).any():
+            return f"dealt counts {per_seat.tolist()}, not {n} per seat"
+        if (counts["first_open"].sum((1, 2)) > per_seat).any():
+            return "more openings than deals"
+    return None
+
+
+# --------------------------------------------------------------------------- chunk files
+def _encode(counts: Mapping[str, np.ndarray]):
+    ids, idx, val = [], [], []
+    for name in sorted(counts, key=_ARRAY_IDS.__getitem__):
+        flat = counts[name].ravel()
+        nz = np.flatnonzero(flat)
+        ids.append(np.full(nz.size, _ARRAY_IDS[name], np.int64))
+        idx.append(nz.astype(np.int64))
+        val.append(flat[nz].astype(np.int64))
+    a, i, v = (np.concatenate(x) if x else np.zeros(0, np.int64) for x in (ids, idx, val))
+    return a, i, v
+
+
+_LAYOUT = runs.ChunkLayout(columns=("array", "index", "count"),
+                           dtypes={"array": np.int8, "index": np.int32, "count": np.int64},
+                           csv_tag="# rummy51-chunk ")
+
+
+def _chunk_meta(spec: Mapping) -> dict:
+    return {"chunk": spec["index"], "part": spec["part"], "config": spec["config"],
+            "players": spec["players"], "n": spec["n"]}
+
+
+def _write_chunk(run: runs.RunDir, spec: Mapping, counts: Mapping[str, np.ndarray]) -> None:
+    a, i, v = _encode(counts)
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, _LAYOUT,
+                     {"array": a, "index": i, "count": v},
+                     dict(_chunk_meta(spec), config_hash=run.hash))
+
+
+def _chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict[str, np.ndarray]]:
+    """Reads a chunk file of ``run`` back to its verified counts."""
+    def read(path: Path, spec: Mapping) -> dict[str, np.ndarray]:
+        _, cols = runs.read_chunk(path, run.fmt, _LAYOUT, run.hash, _chunk_meta(spec))
+        counts = _decode(spec, cols["array"], cols["index"], cols["count"])
+        why = _check_chunk_counts(spec, counts)
+        if why:
+            raise ValueError(why)
+        return counts
+    return read
+
+
+def _decode(spec: Mapping, a: np.ndarray, i: np.ndarray, v: np.ndarray) -> dict[str, np.ndarray]:
+    out = _zeros(spec)
+    for aid, name in _ARRAY_NAMES.items():
+        if name not in out:
+            if (a == aid).any():
+                raise ValueError(f"holds {name} counts, which a {spec['part']} chunk has not")
+            continue
+        sel = a == aid
+        flat = out[name].ravel()
+        ii = i[sel]
+        if ii.size and (ii.min() < 0 or ii.max() >= flat.size):
+            raise ValueError(f"{name} index out of range")
+        np.add.at(flat, ii, v[sel])
+        out[name] = flat.reshape(out[name].shape)
+    return out
+
+
+
+
+def _compare_settings(path, old: _Settings, given: Mapping[str, Any]) -> None:
+    """Refuse to resume ``path`` when a given setting differs from the directory's."""
+    for key, value in given.items():
+        if value is None:
+            continue
+        if key == "seed":
+            ent, key_ = value
+            if ent != old.entropy or tuple(key_) != old.spawn_key:
+                raise ValueError(f"cannot resume {path}: it was run with seed entropy "
+                                 f"{old.entropy}, not {ent}")
+            continue
+        have = getattr(old, key)
+        if key == "configs":
+            if len(value) != len(have):
+                raise ValueError(f"cannot resume {path}: it was run with {len(have)} rule "
+                                 f"configuration(s), not {len(value)}")
+            for (la, ra), (lb, rb) in zip(have, value):
+                for f in _RULE_FIELDS:
+                    if getattr(ra, f) != getattr(rb, f):
+                        raise ValueError(
+                            f"cannot resume {path}: it was run with rules.{f} = "
+                            f"{getattr(ra, f)!r} ({la}), not {getattr(rb, f)!r}")
+                if la != lb:
+                    raise ValueError(f"cannot resume {path}: its configuration is labelled "
+                                     f"{la!r}, not {lb!r}")
+            continue
+        if value != have:
+            show = (lambda x: ",".join(map(str, x)) if isinstance(x, tuple) else x)
+            raise ValueError(f"cannot resume {path}: it was run with {key} = {show(have)}, "
+                             f"not {show(value)}")
+
+
+# --------------------------------------------------------------------------- tables
+def kind_text(hand: str, rules: RuleSet) -> str:
+    hs = rules.hand_size
+    return {"first": f"first player, {hs + 1} cards",
+            "other": f"other player, {hs} + 1 drawn",
+            "raw": f"raw {hs}-card hand"}[hand]
+
+
+@dataclass(frozen=True, eq=False)
+class OpeningStudy:
+    """The counts of an opening study and the tables computed from them.
+
+    Counts (int64 numpy arrays; ``C`` configurations, ``P`` player counts):
+
+    * ``hist[c, k, j, v]``: hands of kind ``HANDS[k]`` with ``JOKER_CLASSES[j]`` jokers
+      whose best opening value is ``v`` (bin 255 = 255 or more);
+    * ``goout[c, k, j]``: of those, the hands that can go out at once (kinds "first"
+      and "other"; "raw" is not evaluated);
+    * ``first_open[c, q, s, j, t]``: at a table of ``players[q]`` players, deals where
+      seat ``s`` (0 = first player), dealt ``j`` jokers, could first open on turn ``t``
+      (1..turns; index 0 is unused);
+    * ``dealt[c, q, s, j]``: the by-turn deals, by the jokers seat ``s`` was dealt.
+
+    Seats beyond ``players[q]`` hold zeros. ``deals`` and ``turn_deals`` are the
+    deals asked for per configuration (per player count); a study loaded with
+    ``partial=True`` may hold fewer (``complete`` is False).
+
+    Tables (pandas DataFrames, computed on demand, never printed): ``summary()``,
+    ``overview()``, ``value_distribution()``, ``by_turn()``. Probabilities come with
+    95 % Wilson intervals (``_lo``/``_hi`` columns), means with their standard error.
+    """
+
+    labels: tuple[str, ...]
+    rules: tuple[RuleSet, ...]
+    hands: tuple[str, ...]
+    deals: int
+    hist: np.ndarray
+    goout: np.ndarray
+    players: tuple[int, ...]
+    turns: int
+    turn_deals: int
+    first_open: np.ndarray
+    dealt: np.ndarray
+    entropy: Any
+    spawn_key: tuple[int, ...] = ()
+    chunk_size: int = DEFAULTS["chunk_size"]
+    turn_chunk_size: int = DEFAULTS["turn_chunk_size"]
+    chunks: int = 0
+    chunks_done: int = 0
+    elapsed: float = float("nan")
+    kernel_seconds: float = float("nan")
+    workers: int = 1
+    backend: str = "local"
+    directory: Optional[str] = None
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def complete(self) -> bool:
+        """Whether every chunk of the plan is counted."""
+        return self.chunks_done == self.chunks
+
+    @property
+    def configs(self) -> tuple[tuple[str, RuleSet], ...]:
+        """``(label, RuleSet)`` of each configuration."""
+        return tuple(zip(self.labels, self.rules))
+
+    @property
+    def deals_done(self) -> np.ndarray:
+        """Deals counted per configuration (``(C,)`` int64)."""
+        if not self.hands:
+            return np.zeros(len(self.labels), np.int64)
+        k = HANDS.index(self.hands[0])
+        return self.hist[:, k].sum((1, 2))
+
+    @property
+    def seed(self) -> np.random.SeedSequence:
+        """The root SeedSequence: ``simulate_openings(seed=study.seed, ...)`` repeats the run."""
+        return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
+
+    def same_counts(self, other: "OpeningStudy") -> bool:
+        """Whether ``other`` holds exactly the same counts (and settings)."""
+        return (self.labels == other.labels and self.rules == other.rules
+                and self.hands == other.hands and self.players == other.players
+                and self.turns == other.turns
+                and all(np.array_equal(getattr(self, a), getattr(other, a))
+                        for a in ("hist", "goout", "first_open", "dealt")))
+
+    def _settings(self) -> _Settings:
+        return _Settings(tuple(self.configs), self.deals, self.hands, self.players, self.turns,
+                         self.turn_deals, self.chunk_size, self.turn_chunk_size, self.entropy,
+                         tuple(self.spawn_key))
+
+    # ------------------------------------------------------------------ tables
+    def summary(self, by_jokers: bool = True):
+        """One row per (configuration, hand, jokers): the hands counted (``hands``), their
+        share of the configuration's hands of that kind, P(can open) (``p_open``),
+        P(can go out at once) (``p_go_out``, NaN for "raw") with Wilson intervals, and the
+        mean best opening value with its standard error. ``jokers`` is ``"all"`` and,
+        with ``by_jokers``, each of ``JOKER_CLASSES``."""
+        import pandas as pd
+
+        rows = []
+        for c, (label, rules) in enumerate(self.configs):
+            thr = min(rules.threshold, HIST_BINS - 1)
+            for hand in self.hands:
+                k = HANDS.index(hand)
+                h = self.hist[c, k]
+                total = int(h.sum())
+                classes = [("all", h.sum(0), self.goout[c, k].sum())]
+                if by_jokers:
+                    classes += [(JOKER_CLASSES[j], h[j], self.goout[c, k, j]) for j in range(4)]
+                for jname, counts, go in classes:
+                    n = int(counts.sum())
+                    opens = int(counts[thr:].sum())
+                    p, lo, hi = proportion(opens, n)
+                    mean, se = hist_mean(counts)
+                    row = {"config": label, "hand": hand, "jokers": jname,
+                           "threshold": rules.threshold, "hands": n,
+                           "share": n / total if total else float("nan"),
+                           "can_open": opens, "p_open": float(p), "p_open_lo": float(lo),
+                           "p_open_hi": float(hi)}
+                    if hand == "raw":
+                        row.update(go_out=None, p_go_out=float("nan"), p_go_out_lo=float("nan"),
+                                   p_go_out_hi=float("nan"))
+                    else:
+                        gp, glo, ghi = proportion(int(go), n)
+                        row.update(go_out=int(go), p_go_out=float(gp), p_go_out_lo=float(glo),
+                                   p_go_out_hi=float(ghi))
+                    row.update(mean_best=mean, mean_best_se=se)
+                    rows.append(row)
+        df = pd.DataFrame(rows)
+        if not rows:
+            return df
+        df["go_out"] = df["go_out"].astype("Int64")
+        return df
+
+    def overview(self):
+        """One row per configuration: P(can open) for each hand, P(can go out at once)
+        for "first" and "other" (with intervals), mean best value (with standard error)
+        of each hand, and the deals counted."""
+        import pandas as pd
+
+        s = self.summary(by_jokers=False)
+        rows = []
+        for c, (label, rules) in enumerate(self.configs):
+            row: dict[str, Any] = {"config": label, "threshold": rules.threshold,
+                                   "jokers_in_deck": rules.jokers,
+                                   "deals": int(self.deals_done[c])}
+            mine = s[s["config"] == label] if "config" in s.columns else s.iloc[0:0]
+            for _, r in mine.iterrows():
+                h = r["hand"]
+                for col in ("p_open", "p_open_lo", "p_open_hi"):
+                    row[f"{col}_{h}"] = r[col]
+                if h != "raw":
+                    for col in ("p_go_out", "p_go_out_lo", "p_go_out_hi"):
+                        row[f"{col}_{h}"] = r[col]
+                row[f"mean_best_{h}"] = r["mean_best"]
+                row[f"mean_best_se_{h}"] = r["mean_best_se"]
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def value_distribution(self):
+        """One row per (configuration, hand, jokers, value v) for v = 0 .. the largest
+        value seen (or the threshold, if larger): ``count`` (hands whose best opening
+        value is v), ``p`` (their share) and ``p_at_least`` = P(best >= v) with its
+        Wilson interval, so any threshold can be read off. ``jokers`` is "all" or one
+        of ``JOKER_CLASSES``."""
+        import pandas as pd
+
+        nz = np.flatnonzero(self.hist.sum((0, 1, 2)))
+        vmax = int(nz.max()) if nz.size else 0
+        vmax = min(HIST_BINS - 1, max([vmax] + [r.threshold for r in self.rules]))
+        v = np.arange(vmax + 1)
+        frames = []
+        for c, label in enumerate(self.labels):
+            for hand in self.hands:
+                k = HANDS.index(hand)
+                h = self.hist[c, k]
+                for jname, counts in [("all", h.sum(0))] + [(JOKER_CLASSES[j], h[j]) for j in range(4)]:
+                    n = int(counts.sum())
+                    ge = at_least(counts)[: vmax + 1]
+                    p, lo, hi = proportion(ge, np.full(ge.shape, n))
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        share = counts[: vmax + 1] / n if n else np.full(vmax + 1, np.nan)
+                    frames.append(pd.DataFrame({
+                        "config": label, "hand": hand, "jokers": jname, "value": v,
+                        "count": counts[: vmax + 1], "hands": n, "p": share,
+                        "at_least": ge, "p_at_least": p, "p_at_least_lo": lo,
+                        "p_at_least_hi": hi}))
+        if not frames:
+            return pd.DataFrame()
+        return pd.concat(frames, ignore_index=True)
+
+    def p_at_least(self, x: int, hand: str = "first", config: Union[int, str] = 0):
+        """``(p, lo, hi)``: P(best opening value >= x) for one hand kind and configuration."""
+        c = self.labels.index(config) if isinstance(config, str) else int(config)
+        if hand not in self.hands:
+            raise ValueError(f"hand {hand!r} was not studied: the study has {', '.join(self.hands)}")
+        counts = self.hist[c, HANDS.index(hand)].sum(0)
+        x = int_arg("x", x, 0, HIST_BINS - 1)
+        k = int(counts[x:].sum())
+        p, lo, hi = proportion(k, int(counts.sum()))
+        return float(p), float(lo), float(hi)
+
+    def by_turn(self, by_jokers: bool = False):
+        """One row per (configuration, players, seat, jokers, turn): ``deals`` at that
+        seat (with that many jokers dealt), ``opened`` = deals in which the seat could
+        open by turn t (cumulative), ``p_opened`` with its Wilson interval. Seats count
+        from 1 (the first player, 15 cards, no draw on turn 1)."""
+        import pandas as pd
+
+        t = np.arange(1, self.turns + 1)
+        frames = []
+        for c, label in enumerate(self.labels):
+            for q, players in enumerate(self.players):
+                for s in range(players):
+                    fo = self.first_open[c, q, s]       # (4, turns + 1)
+                    dl = self.dealt[c, q, s]            # (4,)
+                    classes = [("all", fo.sum(0), dl.sum())]
+                    if by_jokers:
+                        classes += [(JOKER_CLASSES[j], fo[j], dl[j]) for j in range(4)]
+                    for jname, f, n in classes:
+                        opened = np.cumsum(f[1:])
+                        p, lo, hi = proportion(opened, np.full(opened.shape, int(n)))
+                        frames.append(pd.DataFrame({
+                            "config": label, "players": players, "seat": s + 1, "jokers": jname,
+                            "turn": t, "deals": int(n), "opened": opened, "p_opened": p,
+                            "p_opened_lo": lo, "p_opened_hi": hi}))
+        if not frames:
+            return pd.DataFrame(columns=["config", "players", "seat", "jokers", "turn", "deals",
+                                         "opened", "p_opened", "p_opened_lo", "p_opened_hi"])
+        return pd.concat(frames, ignore_index=True)
+
+    # ------------------------------------------------------------------ persistence
+    def meta(self) -> dict:
+        """The study's settings and run facts as plain JSON-able data."""
+        return {
+            "kind": "openings",
+            "settings": self._settings().to_json(),
+            "config_hash": self._settings().config_hash,
+            "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)},
+            "chunks": {"total": self.chunks, "done_count": self.chunks_done},
+            "complete": self.complete,
+            "deals_done": [int(x) for x in self.deals_done],
+            "elapsed_s": None if not np.isfinite(self.elapsed) else round(self.elapsed, 3),
+            "kernel_s": None if not np.isfinite(self.kernel_seconds) else round(self.kernel_seconds, 3),
+            "workers": self.workers,
+            "backend": self.backend,
+            "z": Z95,
+            "discard_policy": "keep-best",
+        }
+
+    def counts(self) -> dict[str, list]:
+        return {"hist": self.hist.tolist(), "goout": self.goout.tolist(),
+                "first_open": self.first_open.tolist(), "dealt": self.dealt.tolist()}
+
+    def to_dict(self, distribution: bool = True) -> dict:
+        """Everything as JSON-able data: ``meta``, ``summary`` and ``by_turn`` records
+        (by jokers too), ``value_distribution`` records (``distribution=True``) and the
+        raw ``counts``."""
+        out = {"meta": self.meta(),
+               "summary": json_records(self.summary(by_jokers=True)),
+               "by_turn": json_records(self.by_turn(by_jokers=True))}
+        if distribution:
+            out["value_distribution"] = json_records(self.value_distribution())
+        out["counts"] = self.counts()
+        return out
+
+    def save(self, path) -> Path:
+        """Write the final tables into ``path`` (created if needed): ``summary.csv``,
+        ``value_distribution.csv``, ``by_turn.csv`` and ``results.json``; and a
+        ``manifest.json`` if there is none (a study computed without ``out``)."""
+        path = Path(path)
+        path.mkdir(parents=True, exist_ok=True)
+        if not (path / "manifest.json").exists():
+            settings = self._settings()
+            manifest = runs.new_manifest(
+                KIND, settings.to_json(), settings.config_hash,
+                {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}, None, None,
+                self.chunks, status="finished" if self.complete else "partial")
+            runs.atomic_write_text(path / "manifest.json", json.dumps(manifest, indent=1) + "\n")
+        runs.atomic_write_text(path / "summary.csv", self.summary(by_jokers=True).to_csv(index=False))
+        runs.atomic_write_text(path / "value_distribution.csv",
+                           self.value_distribution().to_csv(index=False))
+        runs.atomic_write_text(path / "by_turn.csv", self.by_turn(by_jokers=True).to_csv(index=False))
+        runs.atomic_write_text(path / "results.json",
+                           json.dumps(self.to_dict(distribution=False), separators=(",", ":")) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, path, partial: bool = False) -> "OpeningStudy":
+        """Read a run directory back. A finished run is read from ``results.json``; an
+        unfinished one is refused unless ``partial=True``, which sums the verified
+        chunk files found (``complete`` is then False)."""
+        path = Path(path)
+        manifest = runs.RunDir.read_manifest(path, KIND)
+        settings = _Settings.from_json(manifest["settings"])
+        res = path / "results.json"
+        if res.exists() and manifest.get("status") == "finished":
+            try:
+                with open(res, encoding="utf-8") as f:
+                    data = json.load(f)
+                c = data["counts"]
+                meta = data["meta"]
+                arrays = {k: np.array(c[k], dtype=np.int64) for k in
+                          ("hist", "goout", "first_open", "dealt")}
+            except (OSError, ValueError, KeyError) as e:
+                raise ValueError(f"{res} is unreadable ({e}): run 'resume' on {path} to "
+                                 "rebuild it from the chunk files") from None
+            if meta.get("config_hash") != settings.config_hash:
+                raise ValueError(f"{res} does not belong to the settings in {path / 'manifest.json'}")
+            return cls._from_arrays(settings, arrays, chunks=meta["chunks"]["total"],
+                                    chunks_done=meta["chunks"]["done_count"],
+                                    elapsed=meta.get("elapsed_s") or float("nan"),
+                                    kernel_seconds=meta.get("kernel_s") or float("nan"),
+                                    workers=meta.get("workers", 1),
+                                    backend=meta.get("backend", "local"), directory=str(path))
+        if not partial:
+            raise ValueError(f"the run in {path} is not finished: continue it with resume "
+                             f"(--resume {path}), or load it with partial=True")
+        run = runs.RunDir.open(path, KIND)
+        specs = settings.plan()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", runs.ChunkWarning)
+            found = run.scan(specs, _chunk_reader(run), rename=False)
+        totals = _Totals(settings)
+        for spec in specs:
+            if spec["index"] in found:
+                totals.add(spec, found[spec["index"]])
+        return cls._from_arrays(settings, totals.arrays(), chunks=len(specs),
+                                chunks_done=len(found), directory=str(path))
+
+    @classmethod
+    def _from_arrays(cls, settings: _Settings, arrays: Mapping[str, np.ndarray], **kw) -> "OpeningStudy":
+        return cls(labels=tuple(l for l, _ in settings.configs),
+                   rules=tuple(r for _, r in settings.configs), hands=settings.hands,
+                   deals=settings.deals, hist=arrays["hist"], goout=arrays["goout"],
+                   players=settings.players, turns=settings.turns, turn_deals=settings.turn_deals,
+                   first_open=arrays["first_open"], dealt=arrays["dealt"],
+                   entropy=settings.entropy, spawn_key=settings.spawn_key,
+                   chunk_size=settings.chunk_size, turn_chunk_size=settings.turn_chunk_size, **kw)
+
+
+class _Totals:
+    """Running sums of the chunks' counts (integers: order does not matter)."""
+
+    def __init__(self, s: _Settings):
+        C, P = len(s.configs), len(s.players)
+        self.qi = {p: q for q, p in enumerate(s.players)}
+        self.hist = np.zeros((C, 3, 4, HIST_BINS), np.int64)
+        self.goout = np.zeros((C, 3, 4), np.int64)
+        self.first_open = np.zeros((C, P, MAX_SEATS, 4, s.turns + 1), np.int64)
+        self.dealt = np.zeros((C, P, MAX_SEATS, 4), np.int64)
+
+    def add(self, spec: Mapping, counts: Mapping[str, np.ndarray]) -> None:
+        c = spec["config"]
+        if spec["part"] == "deals":
+            self.hist[c] += counts["hist"]
+            self.goout[c] += counts["goout"]
+        else:
+            q, p = self.qi[spec["players"]], spec["players"]
+            self.first_open[c, q, :p] += counts["first_open"]
+            self.dealt[c, q, :p] += counts["dealt"]
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"hist": self.hist, "goout": self.goout, "first_open": self.first_open,
+                "dealt": self.dealt}
+
+
+# --------------------------------------------------------------------------- the study
+def simulate_openings(
+    rules=None,
+    deals: Optional[int] = None,
+    seed=None,
+    players=None,
+    turns: Optional[int] = None,
+    turn_deals: Optional[int] = None,
+    threads: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    backend: str = "local",
+    scheduler=None,
+    out=None,
+    resume=None,
+    progress: Optional[bool] = None,
+    *,
+    hands=None,
+    turn_chunk_size: Optional[int] = None,
+    chunk_format: Optional[str] = None,
+    on_chunk: Optional[Callable[[int, int, int], None]] = None,
+    command: Optional[str] = None,
+) -> OpeningStudy:
+    """Estimate how likely a hand is to open: from the deal and turn by turn.
+
+    Parameters (``None`` means the default, or the run directory's value on resume):
+
+    * ``rules``: a RuleSet (default rules), a preset name, or a sweep: a list of
+      RuleSets / preset names or a dict ``{label: RuleSet}`` (see ``rule_sweep``).
+      Every configuration gets its own ``deals`` and by-turn deals, and one row in
+      each table.
+    * ``deals`` (1,000,000 per configuration): deals of the study from the deal.
+    * ``seed``: int, SeedSequence, Generator or None (fresh entropy, recorded in
+      ``OpeningStudy.entropy``).
+    * ``players`` ((4,)): player counts (1..6) of the by-turn study; a sweep gives
+      each its own table. ``()`` skips the by-turn study.
+    * ``turns`` (15): turns followed in the by-turn study.
+    * ``turn_deals`` (25,000): deals of the by-turn study per configuration and
+      player count (each deal follows every seat: 4 players give 100,000
+      player-games). 0 skips it.
+    * ``threads`` (all cores): threads running chunks locally, or the workers of the
+      local Dask cluster.
+    * ``chunk_size`` (250,000) and ``turn_chunk_size`` (2,500): deals per chunk. They
+      fix the seeds, so they are part of the settings.
+    * ``hands`` (all): which hands of each deal to evaluate: any of "first", "other",
+      "raw" (``("first",)`` is the fastest study).
+    * ``backend``: "local" (threads) or "dask" (``scheduler``: an address
+      ``tcp://HOST:PORT``, a ``distributed.Client``, or None to start a local cluster
+      of ``threads`` worker processes on 127.0.0.1).
+    * ``out``: a new run directory to write; ``resume``: an existing one to continue
+      (settings not given are read from it; settings given must match).
+    * ``progress``: a progress bar on stderr (None: only when stderr is a terminal).
+    * ``chunk_format``: "parquet" (default when pyarrow is installed) or "csv".
+    * ``on_chunk(index, done, total)``: called after each finished chunk; an exception
+      it raises stops the run like Ctrl-C (finished chunks are kept).
+
+    Ctrl-C stops the run; with a run directory every finished chunk stays on disk and
+    ``resume`` continues to the same totals as an uninterrupted run.
+    """
+    t_start = time.perf_counter()
+    if backend not in ("local", "dask"):
+        raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("scheduler is only used with backend='dask'")
+    nthreads = threads_arg(threads)
+    if out is not None and resume is not None and Path(out) != Path(resume):
+        raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
+
+    given = {
+        "configs": None if rules is None else tuple(_configs(rules)),
+        "deals": None if deals is None else int_arg("deals", deals, 0),
+        "hands": None if hands is None else _parse_hands(hands),
+        "players": None if players is None else _parse_players(players),
+        "turns": None if turns is None else int_arg("turns", turns, 1, 10_000),
+        "turn_deals": None if turn_deals is None else int_arg("turn_deals", turn_deals, 0),
+        "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1),
+        "turn_chunk_size": None if turn_chunk_size is None else
+        int_arg("turn_chunk_size", turn_chunk_size, 1),
+    }
+    if chunk_format is not None and chunk_format not in ("parquet", "csv"):
+        raise ValueError(f"chunk_format must be 'parquet' or 'csv', got {chunk_format!r}")
+
+    run: Optional[runs.RunDir] = None
+    if resume is not None:
+        run = runs.RunDir.open(resume, KIND)
+        settings = run.settings(_Settings.from_json)
+        cmp = dict(given)
+        cmp["seed"] = None if seed is None else runs.seed_root(seed)
+        _compare_settings(resume, settings, cmp)
+        run.check_resume_format(chunk_format)
+    else:
+        entropy, spawn_key = runs.seed_root(seed)
+        d = DEFAULTS
+        settings = _Settings(
+            configs=given["configs"] or tuple(_configs(None)),
+            deals=d["deals"] if given["deals"] is None else given["deals"],
+            hands=given["hands"] if given["hands"] is not None else d["hands"],
+            players=given["players"] if given["players"] is not None else d["players"],
+            turns=given["turns"] or d["turns"],
+            turn_deals=d["turn_deals"] if given["turn_deals"] is None else given["turn_deals"],
+            chunk_size=given["chunk_size"] or d["chunk_size"],
+            turn_chunk_size=given["turn_chunk_size"] or d["turn_chunk_size"],
+            entropy=entropy, spawn_key=spawn_key)
+        if settings.deals and not settings.hands:
+            raise ValueError("hands: choose at least one of first, other, raw")
+        # nothing of a study that is skipped may change its settings
+        if settings.turn_deals == 0 or not settings.players:
+            settings = dataclasses.replace(settings, players=(), turn_deals=0)
+        if settings.deals == 0:
+            settings = dataclasses.replace(settings, hands=())
+    _check_settings(settings.configs, settings.deals, settings.hands, settings.players,
+                    settings.turns, settings.turn_deals, settings.chunk_size,
+                    settings.turn_chunk_size)
+    specs = settings.plan()
+    if command is None:
+        command = "rummy51.simulate_openings(" + ", ".join(
+            f"{k}={v!r}" for k, v in (("deals", deals), ("seed", seed), ("players", players),
+                                      ("turns", turns), ("turn_deals", turn_deals),
+                                      ("hands", hands)) if v is not None) + ")"
+    if out is not None and resume is None:
+        fmt = runs.chunk_format(chunk_format)
+        run = runs.RunDir.create(out, runs.new_manifest(
+            KIND, settings.to_json(), settings.config_hash,
+            {"entropy": settings.entropy, "spawn_key": list(settings.spawn_key)}, fmt, command,
+            len(specs), counts={"deals_per_config": settings.deals,
+                                "turn_deals_per_config_and_players": settings.turn_deals,
+                                "configs": len(settings.configs)}))
+
+    totals = _Totals(settings)
+    found: dict[int, dict] = {}
+    if run is not None and resume is not None:
+        found = run.scan(specs, _chunk_reader(run))
+    for spec in specs:
+        if spec["index"] in found:
+            totals.add(spec, found[spec["index"]])
+    kernel = [0.0]
+    session = runs.Session(run, specs, found, {"backend": backend, "workers": nthreads,
+                                               "command": command},
+                           progress, "openings", on_chunk, t_start)
+
+    def work(spec):
+        counts, secs = _compute_chunk(spec)
+        if run is not None:
+            _write_chunk(run, spec, counts)
+        return counts, secs
+
+    def done_cb(spec, result):
+        counts, secs = result
+        if backend == "dask":
+            why = _check_chunk_counts(spec, counts)
+            if why:
+                raise RuntimeError(f"chunk {spec['index']} came back wrong from Dask: {why}")
+            if run is not None:  # the client writes: workers may not share its disk
+                _write_chunk(run, spec, counts)
+        totals.add(spec, counts)
+        kernel[0] += secs
+        session.chunk_done(spec)
+
+    workers = nthreads
+    with session:
+        if backend == "local":
+            runs.run_threads(session.todo, nthreads, work, done_cb)
+        else:
+            workers = runs.run_dask(session.todo, scheduler, nthreads,
+                                    f"rummy51-{settings.config_hash}", done_cb, task=_dask_chunk,
+                                    unpack=lambda res: (res["counts"], res["seconds"]))
+    elapsed = session.elapsed
+    study = OpeningStudy._from_arrays(
+        settings, totals.arrays(), chunks=len(specs), chunks_done=len(session.done),
+        elapsed=elapsed, kernel_seconds=kernel[0], workers=workers, backend=backend,
+        directory=None if run is None else str(run.path))
+    if run is not None:
+        study.save(run.path)
+    session.finish(elapsed)
+    return study
