@@ -10,7 +10,7 @@ of what is left, so the returned table always reaches the core's figures.
 >>> p.points_left, p.cards_played, p.can_knock
 (2, 3, True)
 >>> [m.text() for m in p.melds]
-['5S 6S 7S 8S 9S JK(10S)', '9H 9D 9C']
+['JK(4S) 5S 6S', '7S 8S 9S', '9H 9D 9C']
 >>> can_meld("QH KH AH", "2H 3H")
 False
 
