@@ -31,7 +31,7 @@ extensions = [
         extra_compile_args=extra_compile_args,
     )
     # _core: the solver and the Monte Carlo kernels; _game: whole greedy deals in C
-    for name in ("_core", "_game")
+    for name in ("_core", "_game", "_carousel")
 ]
 
 setup(

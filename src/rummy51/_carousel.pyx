@@ -1,0 +1,607 @@
+# cython: language_level=3
+"""Carousel's exact table-manipulation solver (RULES-carousel.md section 4), in C.
+
+The question is reformulated over card *slots*: the final table is a multiset of
+slots (a slot is one card position in one meld) arranged into valid melds, each slot
+filled by a natural or a joker. With T[c] table naturals, H[c] hand naturals, D[c]
+table jokers declared c, JT table jokers and JH hand jokers, a play is legal iff
+
+* the natural slots of card c number between T[c] and T[c] + H[c] (every table card
+  stays, the extra ones come from the hand);
+* the joker slots number between JT and JT + JH (every table joker stays);
+* every card c has at least D[c] slots (a table joker keeps standing for its card
+  unless a natural copy replaces it, and a replaced joker is reused in the play:
+  of the D[c] jokers at most "natural c slots" can be replaced);
+* every meld holds at least one natural and at most ``max_jokers_per_meld`` jokers;
+* at least one hand card is played.
+
+The kernel maximises (points of the hand cards played, cards played) by a dynamic
+program over the rank positions A(low)=1, 2, .., K=13, A(high)=14 (van Rijn, Takes &
+Vis 2015): at each position it decides, suit by suit, how many slots of that card
+continue each open run, end it, start new runs, or go into sets of that rank. A
+state is, per suit, the multiset of open runs (length capped at 3, plus whether the
+run holds a natural and how many jokers, only when the rules make those matter), the
+jokers used so far, and for the aces how many naturals and slots the low end used
+(the high end, position 14, takes the rest). States of one layer live in an
+open-addressing hash table; the answer is the best value over the last layer. The
+program is exact for every position: there is no node limit.
+"""
+from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memset
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+DEF NSLOT = 52
+DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4 jokers
+DEF VALMUL = 256         # value = points * VALMUL + cards played
+
+# --------------------------------------------------------------------------- rules
+cdef struct CRules:
+    int ace_high          # 1: position 14 (the ace after the king) exists
+    int mj                # jokers a meld may hold (99 = any number)
+    int decks             # copies of each natural card in the deck
+    int jokers            # jokers in the deck
+    int32_t val[53]       # points of each card code in hand (52 = joker)
+
+cdef struct Pos:
+    uint8_t T[52]         # table naturals (must all stay on the table)
+    uint8_t H[52]         # hand naturals (each may be played)
+    uint8_t D[52]         # table jokers declared as each card
+    int JT                # table jokers
+    int JH                # hand jokers
+
+# --------------------------------------------------------------------------- hash table
+cdef struct Table:
+    uint64_t* keys        # 3 words per entry
+    int32_t* vals         # -1: empty slot
+    int64_t cap           # power of two
+    int64_t n             # entries in use
+
+cdef inline uint64_t _hash3(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
+    cdef uint64_t h = a * <uint64_t>0x9E3779B97F4A7C15ULL
+    h ^= (h >> 29) ^ (b * <uint64_t>0xBF58476D1CE4E5B9ULL)
+    h ^= (h >> 31) ^ (c * <uint64_t>0x94D049BB133111EBULL)
+    h ^= h >> 32
+    return h
+
+cdef int _table_init(Table* t, int64_t cap) noexcept nogil:
+    cdef int64_t i
+    t.cap = cap
+    t.n = 0
+    t.keys = <uint64_t*>malloc(3 * cap * sizeof(uint64_t))
+    t.vals = <int32_t*>malloc(cap * sizeof(int32_t))
+    if t.keys == NULL or t.vals == NULL:
+        return -1
+    for i in range(cap):
+        t.vals[i] = -1
+    return 0
+
+cdef void _table_free(Table* t) noexcept nogil:
+    if t.keys != NULL:
+        free(t.keys)
+    if t.vals != NULL:
+        free(t.vals)
+    t.keys = NULL
+    t.vals = NULL
+
+cdef void _table_clear(Table* t) noexcept nogil:
+    cdef int64_t i
+    if t.n == 0:
+        return
+    for i in range(t.cap):
+        t.vals[i] = -1
+    t.n = 0
+
+cdef int _table_grow(Table* t) noexcept nogil:
+    cdef Table old = t[0]
+    cdef int64_t i
+    if _table_init(t, old.cap * 2) != 0:
+        _table_free(t)
+        t[0] = old
+        return -1
+    for i in range(old.cap):
+        if old.vals[i] >= 0:
+            _table_put(t, old.keys[3 * i], old.keys[3 * i + 1], old.keys[3 * i + 2], old.vals[i])
+    _table_free(&old)
+    return 0
+
+cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v) noexcept nogil:
+    """Insert the state (a, b, c) with value v, keeping the larger value; -1 on no memory."""
+    cdef uint64_t mask = <uint64_t>(t.cap - 1)
+    cdef uint64_t i = _hash3(a, b, c) & mask
+    while t.vals[i] >= 0:
+        if t.keys[3 * i] == a and t.keys[3 * i + 1] == b and t.keys[3 * i + 2] == c:
+            if v > t.vals[i]:
+                t.vals[i] = v
+            return 0
+        i = (i + 1) & mask
+    t.keys[3 * i] = a
+    t.keys[3 * i + 1] = b
+    t.keys[3 * i + 2] = c
+    t.vals[i] = v
+    t.n += 1
+    if 2 * t.n > t.cap:
+        return _table_grow(t)
+    return 0
+
+# --------------------------------------------------------------------------- expansion context
+cdef struct Ctx:
+    const CRules* r
+    const Pos* pos
+    Table* out
+    int failed             # set when an insert ran out of memory
+    # position constants
+    int p                  # 1..14
+    int last               # 1 if p is the last position (runs end here)
+    int can_start          # new runs may start at p
+    int sets_ok            # sets of this rank may be laid (p <= 13)
+    int lo[4]              # least natural slots of the card (suit s, p)
+    int hi[4]              # most natural slots
+    int thr[4]             # natural slots beyond thr are hand cards played
+    int dem[4]             # least slots of the card
+    int v[4]               # points of the card
+    int jstart_ok[4]       # a joker-started run can still meet a natural of its suit
+    int track_nat          # runs carry "holds a natural" (only with 3+ jokers)
+    int track_jk           # runs carry their joker count (a per-meld limit below the jokers)
+    int jtotal             # JT + JH
+    # the state being expanded
+    int nruns[4]
+    uint8_t runs[4][MAXRUNS]
+    int jused
+    uint64_t w2            # joker count and the aces' low-end information
+    int32_t val
+    # partial successor
+    int na[4]              # natural slots of suit s put into sets
+    int nj[4]              # joker slots of suit s put into sets
+    uint32_t packed[4]     # successor runs of suits already decided
+    uint64_t w2new
+    int settypes
+    uint8_t setmask[64]
+    uint8_t setjmask[64]
+    uint8_t setjn[64]
+
+# run code: bits 0-1 length (1, 2, 3 = three or more), bit 2 holds a natural, bits 3-4 jokers
+cdef inline int _rlen(int code) noexcept nogil:
+    return code & 3
+
+cdef inline uint32_t _pack_runs(uint8_t* codes, int n) noexcept nogil:
+    # sort descending (insertion sort, n <= 6), 5 bits each
+    cdef int i, j
+    cdef uint8_t x
+    cdef uint32_t out = 0
+    for i in range(1, n):
+        x = codes[i]
+        j = i - 1
+        while j >= 0 and codes[j] < x:
+            codes[j + 1] = codes[j]
+            j -= 1
+        codes[j + 1] = x
+    for i in range(n):
+        out |= (<uint32_t>codes[i]) << (5 * i)
+    return out
+
+cdef void _emit(Ctx* c, int jused, int32_t gain) noexcept nogil:
+    cdef uint64_t a = (<uint64_t>c.packed[0]) | ((<uint64_t>c.packed[1]) << 32)
+    cdef uint64_t b = (<uint64_t>c.packed[2]) | ((<uint64_t>c.packed[3]) << 32)
+    cdef uint64_t w2 = (c.w2new & ~(<uint64_t>7)) | <uint64_t>jused
+    if _table_put(c.out, a, b, w2, c.val + gain) != 0:
+        c.failed = 1
+
+cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
+                    uint8_t* newc, int nnew, int jused, int32_t gain) noexcept nogil:
+    """Choose, run by run, what the open runs of suit s do at position p:
+    0 end before p, 1 continue with a natural, 2 continue with a joker."""
+    cdef int code, ln, hasnat, jk, choice, first, nn, k, un, uj, nat_total, slots, extra
+    cdef int lo, hi, jleft, new_code, base_n
+    cdef uint8_t buf[MAXRUNS + 8]
+    cdef int32_t g
+    cdef uint64_t field
+    cdef int req_rem, rem_total, pend
+    if i < c.nruns[s]:
+        code = c.runs[s][i]
+        ln = code & 3
+        hasnat = (code >> 2) & 1
+        jk = code >> 3
+        # identical runs are interchangeable: their choices are enumerated as a multiset
+        first = 0
+        if i > 0 and c.runs[s][i - 1] == code:
+            first = prev_choice
+        for choice in range(first, 3):
+            if choice == 0:
+                if ln < 3 or not hasnat:
+                    continue
+                _runs_rec(c, s, i + 1, choice, nnat, njk, newc, nnew, jused, gain)
+            elif choice == 1:
+                if c.na[s] + nnat + 1 > c.hi[s]:
+                    continue
+                if c.last:
+                    # the run ends with this card: it must then be a valid run
+                    if ln < 2:
+                        continue
+                    _runs_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew, jused, gain)
+                else:
+                    new_code = (ln + 1 if ln < 3 else 3) | 4 | (jk << 3)
+                    newc[nnew] = <uint8_t>new_code
+                    _runs_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew + 1, jused, gain)
+            else:
+                if jused >= c.jtotal or c.r.mj == 0:
+                    continue
+                if c.track_jk and jk >= c.r.mj:
+                    continue
+                if c.last:
+                    if ln < 2 or not hasnat:
+                        continue
+                    _runs_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew, jused + 1, gain)
+                else:
+                    new_code = (ln + 1 if ln < 3 else 3) | (hasnat << 2)
+                    if c.track_jk:
+                        new_code |= (jk + 1) << 3
+                    newc[nnew] = <uint8_t>new_code
+                    _runs_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew + 1, jused + 1, gain)
+        return
+    # new runs starting at p: un with a natural, uj with a joker
+    lo = c.lo[s]
+    hi = c.hi[s]
+    base_n = c.na[s] + nnat
+    for un in range(0, hi - base_n + 1):
+        if not c.can_start and un > 0:
+            break
+        if nnew + un > MAXRUNS:
+            break
+        for uj in range(0, c.jtotal - jused + 1):
+            if uj > 0 and (not c.can_start or not c.jstart_ok[s] or c.r.mj == 0):
+                break
+            if nnew + un + uj > MAXRUNS:
+                break
+            nat_total = base_n + un
+            if nat_total < lo:
+                continue
+            slots = nat_total + c.nj[s] + njk + uj
+            if slots < c.dem[s]:
+                continue
+            for k in range(nnew):
+                buf[k] = newc[k]
+            for k in range(un):
+                buf[nnew + k] = <uint8_t>(1 | 4)
+            for k in range(uj):
+                buf[nnew + un + k] = <uint8_t>(1 | (8 if c.track_jk else 0) | (0 if c.track_nat else 4))
+            c.packed[s] = _pack_runs(buf, nnew + un + uj)
+            extra = nat_total - c.thr[s]
+            if extra < 0:
+                extra = 0
+            g = gain + extra * (c.v[s] * VALMUL + 1)
+            if c.p == 1 and c.r.ace_high:
+                # the ace's low end: remember what the high end (position 14) may still take
+                req_rem = c.thr[s] - nat_total
+                if req_rem < 0:
+                    req_rem = 0
+                rem_total = c.pos.T[13 * s] + c.pos.H[13 * s] - nat_total
+                pend = c.pos.D[13 * s] - slots
+                if pend < 0:
+                    pend = 0
+                field = (<uint64_t>(req_rem | (rem_total << 2) | (pend << 4))) << (8 + 8 * s)
+                c.w2new = (c.w2new & ~((<uint64_t>0xFF) << (8 + 8 * s))) | field
+            _suit(c, s + 1, jused + uj, g)
+
+cdef void _suit(Ctx* c, int s, int jused, int32_t gain) noexcept nogil:
+    cdef uint8_t newc[MAXRUNS + 8]
+    if c.failed:
+        return
+    if s == 4:
+        _emit(c, jused, gain)
+        return
+    _runs_rec(c, s, 0, 0, 0, 0, newc, 0, jused, gain)
+
+cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
+    """Choose the multiset of sets of rank p (set types in non-decreasing order)."""
+    cdef int t, s, ok, m, jm
+    _suit(c, 0, jused, 0)
+    for t in range(t0, c.settypes):
+        m = c.setmask[t]
+        jm = c.setjmask[t]
+        if jused + c.setjn[t] > c.jtotal:
+            continue
+        ok = 1
+        for s in range(4):
+            if (m >> s) & 1 and not (jm >> s) & 1:
+                if c.na[s] + 1 > c.hi[s]:
+                    ok = 0
+                    break
+        if not ok:
+            continue
+        for s in range(4):
+            if (m >> s) & 1:
+                if (jm >> s) & 1:
+                    c.nj[s] += 1
+                else:
+                    c.na[s] += 1
+        _sets_rec(c, t, jused + c.setjn[t])
+        for s in range(4):
+            if (m >> s) & 1:
+                if (jm >> s) & 1:
+                    c.nj[s] -= 1
+                else:
+                    c.na[s] -= 1
+
+cdef inline int _card_at(int s, int p) noexcept nogil:
+    if p == 14:
+        return 13 * s
+    return 13 * s + p - 1
+
+cdef struct Work:
+    Table a
+    Table b
+
+cdef int _work_init(Work* w) noexcept nogil:
+    w.a.keys = NULL
+    w.a.vals = NULL
+    w.b.keys = NULL
+    w.b.vals = NULL
+    if _table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0:
+        _table_free(&w.a)
+        _table_free(&w.b)
+        return -1
+    return 0
+
+cdef void _work_free(Work* w) noexcept nogil:
+    _table_free(&w.a)
+    _table_free(&w.b)
+
+cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
+    """Best value (points * 256 + cards) of the hand cards a play can place, -1 when no
+    arrangement keeps every table card (never for a real table), -2 on no memory.
+    A value of 0 means no legal play (no hand card can be played)."""
+    cdef Ctx c
+    cdef Table* cur = &w.a
+    cdef Table* nxt = &w.b
+    cdef Table* tmp
+    cdef int P = 14 if r.ace_high else 13
+    cdef int p, s, q, t, size, jn, sm, jm, i, k, code
+    cdef int64_t e
+    cdef int32_t best, v
+    cdef uint64_t ka, kb, kc
+    cdef uint32_t word
+    cdef int ace_info
+    memset(&c, 0, sizeof(Ctx))
+    c.r = r
+    c.pos = pos
+    c.jtotal = pos.JT + pos.JH
+    c.track_nat = 1 if (c.jtotal >= 3 and r.mj >= 3) else 0
+    c.track_jk = 1 if r.mj < c.jtotal else 0
+    # set types: a suit mask of 3 or 4 suits and the suits filled by jokers
+    c.settypes = 0
+    for sm in range(16):
+        size = (sm & 1) + ((sm >> 1) & 1) + ((sm >> 2) & 1) + ((sm >> 3) & 1)
+        if size < 3:
+            continue
+        for jm in range(16):
+            if (jm & ~sm) != 0 or jm == sm:
+                continue
+            jn = (jm & 1) + ((jm >> 1) & 1) + ((jm >> 2) & 1) + ((jm >> 3) & 1)
+            if jn > r.mj or jn > c.jtotal:
+                continue
+            c.setmask[c.settypes] = <uint8_t>sm
+            c.setjmask[c.settypes] = <uint8_t>jm
+            c.setjn[c.settypes] = <uint8_t>jn
+            c.settypes += 1
+    _table_clear(cur)
+    if _table_put(cur, 0, 0, 0, 0) != 0:
+        return -2
+    for p in range(1, P + 1):
+        _table_clear(nxt)
+        c.out = nxt
+        c.p = p
+        c.last = 1 if p == P else 0
+        c.can_start = 1 if p <= P - 2 else 0
+        c.sets_ok = 1 if p <= 13 else 0
+        for s in range(4):
+            q = _card_at(s, p)
+            c.v[s] = r.val[q]
+            c.jstart_ok[s] = 0
+            for k in range(p + 1, P + 1):
+                if k > p + c.jtotal:
+                    break
+                if pos.T[_card_at(s, k)] + pos.H[_card_at(s, k)] > 0:
+                    c.jstart_ok[s] = 1
+                    break
+        for e in range(cur.cap):
+            if cur.vals[e] < 0:
+                continue
+            ka = cur.keys[3 * e]
+            kb = cur.keys[3 * e + 1]
+            kc = cur.keys[3 * e + 2]
+            c.val = cur.vals[e]
+            c.jused = <int>(kc & 7)
+            c.w2new = kc
+            for s in range(4):
+                if s < 2:
+                    word = <uint32_t>((ka >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
+                else:
+                    word = <uint32_t>((kb >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
+                c.nruns[s] = 0
+                for i in range(MAXRUNS):
+                    code = (word >> (5 * i)) & 31
+                    if code == 0:
+                        break
+                    c.runs[s][i] = <uint8_t>code
+                    c.nruns[s] += 1
+                q = _card_at(s, p)
+                if p == 14:
+                    ace_info = <int>((kc >> (8 + 8 * s)) & 0xFF)
+                    c.lo[s] = ace_info & 3
+                    c.hi[s] = (ace_info >> 2) & 3
+                    c.thr[s] = ace_info & 3
+                    c.dem[s] = ace_info >> 4
+                    c.w2new &= ~((<uint64_t>0xFF) << (8 + 8 * s))
+                elif p == 1 and r.ace_high:
+                    c.lo[s] = 0
+                    c.hi[s] = pos.T[q] + pos.H[q]
+                    c.thr[s] = pos.T[q]
+                    c.dem[s] = 0
+                else:
+                    c.lo[s] = pos.T[q]
+                    c.hi[s] = pos.T[q] + pos.H[q]
+                    c.thr[s] = pos.T[q]
+                    c.dem[s] = pos.D[q]
+                c.na[s] = 0
+                c.nj[s] = 0
+            if c.sets_ok:
+                _sets_rec(&c, 0, c.jused)
+            else:
+                _suit(&c, 0, c.jused, 0)
+            if c.failed:
+                return -2
+        tmp = cur
+        cur = nxt
+        nxt = tmp
+    best = -1
+    for e in range(cur.cap):
+        if cur.vals[e] < 0:
+            continue
+        k = <int>(cur.keys[3 * e + 2] & 7)
+        if k < pos.JT:
+            continue
+        v = cur.vals[e] + (k - pos.JT) * (r.val[52] * VALMUL + 1)
+        if v > best:
+            best = v
+    return best
+
+# --------------------------------------------------------------------------- Python side
+cdef class CoreRules:
+    """The rules the kernel reads, compiled once from a ``CarouselRules``."""
+    cdef CRules r
+
+    def __cinit__(self, rules):
+        cdef int c
+        self.r.ace_high = 1 if rules.ace_high else 0
+        self.r.mj = 99 if rules.max_jokers_per_meld is None else int(rules.max_jokers_per_meld)
+        self.r.decks = int(rules.decks)
+        self.r.jokers = int(rules.jokers)
+        for c in range(53):
+            self.r.val[c] = int(rules.card_value(c))
+
+
+cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow,
+               Py_ssize_t nh, const CRules* r, int32_t* hand_points) noexcept nogil:
+    """Counts from one row of tables and hands; 0, or a negative error code:
+    -10 bad table code, -11 bad hand code, -12 too many copies, -13 too many jokers."""
+    cdef Py_ssize_t i
+    cdef int x, jt = 0, jh = 0
+    cdef int32_t hp = 0
+    memset(pos, 0, sizeof(Pos))
+    for i in range(nt):
+        x = trow[i]
+        if x == 255:
+            continue
+        if x < 52:
+            pos.T[x] += 1
+        elif 53 <= x < 105:
+            pos.D[x - 53] += 1
+            jt += 1
+        else:
+            return -10
+    for i in range(nh):
+        x = hrow[i]
+        if x == 255:
+            continue
+        if x < 52:
+            pos.H[x] += 1
+            hp += r.val[x]
+        elif x == 52:
+            jh += 1
+            hp += r.val[52]
+        else:
+            return -11
+    for i in range(52):
+        if pos.T[i] + pos.H[i] > r.decks:
+            return -12
+    if jt + jh > r.jokers:
+        return -13
+    pos.JT = jt
+    pos.JH = jh
+    hand_points[0] = hp
+    return 0
+
+
+def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
+                 const uint8_t[::1] D, int JT, int JH):
+    """Best value ``points * 256 + cards`` for raw counts (52 each), -1 if no
+    arrangement keeps every required card. Used by the solver's reconstruction."""
+    cdef Pos pos
+    cdef Work w
+    cdef int32_t v
+    cdef int i
+    if T.shape[0] != 52 or H.shape[0] != 52 or D.shape[0] != 52:
+        raise ValueError("counts must be 52 long")
+    if JT < 0 or JH < 0 or JT + JH > 7:
+        raise ValueError("joker counts out of range")
+    for i in range(52):
+        if T[i] + H[i] > 3 or D[i] > 7:
+            raise ValueError("card counts out of range")
+        pos.T[i] = T[i]
+        pos.H[i] = H[i]
+        pos.D[i] = D[i]
+    pos.JT = JT
+    pos.JH = JH
+    if _work_init(&w) != 0:
+        raise MemoryError()
+    with nogil:
+        v = _solve(&rules.r, &pos, &w)
+    _work_free(&w)
+    if v == -2:
+        raise MemoryError("the carousel solver ran out of memory")
+    return v
+
+
+def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, ::1] hands,
+                int32_t[::1] points_left, int32_t[::1] cards_played, int64_t row0=0):
+    """Rows of ``tables`` and ``hands`` (uint8 codes, 255 pads; a table joker declared
+    d is 53 + d) -> points left after the best play and cards it plays (GIL released).
+    A row whose table cannot be arranged gets points_left -1."""
+    cdef Py_ssize_t n = tables.shape[0], i, nt = tables.shape[1], nh = hands.shape[1]
+    cdef Pos pos
+    cdef Work w
+    cdef int32_t v, hp
+    cdef int err = 0
+    cdef Py_ssize_t bad = -1
+    if hands.shape[0] != n or points_left.shape[0] != n or cards_played.shape[0] != n:
+        raise ValueError("tables, hands and the outputs must have the same number of rows")
+    if _work_init(&w) != 0:
+        raise MemoryError()
+    with nogil:
+        for i in range(n):
+            hp = 0
+            err = _fill(&pos, &tables[i, 0] if nt > 0 else NULL, nt,
+                        &hands[i, 0] if nh > 0 else NULL, nh, &rules.r, &hp)
+            if err != 0:
+                bad = i
+                break
+            v = _solve(&rules.r, &pos, &w)
+            if v == -2:
+                err = -2
+                bad = i
+                break
+            if v < 0:
+                points_left[i] = -1
+                cards_played[i] = 0
+            else:
+                points_left[i] = hp - v // VALMUL
+                cards_played[i] = v % VALMUL
+    _work_free(&w)
+    if err == -2:
+        raise MemoryError(f"the carousel solver ran out of memory on row {row0 + bad}")
+    if err == -10:
+        raise ValueError(f"tables row {row0 + bad}: codes are 0..51 (naturals), 53..104 "
+                         "(a table joker declared code-53) or 255 (padding)")
+    if err == -11:
+        raise ValueError(f"hands row {row0 + bad}: codes are 0..52 or 255 (padding)")
+    if err == -12:
+        raise ValueError(f"row {row0 + bad}: table and hand hold more copies of a card "
+                         f"than rules.decks ({rules.r.decks})")
+    if err == -13:
+        raise ValueError(f"row {row0 + bad}: table and hand hold more jokers than "
+                         f"rules.jokers ({rules.r.jokers})")

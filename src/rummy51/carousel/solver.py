@@ -1,0 +1,412 @@
+"""The Carousel solver API: best play, can_meld, can_knock, and batch twins.
+
+A position is a table (a list of meld texts, one `` | ``-separated string, or melds
+as code lists with a table joker ``[52, declared]``) and a hand (card text or codes).
+The exact answer comes from the Cython core (``rummy51._carousel``); the melds of the
+best play are rebuilt meld by meld, each step checked against the core's exact value
+of what is left, so the returned table always reaches the core's figures.
+
+>>> p = best_play(["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C")
+>>> p.points_left, p.cards_played, p.can_knock
+(2, 3, True)
+>>> [m.text() for m in p.melds]
+['JK(4S) 5S 6S', '7S 8S 9S', '9H 9D 9C']
+>>> can_meld("QH KH AH", "2H 3H")
+False
+
+Batch arrays (``pack_positions`` builds them): ``tables`` is a C-contiguous uint8
+array of shape (n, k), one position per row: a table natural is its code 0..51, a
+table joker declared as card d is ``53 + d`` (53..104), 255 pads the row; the meld
+structure is not needed (the answer depends only on the table's cards and the jokers'
+declarations) and is not checked in batch. ``hands`` is uint8 (n, m), codes 0..52
+(52 = joker), 255 pads. The results depend only on the rows, never on ``threads``.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Optional
+
+import numpy as np
+
+from .. import _carousel
+from ..cards import JOKER, cards_text
+from .rules import CarouselRules
+from .table import (TableMeld, check_position, make_meld, parse_hand, parse_table,
+                    sort_melds)
+
+__all__ = [
+    "Play",
+    "best_play",
+    "can_meld",
+    "can_knock",
+    "best_play_points",
+    "best_play_values",
+    "can_meld_flags",
+    "can_knock_flags",
+    "pack_positions",
+    "GaveUp",
+]
+
+_DEFAULT = CarouselRules()
+_VALMUL = 256
+_JOKER_BASE = 53  # table joker declared d is 53 + d in batch arrays
+
+
+class GaveUp(RuntimeError):
+    """The meld reconstruction could not rebuild a table reaching the core's value
+    (never expected: it would be a bug, reported instead of a wrong answer)."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """The best play of a position (RULES-carousel.md section 4).
+
+    ``melds`` is the resulting table (every meld valid, each joker's card named),
+    ``played`` the hand cards placed (sorted codes, 52 = joker), ``points_left`` the
+    points still in hand; with no legal play ``can_meld`` is False, ``played`` empty
+    and ``melds`` the table as it was."""
+
+    points_left: int
+    cards_played: int
+    played: tuple[int, ...]
+    melds: tuple[TableMeld, ...]
+    can_meld: bool
+    can_knock: bool
+    hand_points: int
+
+    def text(self, unicode: bool = False) -> str:
+        lines = [m.text(unicode) for m in self.melds] or ["(empty table)"]
+        lines.append("played: " + (cards_text(self.played, unicode) or "nothing"))
+        lines.append(f"points left: {self.points_left}"
+                     + (" (can knock)" if self.can_knock else ""))
+        return "\n".join(lines)
+
+
+def _rules(rules) -> CarouselRules:
+    if rules is None:
+        return _DEFAULT
+    if not isinstance(rules, CarouselRules):
+        raise TypeError(f"rules must be a CarouselRules, got {type(rules).__name__}")
+    return rules
+
+
+@lru_cache(maxsize=32)
+def _core_rules(rules: CarouselRules):
+    return _carousel.CoreRules(rules)
+
+
+class _Counts:
+    """Counts of a (partial) position: T required naturals, H hand naturals, D slot
+    demands, JT jokers that must be placed, JH hand jokers."""
+
+    __slots__ = ("T", "H", "D", "JT", "JH")
+
+    def __init__(self, T, H, D, JT, JH):
+        self.T, self.H, self.D, self.JT, self.JH = T, H, D, JT, JH
+
+    def value(self, core) -> int:
+        return _carousel.solve_counts(core, bytes(self.T), bytes(self.H), bytes(self.D),
+                                      self.JT, self.JH)
+
+
+def _position(table, hand, rules):
+    melds = parse_table(table, rules)
+    codes = parse_hand(hand)
+    check_position(melds, codes, rules)
+    return melds, codes
+
+
+def _counts(melds, codes) -> _Counts:
+    T = [0] * 52
+    H = [0] * 52
+    D = [0] * 52
+    JT = 0
+    for m in melds:
+        for c, r in zip(m.cards, m.represents):
+            if c == JOKER:
+                D[r] += 1
+                JT += 1
+            else:
+                T[c] += 1
+    for c in codes:
+        if c != JOKER:
+            H[c] += 1
+    return _Counts(T, H, D, JT, codes.count(JOKER))
+
+
+def _candidates(card: int, rules: CarouselRules):
+    """Melds (tuples of the cards their slots stand for) with a slot of ``card``:
+    shortest first, so the rebuilt table uses few long melds."""
+    rank, suit = card % 13, card // 13
+    out = []
+    others = [s for s in range(4) if s != suit]
+    for k in (2, 3):
+        for extra in combinations(others, k):
+            out.append(tuple(s * 13 + rank for s in sorted([suit, *extra])))
+    top = 14 if rules.ace_high else 13
+    positions = [1, 14] if rank == 0 else [rank + 1]
+    for length in range(3, top + 1):
+        for a in range(1, top - length + 2):
+            b = a + length - 1
+            if any(a <= p <= b for p in positions if p <= top):
+                out.append(tuple(suit * 13 + (p - 1 if p <= 13 else 0) for p in range(a, b + 1)))
+    out.sort(key=len)
+    return out
+
+
+def _fills(meld, anchor_natural, st: _Counts, rules: CarouselRules, anchor_card: int,
+           hand_phase: bool):
+    """Ways to fill the slots of ``meld``: yields (pairs, new counts, gain).
+
+    Naturals come from the table's required cards first (identical copies), then
+    from the hand; jokers from the table's first, then the hand's."""
+    limit = rules.max_jokers_per_meld
+    jokers = st.JT + st.JH
+    n = len(meld)
+    # an ace at both ends of A 2 .. K A: either slot may be the anchor, they are alike
+    anchors = [i for i in range(n) if meld[i] == anchor_card][:1]
+    for anchor in anchors:
+        rest = [i for i in range(n) if i != anchor]
+        anchor_options = [True] if anchor_natural else [True, False]
+        for anchor_nat in anchor_options:
+            max_j = min(jokers - (0 if anchor_nat else 1), n - 1,
+                        n - 1 if limit is None else limit - (0 if anchor_nat else 1))
+            for nj in range(max(0, max_j) + 1):
+                for jset in combinations(rest, nj):
+                    js = set(jset)
+                    if not anchor_nat:
+                        js.add(anchor)
+                    if len(js) == n or (limit is not None and len(js) > limit):
+                        continue
+                    T, H, D = list(st.T), list(st.H), list(st.D)
+                    gain = 0
+                    ok = True
+                    for i in range(n):
+                        d = meld[i]
+                        if D[d] > 0:
+                            D[d] -= 1
+                        if i in js:
+                            continue
+                        if T[d] > 0 and not hand_phase:
+                            T[d] -= 1
+                        elif H[d] > 0:
+                            H[d] -= 1
+                            gain += rules.card_value(d) * _VALMUL + 1
+                        else:
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                    k = len(js)
+                    from_table = min(k, st.JT)
+                    from_hand = k - from_table
+                    if from_hand > st.JH:
+                        continue
+                    gain += from_hand * (rules.joker_value * _VALMUL + 1)
+                    pairs = [(JOKER if i in js else meld[i], meld[i]) for i in range(n)]
+                    yield pairs, _Counts(T, H, D, st.JT - from_table, st.JH - from_hand), gain, from_hand
+
+
+def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
+    """Melds placing every required card and reaching ``target`` (the core's value)."""
+    melds = []
+    played_jokers = 0
+    guard = 0
+    while True:
+        guard += 1
+        if guard > 1000:
+            raise GaveUp("meld reconstruction did not converge")
+        pending = [c for c in range(52) if st.T[c] > 0 or st.D[c] > 0]
+        if pending:
+            low = pending[0]
+            anchor_natural = st.T[low] > 0
+            hand_phase = False
+        else:
+            if target == 0 and st.JT == 0:
+                return melds, played_jokers
+            hand = [c for c in range(52) if st.H[c] > 0]
+            if not hand:
+                raise GaveUp("meld reconstruction ran out of cards")
+            low = hand[0]
+            # leave this card in hand if the rest still reaches the target
+            skip = _Counts(st.T, list(st.H), st.D, st.JT, st.JH)
+            skip.H[low] -= 1
+            if skip.value(core) == target:
+                st = skip
+                continue
+            anchor_natural = True
+            hand_phase = True
+        for meld in _candidates(low, rules):
+            done = False
+            for pairs, nst, gain, hj in _fills(meld, anchor_natural, st, rules, low, hand_phase):
+                rest = nst.value(core)
+                if rest >= 0 and rest + gain == target:
+                    melds.append(make_meld(pairs, rules, "rebuilt meld"))
+                    played_jokers += hj
+                    st, target = nst, target - gain
+                    done = True
+                    break
+            if done:
+                break
+        else:
+            raise GaveUp(f"meld reconstruction found no meld for {low}")
+
+
+# --------------------------------------------------------------------------- single positions
+def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
+    """The legal play leaving the fewest points in hand (ties: most cards played).
+
+    ``table``: a list of meld texts (``["6S 7S JK(8S)", "9H 9D 9C"]``), one string with
+    melds separated by `` | ``, or melds as code lists (a table joker ``[52, declared]``);
+    ``hand``: card text (``"5S 9S JK"``) or codes. Raises ValueError / TypeError naming
+    the bad input."""
+    rules = _rules(rules)
+    melds, codes = _position(table, hand, rules)
+    st = _counts(melds, codes)
+    core = _core_rules(rules)
+    value = st.value(core)
+    total = rules.hand_points(codes)
+    if value < 0:
+        raise ValueError("the table's cards cannot be arranged into melds")
+    if value == 0:
+        return Play(total, 0, (), tuple(melds), False, total <= rules.knock_limit, total)
+    new_melds, hand_jokers = _rebuild(st, value, rules, core)
+    table_nat = Counter(c for m in melds for c in m.cards if c != JOKER)
+    final_nat = Counter(c for m in new_melds for c in m.cards if c != JOKER)
+    played = sorted((final_nat - table_nat).elements()) + [JOKER] * hand_jokers
+    points = value // _VALMUL
+    left = total - points
+    return Play(left, value % _VALMUL, tuple(played), tuple(sort_melds(new_melds)), True,
+                left <= rules.knock_limit, total)
+
+
+def can_meld(table, hand, rules: Optional[CarouselRules] = None) -> bool:
+    """Whether a legal play exists (at least one hand card placed)."""
+    rules = _rules(rules)
+    melds, codes = _position(table, hand, rules)
+    return _counts(melds, codes).value(_core_rules(rules)) > 0
+
+
+def can_knock(table, hand, rules: Optional[CarouselRules] = None) -> bool:
+    """Whether the points left after the best play are at most ``rules.knock_limit``
+    (without a legal play: the hand's own points)."""
+    return best_play_points([table], [hand], rules)[0] <= _rules(rules).knock_limit
+
+
+# --------------------------------------------------------------------------- batch
+def pack_positions(tables, hands, rules: Optional[CarouselRules] = None):
+    """``(tables, hands)`` uint8 arrays (module docstring) from lists of positions in
+    any form ``best_play`` accepts; each position is validated."""
+    rules = _rules(rules)
+    tables = list(tables)
+    hands = list(hands)
+    if len(tables) != len(hands):
+        raise ValueError(f"tables and hands must have the same length, got {len(tables)} "
+                         f"and {len(hands)}")
+    trows, hrows = [], []
+    for t, h in zip(tables, hands):
+        melds, codes = _position(t, h, rules)
+        trows.append([(_JOKER_BASE + r) if c == JOKER else c
+                      for m in melds for c, r in zip(m.cards, m.represents)])
+        hrows.append(codes)
+    kt = max([len(r) for r in trows] + [1])
+    kh = max([len(r) for r in hrows] + [1])
+    ta = np.full((len(trows), kt), 255, dtype=np.uint8)
+    ha = np.full((len(hrows), kh), 255, dtype=np.uint8)
+    for i, (tr, hr) in enumerate(zip(trows, hrows)):
+        ta[i, :len(tr)] = tr
+        ha[i, :len(hr)] = hr
+    return ta, ha
+
+
+def _as_array(x, name: str) -> np.ndarray:
+    if not isinstance(x, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array (see pack_positions), got {type(x).__name__}")
+    if x.ndim != 2 or x.dtype != np.uint8:
+        raise ValueError(f"{name} must be a 2-D uint8 array, got shape {x.shape} and dtype {x.dtype}")
+    return np.ascontiguousarray(x)
+
+
+_pool: Optional[ThreadPoolExecutor] = None
+_pool_pid = -1
+_pool_lock = threading.Lock()
+_MIN_ROWS_PER_THREAD = 512
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool, _pool_pid
+    with _pool_lock:
+        if _pool is None or _pool_pid != os.getpid():
+            _pool = ThreadPoolExecutor(max_workers=max(4, os.cpu_count() or 1),
+                                       thread_name_prefix="rummy51-carousel")
+            _pool_pid = os.getpid()
+        return _pool
+
+
+def _threads(threads, n: int) -> int:
+    if threads is None:
+        return max(1, min(os.cpu_count() or 1, n // _MIN_ROWS_PER_THREAD))
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
+    return max(1, min(int(threads), max(n, 1)))
+
+
+def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threads=None):
+    """``(points_left, cards_played)`` int32 arrays of the best play of each row.
+
+    ``tables``/``hands``: uint8 arrays (module docstring) or lists of positions (packed
+    with ``pack_positions``). Rows are split over ``threads`` (default: the cores, for
+    batches of 512+ rows); the GIL is released."""
+    rules = _rules(rules)
+    if not isinstance(tables, np.ndarray) or not isinstance(hands, np.ndarray):
+        tables, hands = pack_positions(tables, hands, rules)
+    ta = _as_array(tables, "tables")
+    ha = _as_array(hands, "hands")
+    if ta.shape[0] != ha.shape[0]:
+        raise ValueError(f"tables and hands must have the same number of rows, got "
+                         f"{ta.shape[0]} and {ha.shape[0]}")
+    n = ta.shape[0]
+    core = _core_rules(rules)
+    left = np.empty(n, dtype=np.int32)
+    cards = np.empty(n, dtype=np.int32)
+    t = _threads(threads, n)
+    if t == 1:
+        _carousel.solve_batch(core, ta, ha, left, cards, 0)
+    else:
+        bounds = np.linspace(0, n, t + 1).astype(np.int64)
+        futures = [_executor().submit(_carousel.solve_batch, core, ta[a:b], ha[a:b],
+                                      left[a:b], cards[a:b], int(a))
+                   for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+        errors = []
+        for f in futures:
+            try:
+                f.result()
+            except (ValueError, MemoryError) as e:
+                errors.append(e)
+        if errors:
+            raise errors[0]
+    bad = np.flatnonzero(left < 0)
+    if bad.size:
+        raise ValueError(f"tables row {int(bad[0])}: its cards cannot be arranged into melds")
+    return left, cards
+
+
+def best_play_points(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:
+    """Points left in hand after the best play of each row (int32 array)."""
+    return best_play_values(tables, hands, rules, threads)[0]
+
+
+def can_meld_flags(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:
+    """Whether each row has a legal play (bool array)."""
+    return best_play_values(tables, hands, rules, threads)[1] > 0
+
+
+def can_knock_flags(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:
+    """Whether each row can knock after its best play (bool array)."""
+    return best_play_values(tables, hands, rules, threads)[0] <= _rules(rules).knock_limit
