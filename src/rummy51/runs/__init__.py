@@ -1,0 +1,47 @@
+"""The run machinery every study shares: run directories, chunk files, executors,
+seeding, progress and the bookkeeping of a session.
+
+A study (``rummy51.studies``) cuts its work into chunk specs (plain dicts with at
+least ``index`` and ``n``), and hands them here:
+
+* ``seed_root(seed)`` / ``chunk_seed`` / ``chunk_rng``: one root SeedSequence, one
+  child per chunk, so results never depend on the executor;
+* ``RunDir``: the run directory (``create``, ``open``, ``settings``, ``scan``) and
+  ``write_chunk`` / ``read_chunk`` with a ``ChunkLayout``: verified, atomic chunk files;
+* ``run_threads``, ``run_processes``, ``run_dask``: where the chunks run;
+* ``Session``: the manifest's status and session log, the progress bar, the
+  ``on_chunk`` hook; ``interrupted`` on any error or Ctrl-C.
+
+``docs/architecture.md`` shows how the rooms fit together.
+"""
+from .executors import drain, run_dask, run_processes, run_threads
+from .progress import Progress
+from .seeding import chunk_rng, chunk_seed, seed_root
+from .session import Session
+from .store import (
+    CHUNK_FORMATS,
+    FORMAT_VERSION,
+    ChunkLayout,
+    ChunkWarning,
+    RunDir,
+    atomic_write_text,
+    chunk_format,
+    has_pyarrow,
+    new_manifest,
+    now,
+    ranges,
+    read_chunk,
+    replace_durably,
+    temp_path,
+    unranges,
+    versions,
+    write_chunk,
+)
+
+__all__ = [
+    "CHUNK_FORMATS", "FORMAT_VERSION", "ChunkLayout", "ChunkWarning", "Progress", "RunDir",
+    "Session", "atomic_write_text", "chunk_format", "chunk_rng", "chunk_seed", "drain",
+    "has_pyarrow", "new_manifest", "now", "ranges", "read_chunk", "replace_durably", "run_dask",
+    "run_processes", "run_threads", "seed_root", "temp_path", "unranges", "versions",
+    "write_chunk",
+]

@@ -1,0 +1,160 @@
+"""Where chunks run: a thread pool, worker processes or a Dask cluster.
+
+Every executor takes the list of chunk specs still to do, a ``work(spec)`` function
+and a ``done_cb(spec, result)`` called in the calling thread as chunks finish. On an
+exception or Ctrl-C the chunks not started are cancelled, the running ones finish
+and are reported (so their results are kept), and the exception goes on.
+
+* ``run_threads``: the kernels release the GIL, so threads use every core.
+* ``run_processes``: for GIL-bound Python work; worker processes start with the
+  "spawn" method and ignore Ctrl-C (the parent decides).
+* ``run_dask``: a Dask ``Client`` (given, at an address, or a local cluster made
+  for the run); a worker running another rummy51 version is refused.
+"""
+from __future__ import annotations
+
+import itertools
+import signal
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from typing import Any, Callable
+
+__all__ = ["run_threads", "run_processes", "run_dask", "drain", "dask_client"]
+
+Work = Callable[[dict], Any]
+DoneCallback = Callable[[dict, Any], None]
+
+
+def run_threads(todo: list[dict], threads: int, work: Work, done_cb: DoneCallback) -> None:
+    """Run ``work(spec)`` for every spec on ``threads`` threads (in this thread when 1)."""
+    if not todo:
+        return
+    threads = max(1, min(threads, len(todo)))
+    if threads == 1:
+        for spec in todo:
+            done_cb(spec, work(spec))
+        return
+    ex = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="rummy51-mc")
+    drain(ex, todo, work, done_cb, window=2 * threads)
+
+
+def _worker_init() -> None:
+    # Ctrl-C goes to the whole process group: the parent decides; running chunks finish
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError):  # pragma: no cover
+        pass
+
+
+def run_processes(todo: list[dict], workers: int, work: Work, done_cb: DoneCallback) -> None:
+    """Run ``work(spec)`` (a picklable module-level function) in ``workers`` processes
+    (in this process when 1)."""
+    if not todo:
+        return
+    workers = max(1, min(workers, len(todo)))
+    if workers == 1:
+        for spec in todo:
+            done_cb(spec, work(spec))
+        return
+    import multiprocessing
+
+    ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_worker_init)
+    # one chunk per worker in flight: a chunk handed to the pool cannot be cancelled,
+    # so Ctrl-C waits only for the chunks running
+    drain(ex, todo, work, done_cb, window=workers)
+
+
+def drain(ex, todo, work: Work, done_cb: DoneCallback, window: int) -> None:
+    """Run ``work(spec)`` for every spec of ``todo`` on the executor ``ex``, at most
+    ``window`` in flight, calling ``done_cb(spec, result)`` as each finishes. On an
+    error or Ctrl-C the queued chunks are cancelled, the running ones finish and are
+    reported (their files are written), and the exception goes on; ``ex`` is shut
+    down either way."""
+    pending: dict = {}
+    it = iter(todo)
+    try:
+        for spec in itertools.islice(it, window):
+            pending[ex.submit(work, spec)] = spec
+        while pending:
+            finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+            for f in finished:
+                spec = pending.pop(f)
+                done_cb(spec, f.result())
+                nxt = next(it, None)
+                if nxt is not None:
+                    pending[ex.submit(work, nxt)] = nxt
+    except BaseException:
+        for f in pending:
+            f.cancel()
+        wait(list(pending))
+        for f, spec in list(pending.items()):
+            if not f.cancelled() and f.exception() is None:
+                try:
+                    done_cb(spec, f.result())
+                except BaseException:
+                    pass
+        raise
+    finally:
+        ex.shutdown(wait=True, cancel_futures=True)
+
+
+def dask_client(scheduler, workers: int):
+    """``(client, cluster, own)``: the Dask client for ``scheduler`` (a Client, an
+    address, or None for a local cluster of ``workers`` processes)."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise ValueError("backend 'dask' needs dask.distributed: pip install 'rummy51[dask]'") from None
+    if isinstance(scheduler, Client):
+        return scheduler, None, False
+    if scheduler is None:
+        import logging
+
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                               silence_logs=logging.ERROR)
+        return Client(cluster), cluster, True
+    if not isinstance(scheduler, str) or not scheduler.strip():
+        raise TypeError(f"scheduler must be an address like tcp://HOST:PORT or a "
+                        f"distributed.Client, got {scheduler!r}")
+    try:
+        return Client(scheduler, timeout="10s"), None, True
+    except (OSError, TimeoutError) as e:
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+
+
+def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb: DoneCallback,
+             task: Callable[[dict], dict], unpack: Callable[[dict], Any] = lambda res: res) -> int:
+    """Run ``task`` on every spec of ``todo`` on a Dask cluster, handing
+    ``unpack(result)`` to ``done_cb``; returns the number of workers seen. A task's
+    result is a dict with ``index`` and ``version`` (the worker's rummy51 version)."""
+    from .. import __version__
+
+    client, cluster, own = dask_client(scheduler, workers)
+    futures = []
+    try:
+        from dask.distributed import as_completed
+
+        n_workers = len(client.scheduler_info().get("workers", {})) or workers
+        if not todo:
+            return n_workers
+        by_index = {s["index"]: s for s in todo}
+        futures = client.map(task, todo,
+                             key=[f"{key_prefix}-{s['index']:06d}" for s in todo], pure=False)
+        for fut in as_completed(futures):
+            res = fut.result()
+            if res["version"] != __version__:
+                raise ValueError(f"a Dask worker runs rummy51 {res['version']}, this process "
+                                 f"{__version__}: install the same version everywhere")
+            done_cb(by_index[res["index"]], unpack(res))
+            fut.release()
+        return n_workers
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()

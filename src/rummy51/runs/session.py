@@ -1,0 +1,77 @@
+"""One session of a chunked run: the bookkeeping every study shares.
+
+``Session(run, specs, found, info, progress, desc)`` is opened once the study knows
+its chunk plan and which chunks are already done (``found``, from ``RunDir.scan``). It
+records itself in the manifest (``status`` running, one entry in ``sessions``),
+shows the progress bar, and is told of each chunk as it finishes (``chunk_done``:
+the done list in the manifest, the bar, the study's ``on_chunk`` hook). ``with
+session:`` marks the manifest ``interrupted`` if anything goes wrong (Ctrl-C
+included) and re-raises; ``finish(**fields)`` marks it ``finished``. Without a run
+directory (``run=None``) only the bar and the counts are kept.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Mapping, Optional
+
+from .progress import Progress
+from .store import RunDir, now, ranges
+
+__all__ = ["Session"]
+
+
+class Session:
+    def __init__(self, run: Optional[RunDir], specs: list[dict], found: Mapping[int, Any],
+                 info: Mapping[str, Any], progress: Optional[bool], desc: str,
+                 on_chunk: Optional[Callable[[int, int, int], None]] = None,
+                 t_start: Optional[float] = None):
+        self.run = run
+        self.specs = specs
+        self.done = set(found)
+        self.todo = [s for s in specs if s["index"] not in self.done]
+        self.on_chunk = on_chunk
+        self.t_start = time.perf_counter() if t_start is None else t_start
+        self.info = {"started": now(), **info, "chunks_run": 0}
+        if run is not None:
+            run.manifest["status"] = "running"
+            run.manifest["chunks"].update(done_count=len(self.done), done=ranges(self.done))
+            run.manifest.setdefault("sessions", []).append(self.info)
+            run.write_manifest()
+        self.bar = Progress(progress, sum(s["n"] for s in specs),
+                            sum(s["n"] for s in specs if s["index"] in self.done), desc)
+
+    def chunk_done(self, spec: Mapping) -> None:
+        """Count a finished chunk (its file, if any, is already written)."""
+        self.done.add(spec["index"])
+        self.info["chunks_run"] += 1
+        self.bar.update(spec["n"])
+        if self.run is not None:
+            self.run.manifest["chunks"].update(done_count=len(self.done), done=ranges(self.done))
+            self.run.write_manifest(durable=False)
+        if self.on_chunk is not None:
+            self.on_chunk(spec["index"], len(self.done), len(self.specs))
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t_start
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        self.bar.close()
+        if exc_type is not None and self.run is not None:
+            self.run.manifest["status"] = "interrupted"
+            self.info["elapsed_s"] = round(self.elapsed, 3)
+            self.run.write_manifest()
+        return False
+
+    def finish(self, elapsed: float, **fields) -> None:
+        """Mark the run finished (after the study wrote its final tables)."""
+        if self.run is None:
+            return
+        self.info["elapsed_s"] = round(elapsed, 3)
+        self.run.manifest["status"] = "finished"
+        self.run.manifest["finished"] = now()
+        self.run.manifest.update(fields)
+        self.run.write_manifest()

@@ -1,0 +1,391 @@
+"""Run directories: a manifest, one verified file per finished chunk, final tables.
+
+::
+
+    DIR/manifest.json                  kind, settings and their hash, seed, versions,
+                                       status, the chunks done, one entry per session
+    DIR/chunks/chunk-000012.parquet    one per finished chunk (or .csv), written atomically
+    DIR/...                            the study's final tables, written at the end
+
+Every file is written to a temporary name and renamed into place (``atomic_write_text``,
+``write_chunk``), so a run killed at any moment leaves whole files only; chunk files
+are fsync'ed and carry a SHA-256 of their columns and the run's settings hash, and
+``RunDir.scan`` verifies each one on resume (a damaged file is kept as ``*.damaged``
+and its chunk run again). A study describes its chunk files with a ``ChunkLayout``
+(integer columns and their storage dtypes) and never opens the files itself.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import platform
+import threading
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional
+
+import numpy as np
+
+__all__ = ["FORMAT_VERSION", "CHUNK_FORMATS", "ChunkWarning", "ChunkLayout", "RunDir",
+           "atomic_write_text", "replace_durably", "temp_path", "write_chunk", "read_chunk",
+           "new_manifest", "chunk_format", "now", "versions", "ranges", "unranges",
+           "has_pyarrow"]
+
+#: The run-directory format this rummy51 writes and reads.
+FORMAT_VERSION = 1
+CHUNK_FORMATS = ("parquet", "csv")
+
+
+class ChunkWarning(UserWarning):
+    """A chunk file of a run directory was damaged or partial and is run again."""
+
+
+# --------------------------------------------------------------------------- small helpers
+def ranges(indices) -> list[list[int]]:
+    """``[0, 1, 2, 5, 7, 8]`` -> ``[[0, 2], [5, 5], [7, 8]]`` (inclusive ranges)."""
+    out: list[list[int]] = []
+    for i in sorted(indices):
+        if out and i == out[-1][1] + 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return out
+
+
+def unranges(rs) -> list[int]:
+    return [i for a, b in rs for i in range(a, b + 1)]
+
+
+def now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def versions() -> dict[str, str]:
+    """The versions that made a run (rummy51, numpy, python, the platform, ...)."""
+    from .. import __version__
+
+    out = {"rummy51": __version__, "numpy": np.__version__,
+           "python": platform.python_version(), "platform": platform.platform()}
+    from importlib import metadata
+
+    for dist in ("pandas", "pyarrow", "tqdm", "dask", "distributed"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            pass
+    return out
+
+
+def has_pyarrow() -> bool:
+    """Whether pyarrow is installed (without importing it: that takes a while)."""
+    from importlib.util import find_spec
+
+    return find_spec("pyarrow") is not None
+
+
+def chunk_format(fmt: Optional[str]) -> str:
+    """The chunk format of a new run: ``fmt``, or parquet by default."""
+    if fmt is None:
+        fmt = "parquet" if has_pyarrow() else "csv"
+    if fmt not in CHUNK_FORMATS:
+        raise ValueError(f"chunk format must be 'parquet' or 'csv', got {fmt!r}")
+    if fmt == "parquet" and not has_pyarrow():
+        raise ValueError("chunk format 'parquet' needs pyarrow: pip install pyarrow")
+    return fmt
+
+
+# --------------------------------------------------------------------------- atomic files
+def replace_durably(tmp: Path, path: Path) -> None:
+    """Rename ``tmp`` over ``path`` and fsync the directory (best effort)."""
+    os.replace(tmp, path)
+    try:  # make the rename durable (not every file system allows it)
+        fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass
+
+
+def temp_path(path: Path) -> Path:
+    """The temporary name a file is written under before it is renamed to ``path``."""
+    return path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+
+
+def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
+    """Write ``text`` to a temporary file and rename it over ``path``: a reader (or a
+    run killed at any moment) sees the old file or the new one, never a part. With
+    ``durable`` the data is also fsync'ed (it survives a power cut)."""
+    path = Path(path)
+    tmp = temp_path(path)
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+        if durable:
+            f.flush()
+            os.fsync(f.fileno())
+    if durable:
+        replace_durably(tmp, path)
+    else:
+        os.replace(tmp, path)
+
+
+# --------------------------------------------------------------------------- chunk files
+@dataclass(frozen=True)
+class ChunkLayout:
+    """The columns of a study's chunk files: integer columns (in order), the dtype
+    each is stored with in Parquet, and the tag of the CSV header line."""
+
+    columns: tuple[str, ...]
+    dtypes: Mapping[str, Any]
+    csv_tag: str
+
+    def digest(self, cols: Mapping[str, np.ndarray]) -> str:
+        """SHA-256 of the columns, each as little-endian int64, in order."""
+        h = hashlib.sha256()
+        for c in self.columns:
+            h.update(np.ascontiguousarray(cols[c], dtype="<i8").tobytes())
+        return h.hexdigest()
+
+
+def write_chunk(path: Path, fmt: str, layout: ChunkLayout, cols: Mapping[str, np.ndarray],
+                meta: Mapping[str, Any]) -> None:
+    """Write one chunk file atomically and durably. ``meta`` (JSON-able) is stored with
+    the rows, plus ``rows``, ``sha256`` and the rummy51 version."""
+    from .. import __version__
+
+    n = len(cols[layout.columns[0]])
+    meta = dict(meta, rows=int(n), sha256=layout.digest(cols), rummy51=__version__)
+    tmp = temp_path(path)
+    try:
+        if fmt == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.table({c: np.asarray(cols[c]).astype(layout.dtypes[c])
+                              for c in layout.columns}, metadata={"rummy51": json.dumps(meta)})
+            with open(tmp, "wb") as f:
+                pq.write_table(table, f)
+                f.flush()
+                os.fsync(f.fileno())
+        else:
+            body = np.column_stack([np.asarray(cols[c], np.int64) for c in layout.columns]) \
+                if n else np.zeros((0, len(layout.columns)), np.int64)
+            lines = [layout.csv_tag + json.dumps(meta, separators=(",", ":")),
+                     ",".join(layout.columns)]
+            lines += [",".join(map(str, r)) for r in body.tolist()]
+            with open(tmp, "w", encoding="ascii", newline="\n") as f:
+                f.write("\n".join(lines) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    replace_durably(tmp, path)
+
+
+def read_chunk(path: Path, fmt: str, layout: ChunkLayout, config_hash: str,
+               expect: Mapping[str, Any]) -> tuple[dict, dict[str, np.ndarray]]:
+    """``(meta, columns)`` of a chunk file, verified: its settings hash, the ``expect``-ed
+    meta values, its row count and checksum. Columns come back as int64. A damaged,
+    partial or foreign file raises ``ValueError`` saying why."""
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            table = pq.read_table(path)
+            raw = (table.schema.metadata or {}).get(b"rummy51")
+            if raw is None:
+                raise ValueError("no rummy51 metadata")
+            meta = json.loads(raw)
+            cols = {c: table.column(c).to_numpy().astype(np.int64) for c in layout.columns}
+        else:
+            with open(path, encoding="ascii") as f:
+                head = f.readline()
+                if not head.startswith(layout.csv_tag):
+                    raise ValueError("no rummy51 header line")
+                meta = json.loads(head[len(layout.csv_tag):])
+                if f.readline().strip() != ",".join(layout.columns):
+                    raise ValueError("no column header")
+                body = np.loadtxt(f, delimiter=",", dtype=np.int64, ndmin=2)
+            k = len(layout.columns)
+            if body.size == 0:
+                body = np.zeros((0, k), np.int64)
+            if body.shape[1] != k:
+                raise ValueError(f"rows do not have {k} columns")
+            cols = {c: body[:, j] for j, c in enumerate(layout.columns)}
+    except ValueError:
+        raise
+    except Exception as e:  # unreadable: truncated parquet, bad bytes, missing column, ...
+        raise ValueError(f"unreadable ({type(e).__name__}: {e})") from None
+    if not isinstance(meta, dict):
+        raise ValueError("its metadata is not a JSON object")
+    if meta.get("config_hash") != config_hash:
+        raise ValueError("it belongs to a run with other settings")
+    for key, want in expect.items():
+        if meta.get(key) != want:
+            raise ValueError(f"its {key} is {meta.get(key)!r}, not {want!r}")
+    rows = len(cols[layout.columns[0]])
+    if meta.get("rows") != rows:
+        raise ValueError(f"{rows} rows instead of {meta.get('rows')}")
+    if meta.get("sha256") != layout.digest(cols):
+        raise ValueError("checksum mismatch")
+    return meta, cols
+
+
+# --------------------------------------------------------------------------- run directory
+def new_manifest(kind: str, settings_json: Mapping, config_hash: str, seed: Mapping,
+                 fmt: Optional[str], command: Optional[str], n_chunks: int,
+                 status: str = "running", **extra) -> dict:
+    """A fresh manifest of a ``kind`` run (``extra``: the study's own fields, such as
+    its counts, placed before the versions)."""
+    manifest = {
+        "kind": kind,
+        "format_version": FORMAT_VERSION,
+        "settings": dict(settings_json),
+        "config_hash": config_hash,
+        "seed": dict(seed),
+        "chunk_format": fmt,
+        "chunks": {"total": n_chunks, "done_count": 0, "done": []},
+    }
+    manifest.update(extra)
+    manifest.update(versions=versions(), command=command, created=now(), updated=now(),
+                    status=status, sessions=[])
+    return manifest
+
+
+class RunDir:
+    """A run directory of one ``kind``: its manifest and chunk files.
+
+    ``RunDir.create(path, manifest)`` starts one (the directory must be new or empty);
+    ``RunDir.open(path, kind)`` opens one to resume or read; ``settings(parse)`` turns
+    the manifest's settings into the study's object and checks their hash;
+    ``scan(specs, read)`` verifies the finished chunk files."""
+
+    def __init__(self, path: Path, manifest: dict):
+        self.path = Path(path)
+        self.manifest = manifest
+        self.kind = manifest["kind"]
+        self.fmt = manifest.get("chunk_format") or "csv"
+        self.hash = manifest.get("config_hash")
+        self.lock = threading.Lock()
+
+    @property
+    def chunks(self) -> Path:
+        return self.path / "chunks"
+
+    def chunk_path(self, index: int) -> Path:
+        return self.chunks / f"chunk-{index:06d}.{self.fmt}"
+
+    @classmethod
+    def create(cls, path, manifest: dict) -> "RunDir":
+        path = Path(path)
+        if (path / "manifest.json").exists():
+            raise ValueError(f"{path} already holds a run (manifest.json): continue it with "
+                             f"resume (--resume {path}) or choose another directory")
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            raise ValueError(f"{path} is not an empty directory: choose a new directory for the run")
+        (path / "chunks").mkdir(parents=True, exist_ok=True)
+        run = cls(path, manifest)
+        run.write_manifest()
+        return run
+
+    @staticmethod
+    def read_manifest(path, kind: str) -> dict:
+        """The manifest of a ``kind`` run directory (``ValueError`` naming what is wrong)."""
+        path = Path(path)
+        if not path.is_dir():
+            raise ValueError(f"{path} is not a run directory (it does not exist)")
+        mf = path / "manifest.json"
+        try:
+            with open(mf, encoding="utf-8") as f:
+                manifest = json.load(f)
+        except FileNotFoundError:
+            raise ValueError(f"{path} is not a run directory: it has no manifest.json") from None
+        except (OSError, ValueError) as e:
+            raise ValueError(f"{mf} is unreadable ({e}): the run directory is damaged") from None
+        if not isinstance(manifest, dict):
+            raise ValueError(f"{mf} is not a JSON object: the run directory is damaged")
+        if manifest.get("kind") != kind:
+            raise ValueError(f"{path} holds a {manifest.get('kind')!r} run, not a {kind!r} run")
+        if manifest.get("format_version") != FORMAT_VERSION:
+            raise ValueError(f"{path} has run-directory format {manifest.get('format_version')!r}; "
+                             f"this rummy51 reads format {FORMAT_VERSION}")
+        return manifest
+
+    @classmethod
+    def open(cls, path, kind: str) -> "RunDir":
+        return cls(Path(path), cls.read_manifest(path, kind))
+
+    def settings(self, parse: Callable[[Mapping], Any]):
+        """``parse(manifest["settings"])``, checked against the manifest's settings hash
+        (the parsed object's ``config_hash``)."""
+        where = self.path / "manifest.json"
+        try:
+            settings = parse(self.manifest["settings"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{where} has bad settings ({e})") from None
+        if settings.config_hash != self.hash:
+            raise ValueError(f"{where}: settings do not match their hash (the manifest was edited)")
+        return settings
+
+    def check_resume_format(self, fmt: Optional[str]) -> None:
+        if fmt is not None and fmt != self.fmt:
+            raise ValueError(f"cannot resume {self.path}: its chunks are {self.fmt} files, not {fmt}")
+        if self.fmt == "parquet" and not has_pyarrow():
+            raise ValueError(f"{self.path} holds parquet chunks: install pyarrow to resume it")
+
+    def write_manifest(self, durable: bool = True) -> None:
+        # the chunk files are the record of what is done (each is fsync'ed and verified
+        # on resume); the manifest's list of done chunks is a summary, so the updates
+        # after each chunk skip the fsync
+        with self.lock:
+            self.manifest["updated"] = now()
+            atomic_write_text(self.path / "manifest.json",
+                              json.dumps(self.manifest, indent=1, sort_keys=False) + "\n",
+                              durable=durable)
+
+    def clean_temp(self) -> None:
+        """Remove the temporary files of interrupted writes (never a finished file)."""
+        for folder in (self.path, self.chunks):
+            for tmp in folder.glob(".*.tmp-*"):
+                try:
+                    tmp.unlink()
+                except OSError:
+                    pass
+
+    def scan(self, specs: list[dict], read: Callable[[Path, dict], Any],
+             rename: bool = True) -> dict[int, Any]:
+        """``{index: read(path, spec)}`` of every finished chunk file that verifies.
+        With ``rename`` (resuming) the temporary files of interrupted writes are
+        removed and a damaged file is renamed ``*.damaged`` (kept, never deleted) with
+        a ChunkWarning, so its chunk runs again; without, damaged files are skipped."""
+        if rename:
+            self.chunks.mkdir(parents=True, exist_ok=True)
+            self.clean_temp()
+        found: dict[int, Any] = {}
+        for spec in specs:
+            path = self.chunk_path(spec["index"])
+            if not path.exists():
+                continue
+            try:
+                found[spec["index"]] = read(path, spec)
+            except ValueError as e:
+                if not rename:
+                    continue
+                k = 0
+                while True:
+                    bad = path.with_name(path.name + (f".damaged-{k}" if k else ".damaged"))
+                    if not bad.exists():
+                        break
+                    k += 1
+                os.replace(path, bad)
+                warnings.warn(f"chunk {spec['index']} in {path.parent} is damaged ({e}); kept as "
+                              f"{bad.name} and run again", ChunkWarning, stacklevel=3)
+        return found
