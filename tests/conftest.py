@@ -2,7 +2,7 @@
 
 * ``golden_case`` / ``golden_spelling``: every hand-worked case of tests/data/cases
   (``pytest_generate_tests`` parametrizes them, ids show the hand in text).
-* ``ruleset``: the named rule-set variants of RULES.md (a module-scoped parametrized
+* ``ruleset``: the named rule-set variants of docs/rules.md (a module-scoped parametrized
   fixture, so hypothesis tests may use it too); ``rulesets``: all of them by name.
 * ``seed``: seeds for seeded tests (scikit-learn's ``global_random_seed`` idea); a
   failing test shows its seed in the test id and in a report section.
@@ -33,7 +33,7 @@ from rummy51.cards import JOKER, card_text, cards_text
 CASES = Path(__file__).parent / "data" / "cases"
 DEFAULT = RuleSet()
 
-#: Every rule-set variant the solver tests run under (RULES.md options).
+#: Every rule-set variant the solver tests run under (docs/rules.md options).
 RULESETS: dict[str, RuleSet] = {
     "default": DEFAULT,
     "two-jokers": RuleSet(jokers=2),
@@ -147,7 +147,7 @@ def _position_value(pos: int, rules: RuleSet) -> int:
 def represented_values(kind: str, represents, rules: RuleSet) -> set[int]:
     """The values of every reading of ``represents`` as a meld of ``kind`` (empty if none).
 
-    Written from RULES.md sections 2-3 on its own, without the solver or the reference:
+    Written from docs/rules.md sections 2-3 on its own, without the solver or the reference:
     a set is 3 or 4 cards of one rank and different suits; a run is 3 or more cards of
     one suit on consecutive positions A(low)=1, 2..K=13, A(high)=14 (14 only with
     ``ace_high``)."""

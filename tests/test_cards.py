@@ -1,4 +1,4 @@
-"""Cards: the integer codes, the text notation of RULES.md section 1, error messages, Hand."""
+"""Cards: the integer codes, the text notation of docs/rules.md section 1, error messages, Hand."""
 from __future__ import annotations
 
 import doctest
@@ -100,9 +100,9 @@ def test_parse_cards_separators_and_case():
 
 
 def test_rules_md_examples_in_text():
-    # RULES.md section 4: 6♠ 7♠ 8♠ + 10♦ 10♣ 10♥
+    # docs/rules.md section 4: 6♠ 7♠ 8♠ + 10♦ 10♣ 10♥
     assert Hand("6♠ 7♠ 8♠ 10♦ 10♣ 10♥") == Hand("6S 7S 8S 10D 10C 10H")
-    # RULES.md section 3: Q♠ K♠ A♠ JK
+    # docs/rules.md section 3: Q♠ K♠ A♠ JK
     assert Hand("Q♠ K♠ A♠ JK").codes == (0, 11, 12, JOKER)
 
 

@@ -11,7 +11,7 @@ import rummy51
 from rummy51 import cli
 from rummy51.cli import main
 
-EXAMPLE = "6S 7S 8S 10D 10C 10H 2C"  # RULES.md section 4: 21 + 30 = 51
+EXAMPLE = "6S 7S 8S 10D 10C 10H 2C"  # docs/rules.md section 4: 21 + 30 = 51
 
 
 def run(capsys, *argv):

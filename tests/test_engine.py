@@ -1,4 +1,4 @@
-"""The game engine (RULES.md sections 5-6) and the table-meld model (section 3).
+"""The game engine (docs/rules.md sections 5-6) and the table-meld model (section 3).
 
 Scripted deals stack the deck (``stacked_deck``): hands are given in seat order from
 the first player (15 cards, then 14 each), ``stock`` names the top of the stock, the
@@ -120,7 +120,7 @@ GOES_OUT = "7S 8S 9S 10S JS 10D 10C 10H JH QH KH 2C 3C 4C 9D"
 # =========================================================================== melds (section 3)
 class TestMelds:
     def test_end_joker_takes_the_higher_value_side(self):
-        # 8S 9S JK = 8 9 10 = 27, not 7 8 9 = 24 (RULES.md 3)
+        # 8S 9S JK = 8 9 10 = 27, not 7 8 9 = 24 (docs/rules.md 3)
         m = make_meld("8S 9S JK", R)
         assert m.represents == tuple(cards("8S 9S 10S")) and m.value(R) == 27
         # 2S 3S JK = A 2 3 = 15, not 2 3 4 = 9
@@ -140,7 +140,7 @@ class TestMelds:
     def test_player_names_the_side(self):
         m = make_meld("8S 9S JK", R, stand_ins=["7S"])
         assert m.text() == "JK(7S) 8S 9S"
-        # the opening value still counts the higher stand-in (RULES.md 3)
+        # the opening value still counts the higher stand-in (docs/rules.md 3)
         assert opening_value("8S 9S JK", R) == 27
         with pytest.raises(MeldError, match="no reading"):
             make_meld("8S 9S JK", R, stand_ins=["QS"])
@@ -789,7 +789,7 @@ class TestMatch:
 class TestAPI:
     def test_illegal_move_is_a_value_error_naming_the_rule(self):
         s = deal([OPENER, JUNK1, JUNK2, JUNK3])
-        with pytest.raises(ValueError, match=r"RULES.md 5.2"):
+        with pytest.raises(ValueError, match=r"docs/rules.md 5.2"):
             s.draw("stock")
         with pytest.raises(IllegalMove, match="not in the hand"):
             s.discard("AH")

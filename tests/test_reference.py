@@ -1,6 +1,6 @@
 """The reference solver (rummy51.reference) against the hand-worked golden cases and the rules.
 
-The golden cases are a copy of the shared cases (RULES.md) kept in tests/data/cases so the
+The golden cases are a copy of the shared cases (docs/rules.md) kept in tests/data/cases so the
 project stands alone.
 """
 from __future__ import annotations

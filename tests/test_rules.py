@@ -1,4 +1,4 @@
-"""RuleSet: the defaults are RULES.md's, the presets, immutability and validation messages."""
+"""RuleSet: the defaults are docs/rules.md's, the presets, immutability and validation messages."""
 from __future__ import annotations
 
 import dataclasses
@@ -156,7 +156,7 @@ def test_rules_doctests():
 
 
 def test_every_option_of_rules_md_is_a_field():
-    # each **(option)** of RULES.md sections 1-6 has its field
+    # each **(option)** of docs/rules.md sections 1-6 has its field
     fields = {f.name for f in dataclasses.fields(RuleSet)}
     assert {"decks", "jokers", "threshold", "ace_low_value", "ace_value", "ace_high",
             "max_jokers_per_meld", "joker_penalty", "bottom_card", "discard_card_must_meld",

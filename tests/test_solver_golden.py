@@ -104,7 +104,7 @@ def test_golden_cases_through_the_batch_functions(golden_cases, threads):
 
 
 # --------------------------------------------------------------------------- stand-ins
-# RULES.md section 3: "A joker at the end of a run stands on the side the player chooses;
+# docs/rules.md section 3: "A joker at the end of a run stands on the side the player chooses;
 # for the opening value the stand-in with the higher value counts", and never outside A..A.
 # (hand, keep, rules changes, the stand-in of each joker in the best opening)
 STAND_INS = [
@@ -142,7 +142,7 @@ def test_joker_stand_ins_are_named(text, keep, changes, expected, check_opening)
 
 
 def test_rules_md_opening_example():
-    # RULES.md section 4: 6♠ 7♠ 8♠ + 10♦ 10♣ 10♥ = 21 + 30 = 51; the 2♣ is the discard
+    # docs/rules.md section 4: 6♠ 7♠ 8♠ + 10♦ 10♣ 10♥ = 21 + 30 = 51; the 2♣ is the discard
     o = best_opening("6♠ 7♠ 8♠ 10♦ 10♣ 10♥ 2♣")
     assert (o.value, o.can_open) == (51, True)
     assert sorted((m.kind, m.value) for m in o.melds) == [("run", 21), ("set", 30)]
@@ -152,7 +152,7 @@ def test_rules_md_opening_example():
 
 
 def test_rules_md_joker_examples():
-    # RULES.md section 3: 8♠ 9♠ JK = 27; 2♠ 3♠ JK = 15; Q♠ K♠ A♠ JK = 40 (JK is J♠)
+    # docs/rules.md section 3: 8♠ 9♠ JK = 27; 2♠ 3♠ JK = 15; Q♠ K♠ A♠ JK = 40 (JK is J♠)
     assert best_opening("8S 9S JK", keep=0).value == 27
     assert best_opening("2S 3S JK", keep=0).value == 15
     o = best_opening("QS KS AS JK", keep=0)
@@ -190,7 +190,7 @@ def test_a_set_used_twice_is_listed_twice(check_opening):
 
 
 # --------------------------------------------------------------------------- must-use card
-# RULES.md section 4: the same questions with one named card required in a meld.
+# docs/rules.md section 4: the same questions with one named card required in a meld.
 # (hand, keep, must_use, best opening value with that card melded, can_open)
 MUST_USE = [
     ("6S 7S 8S 10H 10D 10C 2C", 1, "6S", 51, True),

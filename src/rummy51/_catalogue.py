@@ -4,7 +4,7 @@ Every legal meld of at most 5 cards (runs of 3..5 over positions A-low..K..A-hig
 sets of 3..4 distinct suits, with 0..``max_jokers_per_meld`` jokers and at least one
 natural card) is listed once per *resource*: the natural cards it uses and its joker
 count. Where several melds use the same resources (8S 9S JK as 7-8-9 or 8-9-10) only
-the one of highest opening value is kept; that is the stand-in RULES.md section 3
+the one of highest opening value is kept; that is the stand-in docs/rules.md section 3
 asks for. Runs longer than 5 are never needed: a run of 6 or more splits into two
 runs of 3..5 with the same cards, each card in the same position (so the same total
 value), and with at most 2 jokers per meld each half still holds a natural card.
@@ -47,7 +47,7 @@ def pos_value(pos: int, rules: RuleSet) -> int:
 
 
 def hand_value(code: int, rules: RuleSet) -> int:
-    """Value of a card left in hand (RULES.md section 2); also a set member's value."""
+    """Value of a card left in hand (docs/rules.md section 2); also a set member's value."""
     if code == JOKER:
         return rules.joker_penalty
     rank = code % 13 + 1

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Declarations of the rummy51 core: the hand layout, the rules struct, the kernels.
 
-Hand layout (the core's own affair; RULES.md only fixes the public card codes):
+Hand layout (the core's own affair; docs/rules.md only fixes the public card codes):
 a 16-bit lane per suit in a uint64, bit ``16*suit + rank - 1`` (bit 0 the ace,
 bit 12 the king; bits 13..15 of each lane stay zero). Two planes: ``once`` holds
 the cards held at least once, ``twice`` those held twice (two decks); jokers are

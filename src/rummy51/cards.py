@@ -1,4 +1,4 @@
-"""Cards: text notation and the integer card codes (RULES.md section 1).
+"""Cards: text notation and the integer card codes (docs/rules.md section 1).
 
 Integer card codes are the public exchange format:
 

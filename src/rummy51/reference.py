@@ -1,8 +1,8 @@
-"""A slow, obviously correct reference solver, written straight from RULES.md.
+"""A slow, obviously correct reference solver, written straight from docs/rules.md.
 
 This module exists to check the fast solver (``rummy51.solver`` and its Cython core)
 and to give the benchmarks a baseline. It answers the same questions as the core's
-contract (RULES.md section 4): the best opening, whether a hand can open, whether it
+contract (docs/rules.md section 4): the best opening, whether a hand can open, whether it
 can go out at once ("hand"), the smallest deadwood, and all of these with a card that
 must be melded.
 
@@ -16,7 +16,7 @@ Why it is obviously correct, and how it differs from a fast solver:
   turns the corner: K A 2 is not an interval). A set is 3 or 4 positions of one rank
   in different suits, jokers standing for missing suits. A meld holds at most
   ``rules.max_jokers_per_meld`` jokers and at least one natural card. The value of a
-  meld is the sum of its positions' values (RULES.md section 2: low ace
+  meld is the sum of its positions' values (docs/rules.md section 2: low ace
   ``ace_low_value``, high ace or ace in a set ``ace_value``, 2..9 face, 10 J Q K 10);
   the same cards read as different positions (a joker at either end of a run, a
   lone ace low or high) are different readings, and the meld is worth its best
@@ -70,7 +70,7 @@ def _position_card(position: int, suit: int) -> int:
 
 
 def _position_value(position: int, rules: RuleSet) -> int:
-    """Opening value of the card at run ``position`` (RULES.md section 2)."""
+    """Opening value of the card at run ``position`` (docs/rules.md section 2)."""
     if position == LOW_ACE:
         return rules.ace_low_value
     if position == HIGH_ACE:
@@ -195,7 +195,7 @@ def enumerate_melds(codes: Iterable[int], rules: RuleSet) -> list[RefMeld]:
 
 def meld_value(naturals: Iterable[int], jokers: int, rules: RuleSet) -> Optional[int]:
     """Best opening value of a meld of exactly these natural cards plus ``jokers`` jokers,
-    or ``None`` if they are not a valid meld (RULES.md section 3).
+    or ``None`` if they are not a valid meld (docs/rules.md section 3).
 
     Checked directly, independently of ``enumerate_melds``: the cards must fill some
     reading as a set or as a run exactly, the jokers taking the other positions.

@@ -1,4 +1,4 @@
-"""RuleSet: every **(option)** of RULES.md as one frozen dataclass.
+"""RuleSet: every **(option)** of docs/rules.md as one frozen dataclass.
 
 ``RuleSet()`` is default Rummy 51 (two decks, four jokers, opening at 51, ace worth
 10 low or high, one joker per meld). Variants are data::
@@ -31,7 +31,7 @@ def _check_int(name: str, value, lo: int, hi: Optional[int] = None) -> None:
 
 @dataclass(frozen=True, kw_only=True)
 class RuleSet:
-    """The rules of one game of rummy (RULES.md), every option a field.
+    """The rules of one game of rummy (docs/rules.md), every option a field.
 
     Cards and melds (the solver's part):
 
@@ -49,7 +49,7 @@ class RuleSet:
     * ``joker_penalty`` (20): a joker left in hand at the end (or 50).
     * ``hand_size`` (14): cards dealt to each player; the first player gets one more.
 
-    The game (RULES.md sections 5-6, used by the engine and the simulations):
+    The game (docs/rules.md sections 5-6, used by the engine and the simulations):
 
     * ``bottom_card`` (True): a card is turned face up under the stock; it can only
       be taken to win by hand.
@@ -67,10 +67,10 @@ class RuleSet:
       many deals, or when a player's total reaches this many points; with both None
       a match is a single deal.
 
-    Options RULES.md leaves open, chosen as a Rummy 51 table would (docs/engine.md):
+    Options docs/rules.md leaves open, chosen as a Rummy 51 table would (docs/engine.md):
 
     * ``free_discard_rounds`` (1): rounds in which a player who has not opened may
-      take the discard freely (RULES.md 5.4: "the player's first round").
+      take the discard freely (docs/rules.md 5.4: "the player's first round").
     * ``discard_taken_card`` (False): whether the card taken from the discard pile
       may be discarded again in the same turn.
     * ``draw_scoring`` ("zero"): a deal capped or ended by an empty stock scores 0 for
@@ -151,7 +151,7 @@ class RuleSet:
         return 52 * self.decks + self.jokers
 
     def deck(self) -> np.ndarray:
-        """The deck as sorted uint8 card codes (RULES.md section 1)."""
+        """The deck as sorted uint8 card codes (docs/rules.md section 1)."""
         return np.array(sorted(list(range(52)) * self.decks) + [52] * self.jokers, dtype=np.uint8)
 
     def max_players(self) -> int:

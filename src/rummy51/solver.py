@@ -55,7 +55,7 @@ class Meld:
 
     ``cards`` are the card codes in laid order (52 = joker); ``represents`` gives,
     slot by slot, the card each one stands for (a natural stands for itself, a
-    joker for its stand-in); ``value`` is the meld's opening value (RULES.md
+    joker for its stand-in); ``value`` is the meld's opening value (docs/rules.md
     section 2)."""
 
     kind: str  # "run" or "set"

@@ -4,7 +4,16 @@ the built-in bots and the C game kernel that plays whole deals of greedy bots.
 The rules are ``docs/rules.md``; the choices where they are silent, ``docs/engine.md``.
 The solver this game asks (best opening, can open, go out) is ``rummy51.solver``.
 """
-from .bots import BOTS, Bot, GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal, play_match
+from .bots import (
+    BOTS,
+    Bot,
+    GreedyBot,
+    HandHunterBot,
+    RandomBot,
+    TacticianBot,
+    play_deal,
+    play_match,
+)
 from .engine import (
     Discard,
     Draw,
@@ -12,12 +21,12 @@ from .engine import (
     IllegalMove,
     LayDown,
     LayOff,
-    Match,
     Phase,
     PlayerView,
     SwapJoker,
     replay,
 )
+from .match import Match
 
 __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",

@@ -26,27 +26,6 @@ from typing import Optional, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ..cards import JOKER
-from .engine import (
-    DISCARD,
-    Action,
-    Discard,
-    Draw,
-    GameState,
-    LayDown,
-    LayOff,
-    Match,
-    Phase,
-    PlayerView,
-    SwapJoker,
-)
-from .melds import (
-    card_value,
-    go_out_melds,
-    lay_off_candidates,
-    lay_off_sides,
-    opening_value,
-    swap_targets,
-)
 from ..rules import RuleSet
 from ..solver import (
     best_opening,
@@ -57,6 +36,17 @@ from ..solver import (
     can_open_flags,
     min_deadwood,
     min_deadwood_values,
+)
+from .actions import DISCARD, Action, Discard, Draw, LayDown, LayOff, Phase, SwapJoker
+from .engine import GameState, PlayerView
+from .match import Match
+from .melds import (
+    card_value,
+    go_out_melds,
+    lay_off_candidates,
+    lay_off_sides,
+    opening_value,
+    swap_targets,
 )
 
 __all__ = [

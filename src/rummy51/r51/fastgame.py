@@ -25,24 +25,11 @@ import numpy as np
 
 from .. import _game
 from .._catalogue import build_catalogue
-from .engine import (
-    BOTTOM,
-    DISCARD,
-    HIGH,
-    LOW,
-    STOCK,
-    Action,
-    Discard,
-    Draw,
-    GameState,
-    LayDown,
-    LayOff,
-    SwapJoker,
-    normalize_seed,
-    replay,
-)
 from ..rules import RuleSet
 from ..solver import compiled_rules
+from .actions import BOTTOM, DISCARD, STOCK, Action, Discard, Draw, LayDown, LayOff, SwapJoker
+from .engine import GameState, normalize_seed, replay
+from .melds import HIGH, LOW
 
 __all__ = ["FastDeal", "play_greedy_deal", "supported", "greedy_kernel", "ENDS"]
 

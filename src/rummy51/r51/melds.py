@@ -1,4 +1,4 @@
-"""Melds on the table: validation, lay-offs and joker swaps (RULES.md section 3).
+"""Melds on the table: validation, lay-offs and joker swaps (docs/rules.md section 3).
 
 The solver knows melds of at most 5 cards (enough to value any hand); the table
 holds melds of any length, so this module has its own small model, independent of
@@ -9,7 +9,7 @@ the solver's catalogue:
   each slot ``represents`` (a natural stands for itself, a joker for its stand-in)
   and its ``owner`` (the seat that laid it down).
 * ``make_meld(cards, rules)``: read cards laid from the hand as one meld, choosing
-  the joker stand-ins as RULES.md section 3 says (an end joker on the side worth
+  the joker stand-ins as docs/rules.md section 3 says (an end joker on the side worth
   more, unless the player names the stand-in), or raise ``MeldError`` saying why
   the cards are no meld.
 * ``lay_off(meld, card, rules, side)`` and ``swap_joker(meld, card, rules)``: the
@@ -87,7 +87,7 @@ def top_position(rules: RuleSet) -> int:
 
 
 def position_value(pos: int, rules: RuleSet) -> int:
-    """Value of the card at run position ``pos`` (RULES.md section 2)."""
+    """Value of the card at run position ``pos`` (docs/rules.md section 2)."""
     if pos == LOW_ACE:
         return rules.ace_low_value
     if pos == HIGH_ACE:
@@ -316,7 +316,7 @@ def make_meld(cards, rules: RuleSet, owner: int = -1,
     """Read ``cards`` (laid from a hand, in any order) as one meld.
 
     The jokers' stand-ins are those the player names in ``stand_ins`` (one card per
-    joker, in any order), else the reading worth the most (RULES.md section 3: an end
+    joker, in any order), else the reading worth the most (docs/rules.md section 3: an end
     joker stands on the side of the higher value; on a tie, the high side). Raises
     ``MeldError`` naming what is wrong: fewer than 3 cards, no natural card, more
     jokers than ``rules.max_jokers_per_meld``, not a set or run, or stand-ins that no
@@ -361,7 +361,7 @@ def make_meld(cards, rules: RuleSet, owner: int = -1,
 
 def opening_value(cards, rules: RuleSet) -> int:
     """The opening value of ``cards`` laid as one meld: its best reading's value
-    (RULES.md section 3: the stand-in with the higher value counts), or 0 if no meld."""
+    (docs/rules.md section 3: the stand-in with the higher value counts), or 0 if no meld."""
     readings = meld_readings(cards, rules)
     return readings[0].value(rules) if readings else 0
 

@@ -334,7 +334,7 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
     length_h = _length_hist(runs)
     sections.append(Section(
         "Scores", "scores",
-        "The score of each seat in each deal (RULES.md section 6): −40 for going out, −80 "
+        "The score of each seat in each deal (docs/rules.md section 6): −40 for going out, −80 "
         "for a hand win, the cards left in hand for an opened loser, 100 for an unopened one, "
         "doubled after a hand win.",
         (ReportFigure("games_scores", "Score distributions by bot",

@@ -14,7 +14,7 @@ Choices (docs/games.md says more):
   (15 cards, no draw on turn 0) equally often and position effects can be read in
   ``summary(by="position")``. Bots keep their seats; ``rotate_first=False`` makes
   seat 0 start every deal.
-* **A win** is going out (RULES.md 5.6-5.7): the player who discarded their last
+* **A win** is going out (docs/rules.md 5.6-5.7): the player who discarded their last
   card. A deal that ends without anybody going out (``rules.max_turns`` reached:
   ``end="capped"``, or an empty stock that cannot be refilled: ``"stock_out"``) is a
   **draw**: no winner, ``draw`` is True in every row of the deal, and the scores are
@@ -26,7 +26,7 @@ Choices (docs/games.md says more):
 
 Records (``GameStudy.records``, a pandas DataFrame, one row per (deal, seat)):
 ``deal``, ``seat`` (0-based engine seat), ``bot``, ``position`` (0 = the first
-player of the deal), ``first_player``, ``score`` (RULES.md 6, lower is better),
+player of the deal), ``first_player``, ``score`` (docs/rules.md 6, lower is better),
 ``opened``, ``turn_opened`` (nullable), ``went_out``, ``hand_win`` (went out by hand),
 ``bottom_card_win`` (by hand with the bottom card), ``deal_length``, ``draw``, ``end``
 (how the deal ended: out, hand, hand_bottom, capped, stock_out).

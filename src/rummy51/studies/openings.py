@@ -12,7 +12,7 @@ What is measured (the core's ``study_deals`` / ``study_turns``):
   turn); ``"other"``, another player's ``hand_size`` cards plus one card drawn from
   the stock (their first turn); ``"raw"``, that player's ``hand_size`` cards alone.
   For each: the best opening value (melds from the hand, keeping one card for the
-  discard; RULES.md section 4), whether it reaches ``rules.threshold`` (can open),
+  discard; docs/rules.md section 4), whether it reaches ``rules.threshold`` (can open),
   and for "first" and "other" whether it can go out at once (the hand win). All of
   it split by the jokers in the hand (0, 1, 2, 3+). Values are counted in a
   histogram of bins 0..255 (255 = 255 or more: a 15-card hand of the default deck

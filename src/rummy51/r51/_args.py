@@ -1,0 +1,32 @@
+"""Argument converters shared by the Rummy 51 actions, move checks and state (a private module made to be shared)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import JOKER, parse_card, to_codes
+from ..rules import RuleSet
+from .melds import (
+    TableMeld,
+)
+
+
+def rule_option(rules: RuleSet, name: str, default):
+    """A RuleSet option for a choice docs/rules.md leaves open (docs/engine.md); the
+    default for a rules object that predates the field."""
+    return getattr(rules, name, default)
+
+def as_card(x) -> int:
+    if isinstance(x, str):
+        return parse_card(x)
+    if isinstance(x, (bool, np.bool_)):
+        raise ValueError(f"{x!r} is not a card")
+    c = int(x)
+    if c != x or not 0 <= c <= JOKER:
+        raise ValueError(f"{x!r} is not a card code: codes are 0..51 or 52 (joker)")
+    return c
+
+
+def meld_codes(m) -> tuple[int, ...]:
+    if isinstance(m, TableMeld):
+        return m.cards
+    return tuple(to_codes(m))
