@@ -119,7 +119,7 @@ def test_reproducible_for_any_thread_count(base):
 
 
 def test_chunks_in_any_order_sum_to_the_study(base):
-    from rummy51.studies.openings import _compute_chunk, _Totals
+    from rummy51.studies._openings_plan import _compute_chunk, _Totals
 
     settings = base._settings()
     specs = settings.plan()

@@ -22,7 +22,7 @@ from ..rules import PRESETS, RuleSet, rules_from_dict, rules_to_dict
 from ..solver import compiled_rules
 from ..stats import Z95, proportion
 from ._common import json_records
-from .openings import DEFAULTS, MAX_HAND
+from ._openings_plan import DEFAULTS, MAX_HAND
 
 __all__ = ["OddsResult", "opening_odds", "KIND"]
 
