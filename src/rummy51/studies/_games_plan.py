@@ -1,0 +1,412 @@
+"""The plan of a games study (a private module shared by ``games``): the defaults and
+columns, the bots by name, the deal seeds, the settings and their chunks, one chunk
+played (Python engine or C kernel), the chunk files and the manifest."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import importlib
+import inspect
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .. import _game, runs
+from .._checks import int_arg
+from ..r51 import fastgame
+from ..r51.bots import BOTS, play_deal
+from ..r51.engine import GameState, LayDownRecord
+from ..rules import RuleSet, rules_from_dict, rules_to_dict
+
+
+ChunkWarning = runs.ChunkWarning
+
+#: Defaults of ``simulate_games`` (``None`` means these, or the run directory's on resume).
+GAME_DEFAULTS: dict[str, Any] = {
+    "players": 4,
+    "bots": ("greedy", "greedy", "random", "hand-hunter"),
+    "games": 10_000,
+    "chunk_size": 250,
+    "rotate_first": True,
+}
+
+#: How a deal ends (the engine's ``Result.how``), in the order of their codes (the
+#: game kernel's codes).
+ENDS = fastgame.ENDS
+#: ``engine=``: "auto" plays greedy-only tables in C, "python" never, "c" insists
+ENGINES = ("auto", "python", "c")
+_END_CODE = {e: i for i, e in enumerate(ENDS)}
+
+#: The integer columns a chunk holds (``turn_opened`` -1 = never opened).
+_CHUNK_COLUMNS = ("deal", "seat", "first_player", "score", "opened", "turn_opened", "went_out",
+                  "hand_win", "bottom_card_win", "deal_length", "draw", "end")
+_CHUNK_DTYPES = {"deal": np.int64, "seat": np.int8, "first_player": np.int8,
+                 "score": np.int32, "opened": np.int8, "turn_opened": np.int16,
+                 "went_out": np.int8, "hand_win": np.int8, "bottom_card_win": np.int8,
+                 "deal_length": np.int32, "draw": np.int8, "end": np.int8}
+#: The columns of ``GameStudy.records``, in order.
+COLUMNS = ("deal", "seat", "bot", "position", "first_player", "score", "opened", "turn_opened",
+           "went_out", "hand_win", "bottom_card_win", "deal_length", "draw", "end")
+
+KIND = "games"
+_CHUNK_TAG = "# rummy51-games-chunk "
+
+
+# --------------------------------------------------------------------------- bots
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
+
+
+def _bot_name(bot) -> str:
+    """The canonical name of a bot: a key of ``BOTS`` (spelling of case, ``-`` and
+    ``_`` free: ``handhunter`` is ``hand-hunter``), or ``"module:Class"`` of a bot class
+    importable at module level (worker processes import it by that name)."""
+    if isinstance(bot, type):
+        name = f"{bot.__module__}:{bot.__qualname__}"
+        if _import_bot(name, check=False) is not bot:
+            raise ValueError(f"bots: class {bot.__qualname__} cannot be imported by name as "
+                             f"{name!r}: define it at module level of an importable module")
+        return name
+    if not isinstance(bot, str):
+        raise TypeError(f"bots must hold bot names (or bot classes), got {bot!r}")
+    for key in BOTS:
+        if _norm(key) == _norm(bot):
+            return key
+    if ":" in bot:
+        _import_bot(bot.strip())
+        return bot.strip()
+    raise ValueError(f"bots: {bot!r} is not a bot: choose from {', '.join(BOTS)} "
+                     f"(or module:Class)")
+
+
+def _import_bot(name: str, check: bool = True):
+    mod, _, qual = name.partition(":")
+    try:
+        obj: Any = importlib.import_module(mod)
+        for part in qual.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError, ValueError) as e:
+        if not check:
+            return None
+        raise ValueError(f"bots: cannot import {name!r} ({e})") from None
+    if check and not callable(obj):
+        raise ValueError(f"bots: {name!r} is not a bot class")
+    return obj
+
+
+_FACTORIES: dict[str, Callable] = {}
+
+
+def _bot_factory(name: str) -> Callable[[np.random.SeedSequence], Any]:
+    """``make(seed) -> bot``: a fresh bot; ``seed`` goes to bots whose constructor takes one."""
+    f = _FACTORIES.get(name)
+    if f is None:
+        cls = BOTS[name] if name in BOTS else _import_bot(name)
+        try:
+            takes_seed = "seed" in inspect.signature(cls).parameters
+        except (TypeError, ValueError):
+            takes_seed = False
+        f = (lambda ss: cls(seed=ss)) if takes_seed else (lambda ss: cls())
+        _FACTORIES[name] = f
+    return f
+
+
+def _parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
+    """``(bots, players)`` from the arguments: one bot per seat, or one for every seat."""
+    if players is not None:
+        players = int_arg("players", players, 2, 64)
+    if bots is None:
+        if players is None or players == GAME_DEFAULTS["players"]:
+            return tuple(GAME_DEFAULTS["bots"]), GAME_DEFAULTS["players"]
+        return ("greedy",) * players, players
+    if isinstance(bots, str):
+        bots = [b for b in bots.split(",")]
+    bots = list(bots)
+    if not bots:
+        raise ValueError("bots: the list is empty: give one bot per seat, like greedy,random")
+    names = tuple(_bot_name(b) for b in bots)
+    if players is None:
+        players = len(names) if len(names) > 1 else GAME_DEFAULTS["players"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"bots: {len(names)} bots for {players} players: give one bot per "
+                         f"seat (or one bot for every seat)")
+    return names, players
+
+
+# --------------------------------------------------------------------------- seeds
+def deal_seeds(entropy, spawn_key: Sequence[int], chunk: int, j: int, players: int):
+    """``(shuffle_seed, [bot_seed per seat])`` of the ``j``-th deal of chunk ``chunk``:
+    children ``(j, 0)`` and ``(j, 1 + s)`` of the chunk's SeedSequence."""
+    base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
+    game = np.random.SeedSequence(entropy, spawn_key=base + (0,))
+    bots = [np.random.SeedSequence(entropy, spawn_key=base + (1 + s,)) for s in range(players)]
+    return game, bots
+
+
+# --------------------------------------------------------------------------- settings
+@dataclass(frozen=True)
+class _GameSettings:
+    """Everything that decides a run's records (the manifest's ``settings``)."""
+
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    chunk_size: int
+    rotate_first: bool
+    rules: RuleSet
+    entropy: Any
+    spawn_key: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "bots": list(self.bots), "games": self.games,
+                "chunk_size": self.chunk_size, "rotate_first": self.rotate_first,
+                "rules": rules_to_dict(self.rules),
+                "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> "_GameSettings":
+        ent = d["seed"]["entropy"]
+        return cls(players=int(d["players"]), bots=tuple(str(b) for b in d["bots"]),
+                   games=int(d["games"]), chunk_size=int(d["chunk_size"]),
+                   rotate_first=bool(d["rotate_first"]), rules=rules_from_dict(d["rules"]),
+                   entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
+                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]))
+
+    @property
+    def config_hash(self) -> str:
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def plan(self) -> list[dict]:
+        """The chunks in seeding order: chunk i plays deals ``deal0 .. deal0 + n - 1``."""
+        specs = []
+        rules = rules_to_dict(self.rules)
+        for i, deal0 in enumerate(range(0, self.games, self.chunk_size)):
+            specs.append({"index": i, "deal0": deal0,
+                          "n": min(self.chunk_size, self.games - deal0),
+                          "players": self.players, "bots": list(self.bots),
+                          "rotate_first": self.rotate_first, "rules": rules,
+                          "entropy": self.entropy, "spawn_key": list(self.spawn_key)})
+        return specs
+
+
+def _check_players(players: int, rules: RuleSet) -> None:
+    need = players * rules.hand_size + 1 + (1 if rules.bottom_card else 0) + 1
+    if need > rules.deck_size:
+        most = (rules.deck_size - 2 - (1 if rules.bottom_card else 0)) // rules.hand_size
+        raise ValueError(f"players: {players} players need {need} cards (hands, a stock card"
+                         f"{', the bottom card' if rules.bottom_card else ''}) but the deck has "
+                         f"{rules.deck_size}: at most {most} players with these rules")
+
+
+# --------------------------------------------------------------------------- one chunk
+def _deal_rows(state: GameState, cols: dict, row: int) -> int:
+    """Write the finished deal's rows into ``cols`` from ``row``; return its length in turns."""
+    n = state.n_players
+    res = state.result
+    turn_opened = [-1] * n
+    length = 0
+    for rec in state.history:
+        if rec.player >= 0:
+            length = rec.turn + 1
+            if isinstance(rec, LayDownRecord) and rec.opening:
+                turn_opened[rec.player] = rec.turn // n + 1
+    end = _END_CODE[res.how]
+    draw = res.winner is None
+    for p in range(n):
+        won = res.winner == p
+        r = row + p
+        cols["seat"][r] = p
+        cols["first_player"][r] = state.first
+        cols["score"][r] = res.scores[p]
+        cols["opened"][r] = state.opened[p]
+        cols["turn_opened"][r] = turn_opened[p]
+        cols["went_out"][r] = won
+        cols["hand_win"][r] = won and res.how in ("hand", "hand_bottom")
+        cols["bottom_card_win"][r] = won and res.how == "hand_bottom"
+        cols["deal_length"][r] = length
+        cols["draw"][r] = draw
+        cols["end"][r] = end
+    return length
+
+
+def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bool:
+    """Whether a table of ``bots`` is played by the C kernel (``rummy51.fastgame``): every
+    seat greedy, rules it plays, and ``engine`` "auto" (or "c", which insists)."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return False
+    why = None if all(b == "greedy" for b in bots) else "it plays tables of greedy bots only"
+    why = why or fastgame.supported(rules, len(bots))
+    if why is not None and engine == "c":
+        raise ValueError(f"engine c: the C game kernel cannot play this table: {why} "
+                         "(engine auto falls back to the Python engine)")
+    return why is None
+
+
+def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
+    """``_play_chunk`` for greedy tables, in C: the same deals (same seeds, same moves)."""
+    players = spec["players"]
+    kernel = fastgame.greedy_kernel(rules)
+    entropy = spec["entropy"]
+    base = tuple(runs.chunk_seed(entropy, spawn_key=spec["spawn_key"], index=spec["index"]).spawn_key)
+    n = spec["n"]
+    deals = spec["deal0"] + np.arange(n)
+    firsts = (deals % players if spec["rotate_first"] else np.zeros(n, np.int64)).tolist()
+    play, SeedSequence, default_rng = _game.play_greedy, np.random.SeedSequence, np.random.default_rng
+    res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
+                firsts[j]) for j in range(n)]
+    winner = np.array([r[0] for r in res], np.int64)
+    how = np.array([r[1] for r in res], np.int64)
+    length = np.array([r[2] for r in res], np.int64)
+    for name, per_deal in (("deal", deals), ("first_player", firsts), ("deal_length", length),
+                           ("draw", winner < 0), ("end", how)):
+        cols[name][:] = np.repeat(per_deal, players)
+    cols["seat"][:] = np.tile(np.arange(players), n)
+    for name, k in (("score", 3), ("opened", 4), ("turn_opened", 5)):  # per seat
+        cols[name][:] = np.array([r[k] for r in res]).ravel()
+    won = np.flatnonzero(winner >= 0)
+    rows = won * players + winner[won]
+    cols["went_out"][rows] = True
+    cols["hand_win"][rows] = np.isin(how[won], (1, 2))
+    cols["bottom_card_win"][rows] = how[won] == 2
+    return int(length.sum())
+
+
+def _play_chunk(spec: Mapping) -> dict:
+    """Play one chunk's deals; returns its columns, the seconds and the turns played."""
+    t0 = time.perf_counter()
+    rules = rules_from_dict(spec["rules"])
+    players = spec["players"]
+    n = spec["n"]
+    cols = {c: np.zeros(n * players, _CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+    if uses_kernel(spec["bots"], rules, spec.get("engine", "auto")):
+        turns = _kernel_rows(spec, rules, cols)
+        from .. import __version__
+
+        return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+                "turns": turns, "version": __version__}
+    makers = [_bot_factory(b) for b in spec["bots"]]
+    turns = 0
+    for j in range(n):
+        deal = spec["deal0"] + j
+        game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
+        bots = [make(ss) for make, ss in zip(makers, bot_ss)]
+        first = deal % players if spec["rotate_first"] else 0
+        try:
+            state = play_deal(bots, rules, seed=game_ss, first=first)
+        except Exception as e:  # a bot's bug: name the deal so it can be replayed
+            raise RuntimeError(f"deal {deal} (chunk {spec['index']}, bots {', '.join(spec['bots'])}) "
+                               f"failed: {type(e).__name__}: {e}") from e
+        cols["deal"][j * players:(j + 1) * players] = deal
+        turns += _deal_rows(state, cols, j * players)
+    from .. import __version__
+
+    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+            "turns": turns, "version": __version__}
+
+
+def _check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+    """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
+    if set(cols) != set(_CHUNK_COLUMNS):
+        return f"columns {sorted(cols)} instead of {sorted(_CHUNK_COLUMNS)}"
+    p, n = spec["players"], spec["n"]
+    rows = n * p
+    for c in _CHUNK_COLUMNS:
+        if len(cols[c]) != rows:
+            return f"column {c} has {len(cols[c])} rows, not {rows}"
+    deals = np.arange(spec["deal0"], spec["deal0"] + n)
+    if not np.array_equal(cols["deal"], np.repeat(deals, p)):
+        return f"its deals are not {spec['deal0']}..{spec['deal0'] + n - 1}, {p} rows each"
+    if not np.array_equal(cols["seat"], np.tile(np.arange(p), n)):
+        return "its seats are out of order"
+    first = np.repeat(deals % p if spec["rotate_first"] else np.zeros(n, np.int64), p)
+    if not np.array_equal(cols["first_player"], first):
+        return "its first players are wrong"
+    for c in ("opened", "went_out", "hand_win", "bottom_card_win", "draw"):
+        if not np.isin(cols[c], (0, 1)).all():
+            return f"column {c} holds values other than 0 and 1"
+    if not ((0 <= cols["end"]) & (cols["end"] < len(ENDS))).all():
+        return "unknown end codes"
+    wins = np.asarray(cols["went_out"], np.int64).reshape(n, p).sum(1)
+    draw = np.asarray(cols["draw"]).reshape(n, p)
+    if (wins > 1).any() or not (draw == (wins == 0)[:, None]).all():
+        return "a deal has more than one winner, or a draw with a winner"
+    if (cols["hand_win"] > cols["went_out"]).any() or (cols["bottom_card_win"] > cols["hand_win"]).any():
+        return "hand wins without going out"
+    if not np.array_equal(cols["turn_opened"] >= 1, cols["opened"] == 1):
+        return "turn_opened does not match opened"
+    return None
+
+
+# --------------------------------------------------------------------------- chunk files
+_LAYOUT = runs.ChunkLayout(columns=_CHUNK_COLUMNS, dtypes=_CHUNK_DTYPES, csv_tag=_CHUNK_TAG)
+
+
+def _write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, _LAYOUT, res["cols"],
+                     {"chunk": spec["index"], "config_hash": run.hash, "deal0": spec["deal0"],
+                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
+                      "turns": int(res["turns"])})
+
+
+def _chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
+    """Reads a chunk file of ``run`` back to its verified result (``cols``, ``seconds``,
+    ``turns``)."""
+    def read(path: Path, spec: Mapping) -> dict:
+        meta, raw = runs.read_chunk(path, run.fmt, _LAYOUT, run.hash,
+                                    {"chunk": spec["index"], "deal0": spec["deal0"], "n": spec["n"]})
+        cols = {c: raw[c].astype(_CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+        why = _check_cols(spec, cols)
+        if why:
+            raise ValueError(why)
+        return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
+                "turns": int(meta.get("turns", 0))}
+    return read
+
+
+def _new_manifest(settings: "_GameSettings", fmt: Optional[str], command: Optional[str],
+                  n_chunks: int, status: str = "running") -> dict:
+    return runs.new_manifest(
+        KIND, settings.to_json(), settings.config_hash,
+        {"entropy": settings.entropy, "spawn_key": list(settings.spawn_key)}, fmt, command,
+        n_chunks, status=status,
+        counts={"games": settings.games, "players": settings.players,
+                "records": settings.games * settings.players})
+
+
+def read_manifest(path) -> dict:
+    """A games run directory's manifest (``ValueError`` naming what is wrong)."""
+    return runs.RunDir.read_manifest(path, KIND)
+
+
+def _compare(path, old: _GameSettings, given: Mapping[str, Any]) -> None:
+    """Refuse to resume ``path`` when a given setting differs from the directory's."""
+    for key, value in given.items():
+        if value is None:
+            continue
+        if key == "seed":
+            ent, skey = value
+            if ent != old.entropy or tuple(skey) != old.spawn_key:
+                raise ValueError(f"cannot resume {path}: it was run with seed entropy "
+                                 f"{old.entropy}, not {ent}")
+            continue
+        have = getattr(old, key)
+        if key == "rules":
+            for f in dataclasses.fields(RuleSet):
+                a, b = getattr(have, f.name), getattr(value, f.name)
+                if a != b:
+                    raise ValueError(f"cannot resume {path}: it was run with rules.{f.name} = "
+                                     f"{a!r}, not {b!r}")
+            continue
+        if value != have:
+            show = (lambda x: ",".join(map(str, x)) if isinstance(x, tuple) else x)
+            raise ValueError(f"cannot resume {path}: it was run with {key} = {show(have)}, "
+                             f"not {show(value)}")
