@@ -282,7 +282,7 @@ def test_resume_refuses_other_settings(tmp_path):
         small(seed=7, out=d, on_chunk=stop_after(1))
     with pytest.raises(ValueError, match=r"it was run with deals = 25000, not 30000"):
         simulate_openings(resume=d, deals=30_000, progress=False)
-    with pytest.raises(ValueError, match=r"rules.jokers = 4 .*not 2"):
+    with pytest.raises(ValueError, match=r"rules.jokers = 4, not 2"):
         simulate_openings(resume=d, rules={"default": RuleSet(jokers=2)}, progress=False)
     with pytest.raises(ValueError, match="seed entropy 7, not 8"):
         simulate_openings(resume=d, seed=8, progress=False)

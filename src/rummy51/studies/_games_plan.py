@@ -3,7 +3,6 @@ columns, the bots by name, the deal seeds, the settings and their chunks, one ch
 played (Python engine or C kernel), the chunk files and the manifest."""
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import importlib
 import inspect
@@ -385,28 +384,3 @@ def _new_manifest(settings: "_GameSettings", fmt: Optional[str], command: Option
 def read_manifest(path) -> dict:
     """A games run directory's manifest (``ValueError`` naming what is wrong)."""
     return runs.RunDir.read_manifest(path, KIND)
-
-
-def _compare(path, old: _GameSettings, given: Mapping[str, Any]) -> None:
-    """Refuse to resume ``path`` when a given setting differs from the directory's."""
-    for key, value in given.items():
-        if value is None:
-            continue
-        if key == "seed":
-            ent, skey = value
-            if ent != old.entropy or tuple(skey) != old.spawn_key:
-                raise ValueError(f"cannot resume {path}: it was run with seed entropy "
-                                 f"{old.entropy}, not {ent}")
-            continue
-        have = getattr(old, key)
-        if key == "rules":
-            for f in dataclasses.fields(RuleSet):
-                a, b = getattr(have, f.name), getattr(value, f.name)
-                if a != b:
-                    raise ValueError(f"cannot resume {path}: it was run with rules.{f.name} = "
-                                     f"{a!r}, not {b!r}")
-            continue
-        if value != have:
-            show = (lambda x: ",".join(map(str, x)) if isinstance(x, tuple) else x)
-            raise ValueError(f"cannot resume {path}: it was run with {key} = {show(have)}, "
-                             f"not {show(value)}")

@@ -372,39 +372,6 @@ def _decode(spec: Mapping, a: np.ndarray, i: np.ndarray, v: np.ndarray) -> dict[
 
 
 
-def _compare_settings(path, old: _Settings, given: Mapping[str, Any]) -> None:
-    """Refuse to resume ``path`` when a given setting differs from the directory's."""
-    for key, value in given.items():
-        if value is None:
-            continue
-        if key == "seed":
-            ent, key_ = value
-            if ent != old.entropy or tuple(key_) != old.spawn_key:
-                raise ValueError(f"cannot resume {path}: it was run with seed entropy "
-                                 f"{old.entropy}, not {ent}")
-            continue
-        have = getattr(old, key)
-        if key == "configs":
-            if len(value) != len(have):
-                raise ValueError(f"cannot resume {path}: it was run with {len(have)} rule "
-                                 f"configuration(s), not {len(value)}")
-            for (la, ra), (lb, rb) in zip(have, value):
-                for f in _RULE_FIELDS:
-                    if getattr(ra, f) != getattr(rb, f):
-                        raise ValueError(
-                            f"cannot resume {path}: it was run with rules.{f} = "
-                            f"{getattr(ra, f)!r} ({la}), not {getattr(rb, f)!r}")
-                if la != lb:
-                    raise ValueError(f"cannot resume {path}: its configuration is labelled "
-                                     f"{la!r}, not {lb!r}")
-            continue
-        if value != have:
-            show = (lambda x: ",".join(map(str, x)) if isinstance(x, tuple) else x)
-            raise ValueError(f"cannot resume {path}: it was run with {key} = {show(have)}, "
-                             f"not {show(value)}")
-
-
-
 class _Totals:
     """Running sums of the chunks' counts (integers: order does not matter)."""
 

@@ -75,8 +75,8 @@ from ..r51.bots import play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
 from ..stats import Z95, proportion
-from ._common import json_records
-from ._games_plan import COLUMNS, ChunkWarning, ENDS, GAME_DEFAULTS, KIND, _CHUNK_COLUMNS, _CHUNK_DTYPES, _END_CODE, _GameSettings, _bot_factory, _check_cols, _check_players, _chunk_reader, _compare, _new_manifest, _parse_bots, _play_chunk, _write_chunk, deal_seeds, read_manifest, uses_kernel
+from ._common import RunFacts, compare_settings, json_records, unfinished
+from ._games_plan import COLUMNS, ChunkWarning, ENDS, GAME_DEFAULTS, KIND, _CHUNK_COLUMNS, _CHUNK_DTYPES, _END_CODE, _GameSettings, _bot_factory, _check_cols, _check_players, _chunk_reader, _new_manifest, _parse_bots, _play_chunk, _write_chunk, deal_seeds, read_manifest, uses_kernel
 
 
 __all__ = ["GameStudy", "simulate_games", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
@@ -169,7 +169,7 @@ def _group_stats(g) -> dict:
 
 # --------------------------------------------------------------------------- the study
 @dataclass(frozen=True, eq=False)
-class GameStudy:
+class GameStudy(RunFacts):
     """The records of a batch of deals between bots, and the tables computed from them.
 
     ``records``: one row per (deal, seat), columns ``COLUMNS`` (module docstring).
@@ -184,24 +184,11 @@ class GameStudy:
     bots: tuple[str, ...]
     games: int
     rules: RuleSet
-    entropy: Any
-    spawn_key: tuple[int, ...] = ()
     chunk_size: int = GAME_DEFAULTS["chunk_size"]
     rotate_first: bool = True
-    chunks: int = 0
-    chunks_done: int = 0
-    elapsed: float = float("nan")
     compute_seconds: float = float("nan")
-    workers: int = 1
-    backend: str = "local"
-    directory: Optional[str] = None
 
     # ------------------------------------------------------------------ basics
-    @property
-    def complete(self) -> bool:
-        """Whether every chunk of the plan is in the records."""
-        return self.chunks_done == self.chunks
-
     @property
     def deals_done(self) -> int:
         return len(self.records) // self.players
@@ -211,11 +198,6 @@ class GameStudy:
         """Turns played over all deals."""
         r = self.records
         return int(r["deal_length"][r["seat"] == 0].sum())
-
-    @property
-    def seed(self) -> np.random.SeedSequence:
-        """The root SeedSequence: ``simulate_games(seed=study.seed, ...)`` repeats the run."""
-        return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
 
     def _settings(self) -> _GameSettings:
         return _GameSettings(self.players, tuple(self.bots), self.games, self.chunk_size,
@@ -439,8 +421,7 @@ class GameStudy:
             raise ValueError(f"{path} has no records file: run resume on it (--resume {path}) to "
                              "rebuild it from the chunk files")
         if not partial:
-            raise ValueError(f"the run in {path} is not finished: continue it with resume "
-                             f"(--resume {path}), or load it with partial=True")
+            raise unfinished(path)
         run = runs.RunDir.open(path, KIND)
         found = run.scan(specs, _chunk_reader(run), rename=False)
         return cls._from_results(settings, found, chunks=len(specs), chunks_done=len(found),
@@ -559,7 +540,7 @@ def simulate_games(
         settings = run.settings(_GameSettings.from_json)
         cmp = dict(given)
         cmp["seed"] = None if seed is None else runs.seed_root(seed)
-        _compare(resume, settings, cmp)
+        compare_settings(resume, settings, cmp)
         run.check_resume_format(chunk_format)
     else:
         entropy, spawn_key = runs.seed_root(seed)

@@ -72,8 +72,8 @@ from .. import runs
 from .._checks import int_arg, threads_arg
 from ..rules import RuleSet, rules_label
 from ..stats import Z95, at_least, hist_mean, proportion
-from ._common import json_records
-from ._openings_plan import DEFAULTS, HANDS, HIST_BINS, JOKER_CLASSES, KIND, _Settings, _Totals, _check_chunk_counts, _check_settings, _chunk_reader, _compare_settings, _compute_chunk, _configs, _dask_chunk, _parse_hands, _parse_players, _write_chunk, rule_sweep
+from ._common import RunFacts, compare_settings, json_records, unfinished
+from ._openings_plan import DEFAULTS, HANDS, HIST_BINS, JOKER_CLASSES, KIND, _Settings, _Totals, _check_chunk_counts, _check_settings, _chunk_reader, _compute_chunk, _configs, _dask_chunk, _parse_hands, _parse_players, _write_chunk, rule_sweep
 
 
 __all__ = [
@@ -97,7 +97,7 @@ def kind_text(hand: str, rules: RuleSet) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class OpeningStudy:
+class OpeningStudy(RunFacts):
     """The counts of an opening study and the tables computed from them.
 
     Counts (int64 numpy arrays; ``C`` configurations, ``P`` player counts):
@@ -131,24 +131,11 @@ class OpeningStudy:
     turn_deals: int
     first_open: np.ndarray
     dealt: np.ndarray
-    entropy: Any
-    spawn_key: tuple[int, ...] = ()
     chunk_size: int = DEFAULTS["chunk_size"]
     turn_chunk_size: int = DEFAULTS["turn_chunk_size"]
-    chunks: int = 0
-    chunks_done: int = 0
-    elapsed: float = float("nan")
     kernel_seconds: float = float("nan")
-    workers: int = 1
-    backend: str = "local"
-    directory: Optional[str] = None
 
     # ------------------------------------------------------------------ basics
-    @property
-    def complete(self) -> bool:
-        """Whether every chunk of the plan is counted."""
-        return self.chunks_done == self.chunks
-
     @property
     def configs(self) -> tuple[tuple[str, RuleSet], ...]:
         """``(label, RuleSet)`` of each configuration."""
@@ -161,11 +148,6 @@ class OpeningStudy:
             return np.zeros(len(self.labels), np.int64)
         k = HANDS.index(self.hands[0])
         return self.hist[:, k].sum((1, 2))
-
-    @property
-    def seed(self) -> np.random.SeedSequence:
-        """The root SeedSequence: ``simulate_openings(seed=study.seed, ...)`` repeats the run."""
-        return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
 
     def same_counts(self, other: "OpeningStudy") -> bool:
         """Whether ``other`` holds exactly the same counts (and settings)."""
@@ -406,8 +388,7 @@ class OpeningStudy:
                                     workers=meta.get("workers", 1),
                                     backend=meta.get("backend", "local"), directory=str(path))
         if not partial:
-            raise ValueError(f"the run in {path} is not finished: continue it with resume "
-                             f"(--resume {path}), or load it with partial=True")
+            raise unfinished(path)
         run = runs.RunDir.open(path, KIND)
         specs = settings.plan()
         with warnings.catch_warnings():
@@ -517,7 +498,7 @@ def simulate_openings(
         settings = run.settings(_Settings.from_json)
         cmp = dict(given)
         cmp["seed"] = None if seed is None else runs.seed_root(seed)
-        _compare_settings(resume, settings, cmp)
+        compare_settings(resume, settings, cmp)
         run.check_resume_format(chunk_format)
     else:
         entropy, spawn_key = runs.seed_root(seed)
