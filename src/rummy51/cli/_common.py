@@ -332,6 +332,33 @@ def _say_saved_chunks(args: argparse.Namespace, study: str, read_manifest) -> No
         pass
 
 
+def run_study(args: argparse.Namespace, study: str, run, text, read_manifest,
+              option_names=None) -> int:
+    """Run one study command the way every ``simulate`` command does: the backend from
+    ``--backend`` / ``--scheduler``, the command line recorded in the manifest, warnings
+    as one line each, library errors renamed to options (``option_names``), Ctrl-C
+    telling what the run directory keeps; then ``--json`` or the tables (``text``).
+    ``run(backend, command)`` calls the study function and returns the study."""
+    backend = args.backend or ("dask" if args.scheduler else "local")
+    if args.scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask")
+    argv = sys.argv[1:] if getattr(args, "_argv", None) is None else args._argv
+    command = " ".join([PROG] + [_quote(a) for a in argv])
+    try:
+        with _CliWarnings():
+            result = run(backend, command)
+    except (ValueError, TypeError) as e:
+        raise (option_names or _option_names)(e) from None
+    except KeyboardInterrupt:
+        _say_saved_chunks(args, study, read_manifest)
+        raise
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(text(result))
+    return EXIT_OK
+
+
 def _add_run_options(p, e, *, local: str, out_holds: str, chunk_files: str) -> None:
     """The execution options every study shares: backend, scheduler, run directory,
     resume, chunk format, progress, JSON output."""
@@ -346,7 +373,7 @@ def _add_run_options(p, e, *, local: str, out_holds: str, chunk_files: str) -> N
     e.add_argument("--resume", metavar="DIR", default=None,
                    help="continue the run in DIR (its settings unless given; given ones must match)")
     e.add_argument("--chunk-format", choices=("parquet", "csv"), default=None,
-                   help=f"{chunk_files} of --out (default parquet when pyarrow is installed)")
+                   help=f"{chunk_files} of --out (default parquet; csv for plain text)")
     e.add_argument("--no-progress", action="store_true",
                    help="no progress bar (shown on stderr only when it is a terminal)")
     p.add_argument("--json", action="store_true",

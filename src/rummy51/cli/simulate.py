@@ -4,10 +4,9 @@ run directories, sweeps, resume and Dask.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..rules import PRESETS
-from ._common import EXIT_OK, PROG, _CliWarnings, _RULE_FIELDS, _add_run_options, _count, _fmt_table, _int_list, _mean, _name_list, _option_names, _pct, _positive, _print_json, _quote, _rules_text, _say_saved_chunks, _sweep_from_args, add_rule_options, rules_from_args
+from ._common import _RULE_FIELDS, _add_run_options, _count, _fmt_table, _int_list, _mean, _name_list, _pct, _positive, _rules_text, _sweep_from_args, add_rule_options, rules_from_args, run_study
 
 
 def _openings_text(study) -> str:
@@ -200,30 +199,17 @@ def _cmd_simulate_openings(args: argparse.Namespace) -> int:
         if len(players) > 1:
             raise ValueError("--players: 0 (no by-turn study) cannot be part of a list")
         players, turn_deals = (), 0 if turn_deals is None else turn_deals
-    backend = args.backend or ("dask" if args.scheduler else "local")
-    if args.scheduler and backend != "dask":
-        raise ValueError("--scheduler needs --backend dask")
-    command = " ".join([PROG] + [_quote(a) for a in (sys.argv[1:] if getattr(args, "_argv", None) is None else args._argv)])
-    try:
-        with _CliWarnings():
-            study = simulate_openings(
-                rules=configs, deals=args.deals, seed=args.seed, players=players,
-                turns=args.turns, turn_deals=turn_deals, threads=args.threads,
-                chunk_size=args.chunk_size, backend=backend, scheduler=args.scheduler,
-                out=args.out, resume=args.resume,
-                progress=False if args.no_progress else None, hands=args.hands,
-                turn_chunk_size=args.turn_chunk_size, chunk_format=args.chunk_format,
-                command=command)
-    except (ValueError, TypeError) as e:
-        raise _option_names(e) from None
-    except KeyboardInterrupt:
-        _say_saved_chunks(args, "openings", lambda where: RunDir.read_manifest(where, KIND))
-        raise
-    if args.json:
-        _print_json(study.to_dict())
-    else:
-        print(_openings_text(study))
-    return EXIT_OK
+    return run_study(
+        args, "openings",
+        lambda backend, command: simulate_openings(
+            rules=configs, deals=args.deals, seed=args.seed, players=players,
+            turns=args.turns, turn_deals=turn_deals, threads=args.threads,
+            chunk_size=args.chunk_size, backend=backend, scheduler=args.scheduler,
+            out=args.out, resume=args.resume,
+            progress=False if args.no_progress else None, hands=args.hands,
+            turn_chunk_size=args.turn_chunk_size, chunk_format=args.chunk_format,
+            command=command),
+        _openings_text, lambda where: RunDir.read_manifest(where, KIND))
 
 # --------------------------------------------------------------------------- simulate games
 def _add_simulate_games(subparsers) -> None:
@@ -293,29 +279,15 @@ def _cmd_simulate_games(args: argparse.Namespace) -> int:
     rule_given = args.rules is not None or any(
         getattr(args, f, None) is not None for f in _RULE_FIELDS)
     rules = rules_from_args(args) if rule_given else None
-    backend = args.backend or ("dask" if args.scheduler else "local")
-    if args.scheduler and backend != "dask":
-        raise ValueError("--scheduler needs --backend dask")
-    argv = sys.argv[1:] if getattr(args, "_argv", None) is None else args._argv
-    command = " ".join([PROG] + [_quote(a) for a in argv])
-    try:
-        with _CliWarnings():
-            study = simulate_games(
-                players=args.players, bots=args.bots, games=args.games, rules=rules,
-                seed=args.seed, workers=args.workers, chunk_size=args.chunk_size,
-                backend=backend, scheduler=args.scheduler, out=args.out, resume=args.resume,
-                progress=False if args.no_progress else None, rotate_first=args.rotate_first,
-                chunk_format=args.chunk_format, command=command, engine=args.engine)
-    except (ValueError, TypeError) as e:
-        raise _games_option_names(e) from None
-    except KeyboardInterrupt:
-        _say_saved_chunks(args, "games", read_manifest)
-        raise
-    if args.json:
-        _print_json(study.to_dict())
-    else:
-        print(_games_text(study))
-    return EXIT_OK
+    return run_study(
+        args, "games",
+        lambda backend, command: simulate_games(
+            players=args.players, bots=args.bots, games=args.games, rules=rules,
+            seed=args.seed, workers=args.workers, chunk_size=args.chunk_size,
+            backend=backend, scheduler=args.scheduler, out=args.out, resume=args.resume,
+            progress=False if args.no_progress else None, rotate_first=args.rotate_first,
+            chunk_format=args.chunk_format, command=command, engine=args.engine),
+        _games_text, read_manifest, _games_option_names)
 
 
 def _games_text(study) -> str:
