@@ -11,7 +11,17 @@ from typing import Optional
 
 import numpy as np
 
-__all__ = ["int_arg", "threads_arg"]
+__all__ = ["int_arg", "threads_arg", "range_text", "MAX_COUNT", "MAX_CHUNK", "MAX_GAME_CHUNK"]
+
+#: Most deals, games or samples one study may ask for (counts stay exact in int64 and in
+#: float64 means; at a million deals a second this is eleven days).
+MAX_COUNT = 10**12
+#: Most deals or samples in one chunk of the opening and odds studies (the C kernels
+#: count in int64; a chunk should be minutes of work, not days).
+MAX_CHUNK = 10**9
+#: Most deals in one chunk of a games study (its records are held in memory: players
+#: rows per deal).
+MAX_GAME_CHUNK = 10**6
 
 
 def int_arg(name: str, value, lo: int, hi: Optional[int] = None) -> int:
@@ -19,9 +29,18 @@ def int_arg(name: str, value, lo: int, hi: Optional[int] = None) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
     if value < lo or (hi is not None and value > hi):
-        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"{name} must be {rng}, got {value}")
+        raise ValueError(f"{name} must be {range_text(value, lo, hi)}, got {value}")
     return int(value)
+
+
+def range_text(value, lo: int, hi: Optional[int]) -> str:
+    """How a range is said in an error: ``1..6`` for a small one; ``>= 1`` or ``at most
+    1000000000000`` (the side that was crossed) for one whose top is only a sanity bound."""
+    if hi is None or (value < lo and hi >= 10**6):
+        return f">= {lo}"
+    if hi >= 10**6:
+        return f"at most {hi}"
+    return f"{lo}..{hi}"
 
 
 def threads_arg(threads) -> int:

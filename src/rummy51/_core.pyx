@@ -1457,18 +1457,21 @@ def deal_into(CoreRules cr, rng, uint8_t[:, ::1] out):
 
 
 cdef enum:
-    HIST_BINS = 256     # opening values 0..255 (a 15-card hand reaches ~150)
     JCLASSES = 4        # jokers in hand: 0, 1, 2, 3+
+    DECK_BUF = 256      # the by-turn study's stock and discard pile (a deck is <= 120)
 
 
 cdef inline int jclass(const Hand* h) noexcept nogil:
     return h.jokers if h.jokers < JCLASSES else JCLASSES - 1
 
 
-cdef inline int hist_bin(int v) noexcept nogil:
+cdef inline int hist_bin(int v, int bins) noexcept nogil:
+    """The histogram bin of a best value ``v``: ``bins - 1`` holds the hands the search
+    gave up on (v < 0, ERR_BUDGET), never a value; the study sizes ``bins`` from the
+    rules so that no value reaches it (values past ``bins - 2`` are capped there)."""
     if v < 0:
-        return 0        # ERR_BUDGET: not reachable for hands a deal can give
-    return v if v < HIST_BINS else HIST_BINS - 1
+        return bins - 1
+    return v if v < bins - 1 else bins - 2
 
 
 cdef inline void partial_shuffle(bitgen_t* bg, uint8_t* deck, int deck_n, int k) noexcept nogil:
@@ -1593,52 +1596,59 @@ cdef inline void shuffle_parse(bitgen_t* bg, uint8_t* deck, int deck_n, const Dr
     h.n = hn
 
 
+cdef inline void count_hand(const Rules* r, Hand* h, int k, int jc, int64_t* hist, int bins,
+                            int64_t* goout) noexcept nogil:
+    """Count one hand of kind ``k`` of the deal study: its best opening, and for hands
+    0 and 1 whether it goes out at once (asked only of hands that open: going out is
+    an opening keeping one card)."""
+    cdef int v = solve(r, h, MODE_BEST, 1, -1, NULL, NULL)
+    cdef int g = 0
+    if k < 2 and v >= r.threshold:
+        g = solve(r, h, MODE_GO_OUT, 0, -1, NULL, NULL)
+    if g < 0:
+        v = g           # a give-up on going out makes the whole hand a non-answer
+    hist[(k * JCLASSES + jc) * bins + hist_bin(v, bins)] += 1
+    if v >= 0:
+        goout[k * JCLASSES + jc] += g
+
+
 cdef void deal_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, int hs,
-                     int64_t n, int what, int64_t* hist, int64_t* goout) noexcept nogil:
+                     int64_t n, int what, int64_t* hist, int bins, int64_t* goout) noexcept nogil:
     """``n`` deals. Each: the first player's hs+1 cards (hand 0), another player's hs
     cards plus one drawn from the stock (hand 1), and that player's hs cards alone
     (hand 2). ``what`` has bit k set to evaluate hand k. Adds the best opening
-    (keep 1) to ``hist[k][jokers][value]`` and can-go-out to ``goout[k][jokers]``
-    (hands 0 and 1)."""
+    (keep 1) to ``hist[k][jokers][value]`` (``bins`` bins) and can-go-out to
+    ``goout[k][jokers]`` (hands 0 and 1). A hand whose search gives up is counted in
+    the last bin and nowhere else."""
     cdef int64_t d
     cdef Hand h
-    cdef int v, jc
+    cdef int v, jc, k
     cdef int need = 2 * hs + 2 if what & 6 else hs + 1   # deal only the cards looked at
     cdef DrawPlan plan
     draw_plan(deck_n, need, &plan)
     for d in range(n):
         shuffle_parse(bg, deck, deck_n, &plan, hs + 1, &h)
-        if what & 1:
+        for k in range(3):
+            if not what & (1 << k):
+                continue
+            if k == 1:
+                parse_dealt(deck + hs + 1, hs + 1, &h)
+            elif k == 2:
+                parse_dealt(deck + hs + 1, hs, &h)
             jc = jclass(&h)
-            v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
-            hist[(0 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
-            # going out at once is an opening keeping one card: only then ask
-            if v >= r.threshold:
-                goout[0 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
-        if what & 2:
-            parse_dealt(deck + hs + 1, hs + 1, &h)
-            jc = jclass(&h)
-            v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
-            hist[(1 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
-            if v >= r.threshold:
-                goout[1 * JCLASSES + jc] += solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
-        if what & 4:
-            parse_dealt(deck + hs + 1, hs, &h)
-            jc = jclass(&h)
-            v = solve(r, &h, MODE_BEST, 1, -1, NULL, NULL)
-            hist[(2 * JCLASSES + jc) * HIST_BINS + hist_bin(v)] += 1
+            count_hand(r, &h, k, jc, hist, bins, goout)
 
 
 def study_deals(CoreRules cr, rng, int64_t n, int hand_size, int what,
                 int64_t[:, :, ::1] hist, int64_t[:, ::1] goout):
     """Run ``n`` deals of the opening study (see ``deal_study``), adding to ``hist``
-    (3, 4, 256) and ``goout`` (3, 4). The GIL is released; ``rng`` is a numpy
-    Generator used by this call alone."""
+    (3, 4, bins), its last bin the hands the search gave up on, and ``goout`` (3, 4).
+    The GIL is released; ``rng`` is a numpy Generator used by this call alone."""
     cdef uint8_t[::1] deck = np.array(cr.deck, dtype=np.uint8)
     cdef int deck_n = <int>deck.shape[0]
     cdef bitgen_t* bg
-    if hist.shape[0] != 3 or hist.shape[1] != JCLASSES or hist.shape[2] != HIST_BINS:
-        raise ValueError(f"hist must have shape (3, {JCLASSES}, {HIST_BINS})")
+    if hist.shape[0] != 3 or hist.shape[1] != JCLASSES or hist.shape[2] < 2:
+        raise ValueError(f"hist must have shape (3, {JCLASSES}, bins) with bins >= 2")
     if goout.shape[0] != 3 or goout.shape[1] != JCLASSES:
         raise ValueError(f"goout must have shape (3, {JCLASSES})")
     if hand_size < 1 or 2 * hand_size + 2 > deck_n:
@@ -1648,7 +1658,8 @@ def study_deals(CoreRules cr, rng, int64_t n, int hand_size, int what,
     bitgen = rng.bit_generator
     bg = _bitgen_of(bitgen)
     with bitgen.lock, nogil:
-        deal_study(&cr.r, bg, &deck[0], deck_n, hand_size, n, what, &hist[0, 0, 0], &goout[0, 0])
+        deal_study(&cr.r, bg, &deck[0], deck_n, hand_size, n, what, &hist[0, 0, 0],
+                   <int>hist.shape[2], &goout[0, 0])
 
 
 cdef int melded_outside(const Rules* r, const uint8_t* hand, int n, const int* path, int depth,
@@ -1693,7 +1704,7 @@ cdef inline int discard_rank(const Rules* r, int code) noexcept nogil:
 cdef int choose_discard(const Rules* r, uint8_t* hand, int n) noexcept nogil:
     """The discard policy 'keep-best': the index of the card whose removal leaves the
     highest best opening (keep 0); among equals the card worth more in hand, then
-    the higher code; a joker only when nothing else ties."""
+    the higher code; a joker only when nothing else ties. -1 when the search gave up."""
     cdef Hand h
     cdef int path[MAX_DEPTH]
     cdef int depth = 0, v0, i, v, best_i = -1, best_v = -1, rk, best_rk = -2
@@ -1701,6 +1712,8 @@ cdef int choose_discard(const Rules* r, uint8_t* hand, int n) noexcept nogil:
     cdef uint8_t tmp
     parse_hand(r, hand, n, &h)
     v0 = solve(r, &h, MODE_BEST, 0, -1, path, &depth)
+    if v0 < 0:
+        return -1               # the search gave up: no policy answer
     melded_outside(r, hand, n, path, depth, outside)
     # cards outside one best collection keep v0 (the most possible): the best of them
     for i in range(n):
@@ -1722,6 +1735,8 @@ cdef int choose_discard(const Rules* r, uint8_t* hand, int n) noexcept nogil:
         parse_hand(r, hand, n, &h)
         hand[i] = tmp
         v = solve(r, &h, MODE_BEST, 0, -1, NULL, NULL)
+        if v < 0:
+            return -1
         if v > best_v or (v == best_v and rk > best_rk):
             best_v = v
             best_rk = rk
@@ -1737,7 +1752,8 @@ cdef void turns_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, i
     """``n`` deals to ``players`` seats from one deck; each seat, in turn order, draws
     from the stock (seat 0 not on turn 1), checks whether it can open (keep 1) and
     discards by the 'keep-best' policy. ``first_open[seat][jclass][t]`` counts the
-    first turn t (1..turns) a seat could open; ``dealt[seat][jclass]`` the deals,
+    first turn t (1..turns) a seat could open, ``[t = 0]`` the seats whose search gave up
+    (they leave the study then); ``dealt[seat][jclass]`` the deals,
     by the jokers dealt. After it can open a seat leaves the study but still draws,
     discarding the card drawn, so the stock runs as at a table. An empty stock is
     refilled from the discard pile but its top card (rules.reshuffle_stock), or
@@ -1746,9 +1762,9 @@ cdef void turns_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, i
     cdef int hn[6]
     cdef int done[6]
     cdef int jc[6]
-    cdef uint8_t pile[MAX_HAND]
-    cdef uint8_t stock[MAX_HAND]
-    cdef int npile, pos, stock_end, i, t, p, k, card, di
+    cdef uint8_t pile[DECK_BUF]
+    cdef uint8_t stock[DECK_BUF]
+    cdef int npile, pos, stock_end, i, t, p, k, card, di, v
     cdef int64_t d
     cdef Hand h
     cdef bint alive
@@ -1798,12 +1814,14 @@ cdef void turns_study(const Rules* r, bitgen_t* bg, uint8_t* deck, int deck_n, i
                 elif done[p]:
                     continue
                 parse_hand(r, hands[p], hn[p], &h)
-                if solve(r, &h, MODE_CAN_OPEN, 1, -1, NULL, NULL):
+                v = solve(r, &h, MODE_CAN_OPEN, 1, -1, NULL, NULL)
+                di = choose_discard(r, hands[p], hn[p]) if v == 0 else 0
+                if v != 0 or di < 0:
+                    # opened (turn t) or the search gave up (counted at index 0): the
+                    # seat leaves the study; its cards are out of play
                     done[p] = 1
-                    first_open[(p * JCLASSES + jc[p]) * (turns + 1) + t] += 1
-                    # leaves the study: its cards are out of play
+                    first_open[(p * JCLASSES + jc[p]) * (turns + 1) + (t if v > 0 else 0)] += 1
                     continue
-                di = choose_discard(r, hands[p], hn[p])
                 pile[npile] = hands[p][di]
                 npile += 1
                 hn[p] -= 1
@@ -1827,8 +1845,9 @@ def study_turns(CoreRules cr, rng, int64_t n, int hand_size, int players, int tu
         raise ValueError(f"first_open must have shape ({players}, {JCLASSES}, {turns + 1})")
     if dealt.shape[0] != players or dealt.shape[1] != JCLASSES:
         raise ValueError(f"dealt must have shape ({players}, {JCLASSES})")
-    if deck_n >= MAX_HAND:
-        raise ValueError("deck too large for the discard pile buffer")
+    if deck_n > DECK_BUF:
+        raise ValueError(f"a {deck_n}-card deck is more than the by-turn study's "
+                         f"{DECK_BUF}-card stock and discard pile")
     bitgen = rng.bit_generator
     bg = _bitgen_of(bitgen)
     with bitgen.lock, nogil:
@@ -1842,9 +1861,10 @@ cdef void odds_study(const Rules* r, bitgen_t* bg, const uint8_t* start, int n0,
     """``n`` samples: the hand ``start`` draws ``draws`` cards one by one from the
     shuffled ``unseen`` cards, discarding by 'keep-best' after each. Counts the first
     draw k (0 = before drawing) at which it can open (keep 1) in ``first_open[k]``
-    and can go out at once in ``first_out[k]``; index draws + 1: never."""
+    and can go out at once in ``first_out[k]``; index draws + 1: never; index draws + 2:
+    the search gave up on the sample (counted there in both, nowhere else)."""
     cdef uint8_t hand[MAX_HAND]
-    cdef int hn, k, i, di, opened, out
+    cdef int hn, k, i, di, opened, out, v, gave_up
     cdef int64_t d
     cdef Hand h
     for d in range(n):
@@ -1854,22 +1874,40 @@ cdef void odds_study(const Rules* r, bitgen_t* bg, const uint8_t* start, int n0,
         hn = n0
         opened = -1
         out = -1
+        gave_up = 0
         for k in range(draws + 1):
             if k > 0:
                 hand[hn] = unseen[k - 1]
                 hn += 1
             parse_hand(r, hand, hn, &h)
-            if opened < 0 and solve(r, &h, MODE_CAN_OPEN, 1, -1, NULL, NULL):
-                opened = k
+            if opened < 0:
+                v = solve(r, &h, MODE_CAN_OPEN, 1, -1, NULL, NULL)
+                if v < 0:
+                    gave_up = 1
+                    break
+                if v:
+                    opened = k
             # going out at once is an opening keeping one card: only then ask
-            if out < 0 and opened >= 0 and solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL):
-                out = k
+            if out < 0 and opened >= 0:
+                v = solve(r, &h, MODE_GO_OUT, 0, -1, NULL, NULL)
+                if v < 0:
+                    gave_up = 1
+                    break
+                if v:
+                    out = k
             if opened >= 0 and out >= 0:
                 break
             if k < draws and hn > n0:
                 di = choose_discard(r, hand, hn)
+                if di < 0:
+                    gave_up = 1
+                    break
                 hn -= 1
                 hand[di] = hand[hn]
+        if gave_up:
+            first_open[draws + 2] += 1
+            first_out[draws + 2] += 1
+            continue
         first_open[opened if opened >= 0 else draws + 1] += 1
         first_out[out if out >= 0 else draws + 1] += 1
 
@@ -1884,8 +1922,8 @@ def study_odds(CoreRules cr, rng, const uint8_t[::1] hand, const uint8_t[::1] un
         raise ValueError(f"draws must be 0..{pool.shape[0]} (the unseen cards), got {draws}")
     if hand.shape[0] + 1 > MAX_HAND:
         raise ValueError(f"hand holds {hand.shape[0]} cards; at most {MAX_HAND - 1} can draw")
-    if first_open.shape[0] != draws + 2 or first_out.shape[0] != draws + 2:
-        raise ValueError(f"first_open and first_out must have {draws + 2} entries")
+    if first_open.shape[0] != draws + 3 or first_out.shape[0] != draws + 3:
+        raise ValueError(f"first_open and first_out must have {draws + 3} entries")
     err = parse_hand(&cr.r, &hand[0] if hand.shape[0] else NULL, hand.shape[0], &h)
     if err:
         raise ValueError(_error_text(err, 0, h.n, hand, cr, False))
@@ -1907,7 +1945,13 @@ def _py_choose_discard(CoreRules cr, const uint8_t[::1] hand):
     err = parse_hand(&cr.r, &work[0], work.shape[0], &h)
     if err:
         raise ValueError(_error_text(err, 0, h.n, work, cr, False))
-    return choose_discard(&cr.r, &work[0], <int>work.shape[0])
+    cdef int i
+    with nogil:
+        i = choose_discard(&cr.r, &work[0], <int>work.shape[0])
+    if i < 0:
+        raise ValueError(f"the search gave up on this {work.shape[0]}-card hand "
+                         f"({NODE_LIMIT:,} nodes): no discard policy answer")
+    return i
 
 
 def _py_counters():

@@ -18,15 +18,30 @@ from typing import Optional
 
 import numpy as np
 
+from ._checks import range_text
+
 __all__ = ["RuleSet", "PRESETS", "rules_label", "rules_to_dict", "rules_from_dict"]
 
 
-def _check_int(name: str, value, lo: int, hi: Optional[int] = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+#: Most turns a deal may be capped at (the C kernels count turns in 32-bit ints; a cap
+#: of ten million turns is already hours of play for one deal).
+MAX_TURNS = 10_000_000
+#: Most deals or points a match may be set to (a match is played in Python; the bound
+#: only keeps the numbers sane).
+MAX_MATCH = 1_000_000
+
+
+def _check_int(rules, name: str, lo: int, hi: Optional[int] = None) -> None:
+    """Check field ``name`` is a whole number in range, and store it as a plain Python
+    int: a numpy integer would make every computation downstream run in its dtype
+    (``np.int8(100) * 3`` wraps), and would hash like the plain int, poisoning the
+    compiled-rules cache for equal rule sets."""
+    value = getattr(rules, name)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"rules.{name} must be an int, got {value!r}")
     if value < lo or (hi is not None and value > hi):
-        rng = f"{lo}..{hi}" if hi is not None else f">= {lo}"
-        raise ValueError(f"rules.{name} must be {rng}, got {value}")
+        raise ValueError(f"rules.{name} must be {range_text(value, lo, hi)}, got {value}")
+    object.__setattr__(rules, name, int(value))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,27 +132,30 @@ class RuleSet:
         return state
 
     def __post_init__(self) -> None:
-        _check_int("decks", self.decks, 1, 2)
-        _check_int("jokers", self.jokers, 0, 16)
-        _check_int("threshold", self.threshold, 1, 10_000)
-        _check_int("ace_low_value", self.ace_low_value, 0, 100)
-        _check_int("ace_value", self.ace_value, 0, 100)
-        _check_int("max_jokers_per_meld", self.max_jokers_per_meld, 0, 2)
-        _check_int("joker_penalty", self.joker_penalty, 0, 1000)
-        _check_int("hand_size", self.hand_size, 1, 50)
-        _check_int("max_turns", self.max_turns, 1)
+        _check_int(self, "decks", 1, 2)
+        _check_int(self, "jokers", 0, 16)
+        _check_int(self, "threshold", 1, 10_000)
+        _check_int(self, "ace_low_value", 0, 100)
+        _check_int(self, "ace_value", 0, 100)
+        _check_int(self, "max_jokers_per_meld", 0, 2)
+        _check_int(self, "joker_penalty", 0, 1000)
+        _check_int(self, "hand_size", 1, 50)
+        _check_int(self, "max_turns", 1, MAX_TURNS)
         for name in ("score_out", "score_hand", "score_hand_bottom", "score_unopened"):
-            _check_int(name, getattr(self, name), -100_000, 100_000)
-        _check_int("free_discard_rounds", self.free_discard_rounds, 0, 1000)
+            _check_int(self, name, -100_000, 100_000)
+        _check_int(self, "free_discard_rounds", 0, 1000)
+        if isinstance(self.draw_scoring, str):
+            object.__setattr__(self, "draw_scoring", str(self.draw_scoring))
         if self.draw_scoring not in ("zero", "hands"):
             raise ValueError(f"rules.draw_scoring must be 'zero' or 'hands', got {self.draw_scoring!r}")
         for name in ("ace_high", "bottom_card", "discard_card_must_meld", "reshuffle_stock",
                      "hand_doubles", "discard_taken_card"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"rules.{name} must be True or False, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, bool(getattr(self, name)))
         for name in ("match_deals", "match_points"):
             if getattr(self, name) is not None:
-                _check_int(name, getattr(self, name), 1)
+                _check_int(self, name, 1, MAX_MATCH)
         # the first player's hand plus the others' must fit the deck with one card to spare
         if self.hand_size + 2 > self.deck_size:
             raise ValueError(

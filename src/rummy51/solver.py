@@ -27,6 +27,7 @@ import numpy as np
 
 from . import _core
 from ._catalogue import build_catalogue, card_max_value, hand_value, joker_max_value
+from ._checks import int_arg
 from .cards import JOKER, PAD, CardsLike, card_text, cards_text, parse_card, to_codes
 from .rules import RuleSet
 
@@ -119,11 +120,9 @@ def _rules(rules: Optional[RuleSet]) -> RuleSet:
 
 
 def _check_keep(keep) -> int:
-    if isinstance(keep, bool) or not isinstance(keep, (int, np.integer)):
-        raise TypeError(f"keep must be an int, got {keep!r}")
-    if keep < 0:
-        raise ValueError(f"keep must be >= 0, got {keep}")
-    return int(keep)
+    # the core holds at most MAX_HAND (120) cards: a larger keep is the same as 120, and
+    # anything past a C int would overflow
+    return int_arg("keep", keep, 0, MAX_HAND)
 
 
 def _hand(cards: CardsLike, rules: RuleSet) -> bytes:
@@ -264,10 +263,24 @@ def min_deadwood(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 
 
 
 # --------------------------------------------------------------------------- batches
+#: The core's most cards in one hand (``MAX_HAND``, _core.pxd).
+MAX_HAND = 120
+#: Widest packed hand array ``pack_hands`` makes (columns past a hand are padding).
+MAX_WIDTH = 1 << 16
+
+
 def pack_hands(hands: Iterable[CardsLike], width: Optional[int] = None) -> np.ndarray:
     """Pack hands of any lengths (text, codes or Hands) into a 2-D uint8 array, 255-padded."""
-    rows = [to_codes(h) for h in hands]
-    w = max((len(r) for r in rows), default=0) if width is None else int(width)
+    if isinstance(hands, (str, bytes)):
+        raise TypeError("hands must be a list of hands, not one text (split it into hands)")
+    rows = []
+    for i, h in enumerate(hands):
+        try:
+            rows.append(to_codes(h))
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"hands[{i}]: {e}") from None
+    w = (max((len(r) for r in rows), default=0) if width is None
+         else int_arg("width", width, 0, MAX_WIDTH))
     out = np.full((len(rows), w), PAD, dtype=np.uint8)
     for i, r in enumerate(rows):
         if len(r) > w:

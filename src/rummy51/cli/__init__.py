@@ -36,6 +36,7 @@ import sys
 from typing import Optional, Sequence
 
 from .. import __version__
+from ..runs.signals import EXIT_TERMINATED, Terminated
 from ._common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
                       add_format_options, add_hand_arguments, add_rule_options, read_hands,
                       rules_from_args)
@@ -92,7 +93,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     Bad input (usage errors, and ``ValueError``/``TypeError`` from the library) gives
     one line ``rummy51: error: <reason>`` on stderr and exit code 2, never a
-    traceback; Ctrl-C gives exit code 130 and no output.
+    traceback; Ctrl-C gives exit code 130, SIGTERM during a run 143.
     """
     try:
         parser = build_parser()
@@ -102,6 +103,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return _exit_code(e.code)
         args._argv = None if argv is None else list(argv)
         return int(args.handler(args))
+    except Terminated:
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except (ValueError, TypeError) as e:

@@ -10,7 +10,9 @@ least ``index`` and ``n``), and hands them here:
   ``write_chunk`` / ``read_chunk`` with a ``ChunkLayout``: verified, atomic chunk files;
 * ``run_threads``, ``run_processes``, ``run_dask``: where the chunks run;
 * ``Session``: the manifest's status and session log, the progress bar, the
-  ``on_chunk`` hook; ``interrupted`` on any error or Ctrl-C.
+  ``on_chunk`` hook; ``interrupted`` on any error, Ctrl-C or SIGTERM;
+* ``terminate_as_interrupt`` / ``worker_init``: SIGTERM handled like Ctrl-C, worker
+  processes that die with their parent.
 
 ``docs/architecture.md`` shows how the rooms fit together.
 """
@@ -18,6 +20,7 @@ from .executors import drain, run_dask, run_processes, run_threads
 from .progress import Progress
 from .seeding import chunk_rng, chunk_seed, seed_root
 from .session import Session
+from .signals import EXIT_TERMINATED, Terminated, terminate_as_interrupt, worker_init
 from .store import (
     CHUNK_FORMATS,
     FORMAT_VERSION,
@@ -39,7 +42,8 @@ from .store import (
 )
 
 __all__ = [
-    "CHUNK_FORMATS", "FORMAT_VERSION", "ChunkLayout", "ChunkWarning", "Progress", "RunDir",
+    "CHUNK_FORMATS", "EXIT_TERMINATED", "FORMAT_VERSION", "Terminated",
+    "terminate_as_interrupt", "worker_init", "ChunkLayout", "ChunkWarning", "Progress", "RunDir",
     "Session", "atomic_write_text", "chunk_format", "chunk_rng", "chunk_seed", "drain",
     "has_pyarrow", "new_manifest", "now", "ranges", "read_chunk", "replace_durably", "run_dask",
     "run_processes", "run_threads", "seed_root", "temp_path", "unranges", "versions",

@@ -7,16 +7,19 @@ and are reported (so their results are kept), and the exception goes on.
 
 * ``run_threads``: the kernels release the GIL, so threads use every core.
 * ``run_processes``: for GIL-bound Python work; worker processes start with the
-  "spawn" method and ignore Ctrl-C (the parent decides).
+  "spawn" method, ignore Ctrl-C and SIGTERM (the parent decides) and die with the
+  parent.
 * ``run_dask``: a Dask ``Client`` (given, at an address, or a local cluster made
   for the run); a worker running another rummy51 version is refused.
 """
 from __future__ import annotations
 
 import itertools
-import signal
+import os
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from typing import Any, Callable
+
+from .signals import worker_init
 
 __all__ = ["run_threads", "run_processes", "run_dask", "drain", "dask_client"]
 
@@ -37,14 +40,6 @@ def run_threads(todo: list[dict], threads: int, work: Work, done_cb: DoneCallbac
     drain(ex, todo, work, done_cb, window=2 * threads)
 
 
-def _worker_init() -> None:
-    # Ctrl-C goes to the whole process group: the parent decides; running chunks finish
-    try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except (ValueError, OSError):  # pragma: no cover
-        pass
-
-
 def run_processes(todo: list[dict], workers: int, work: Work, done_cb: DoneCallback) -> None:
     """Run ``work(spec)`` (a picklable module-level function) in ``workers`` processes
     (in this process when 1)."""
@@ -57,8 +52,10 @@ def run_processes(todo: list[dict], workers: int, work: Work, done_cb: DoneCallb
         return
     import multiprocessing
 
+    # workers ignore Ctrl-C and SIGTERM (the parent decides; running chunks finish) and
+    # die with the parent (a SIGKILL of the parent leaves no orphan): runs.signals
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=_worker_init)
+                             initializer=worker_init, initargs=(os.getpid(),))
     # one chunk per worker in flight: a chunk handed to the pool cannot be cancelled,
     # so Ctrl-C waits only for the chunks running
     drain(ex, todo, work, done_cb, window=workers)

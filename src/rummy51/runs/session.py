@@ -6,7 +6,8 @@ records itself in the manifest (``status`` running, one entry in ``sessions``),
 shows the progress bar, and is told of each chunk as it finishes (``chunk_done``:
 the done list in the manifest, the bar, the study's ``on_chunk`` hook). ``with
 session:`` marks the manifest ``interrupted`` if anything goes wrong (Ctrl-C
-included) and re-raises; ``finish(**fields)`` marks it ``finished``. Without a run
+included, and SIGTERM, which it turns into a ``KeyboardInterrupt`` meanwhile) and
+re-raises; ``finish(**fields)`` marks it ``finished``. Without a run
 directory (``run=None``) only the bar and the counts are kept.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from typing import Any, Callable, Mapping, Optional
 
 from .progress import Progress
+from .signals import terminate_as_interrupt
 from .store import RunDir, now, ranges
 
 __all__ = ["Session"]
@@ -56,9 +58,15 @@ class Session:
         return time.perf_counter() - self.t_start
 
     def __enter__(self) -> "Session":
+        # SIGTERM ends the run like Ctrl-C: running chunks saved, manifest "interrupted"
+        self._signals = terminate_as_interrupt()
+        self._signals.__enter__()
         return self
 
     def __exit__(self, exc_type, exc, tb) -> bool:
+        sig = getattr(self, "_signals", None)
+        if sig is not None:
+            sig.__exit__(None, None, None)
         self.bar.close()
         if exc_type is not None and self.run is not None:
             self.run.manifest["status"] = "interrupted"

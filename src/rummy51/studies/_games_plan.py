@@ -21,7 +21,6 @@ from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState, LayDownRecord
 from ..rules import RuleSet, rules_from_dict, rules_to_dict
 
-
 ChunkWarning = runs.ChunkWarning
 
 #: Defaults of ``simulate_games`` (``None`` means these, or the run directory's on resume).

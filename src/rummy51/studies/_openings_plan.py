@@ -20,7 +20,6 @@ from .._checks import int_arg
 from ..rules import PRESETS, RuleSet, rules_from_dict, rules_label, rules_to_dict
 from ..solver import compiled_rules
 
-
 KIND = "openings"
 _DEFAULT_RULES = PRESETS["default"]
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
@@ -29,6 +28,8 @@ _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
 HANDS = ("first", "other", "raw")
 #: Joker classes: jokers in the hand (0, 1, 2, 3 or more).
 JOKER_CLASSES = ("0", "1", "2", "3+")
+#: Bins of the best-value histogram for the default rules (the bins grow with the rules:
+#: ``hist_bins``); the last bin holds the hands the search gave up on.
 HIST_BINS = 256
 MAX_SEATS = 6
 MAX_HAND = 120  # the core's MAX_HAND (_core.pxd)
@@ -183,6 +184,11 @@ class _Settings:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     @property
+    def bins(self) -> int:
+        """Bins of the best-value histogram (``hist_bins``)."""
+        return hist_bins(self.configs)
+
+    @property
     def what(self) -> int:
         return sum(1 << HANDS.index(h) for h in self.hands)
 
@@ -205,7 +211,10 @@ class _Settings:
                     full, rest = divmod(self.turn_deals, self.turn_chunk_size)
                     for n in [self.turn_chunk_size] * full + ([rest] if rest else []):
                         add("turns", c, n, p)
+        bins = self.bins
         for s in specs:
+            if bins != HIST_BINS:
+                s["bins"] = bins
             rules = self.configs[s["config"]][1]
             s.update(rules=rules_to_dict(rules), hand_size=rules.hand_size, what=self.what,
                      turns=self.turns, entropy=self.entropy, spawn_key=list(self.spawn_key))
@@ -254,10 +263,29 @@ def _parse_players(players) -> tuple[int, ...]:
     return tuple(out)
 
 
+def value_bound(rules: RuleSet) -> int:
+    """An upper bound of the best opening value of any hand of the opening study under
+    ``rules``: the ``hand_size + 1`` highest card values of the deck added up (a joker
+    worth as much as the highest card)."""
+    from .._catalogue import card_max_value, joker_max_value
+
+    vals = sorted([card_max_value(c, rules) for c in range(52)] * rules.decks
+                  + [joker_max_value(rules)] * rules.jokers, reverse=True)
+    return sum(vals[: rules.hand_size + 1])
+
+
+def hist_bins(configs) -> int:
+    """Histogram bins for a study of ``configs``: 256 (the default rules reach about
+    150), more when a rule set could reach 255, so that no value is ever capped and the
+    last bin stays free for the hands the search gave up on."""
+    return max([HIST_BINS] + [value_bound(r) + 2 for _, r in configs])
+
+
 # --------------------------------------------------------------------------- chunk kernels
 def _zeros(spec: Mapping) -> dict[str, np.ndarray]:
     if spec["part"] == "deals":
-        return {"hist": np.zeros((3, 4, HIST_BINS), np.int64), "goout": np.zeros((3, 4), np.int64)}
+        return {"hist": np.zeros((3, 4, spec.get("bins", HIST_BINS)), np.int64),
+                "goout": np.zeros((3, 4), np.int64)}
     p, t = spec["players"], spec["turns"]
     return {"first_open": np.zeros((p, 4, t + 1), np.int64), "dealt": np.zeros((p, 4), np.int64)}
 
@@ -378,7 +406,7 @@ class _Totals:
     def __init__(self, s: _Settings):
         C, P = len(s.configs), len(s.players)
         self.qi = {p: q for q, p in enumerate(s.players)}
-        self.hist = np.zeros((C, 3, 4, HIST_BINS), np.int64)
+        self.hist = np.zeros((C, 3, 4, s.bins), np.int64)
         self.goout = np.zeros((C, 3, 4), np.int64)
         self.first_open = np.zeros((C, P, MAX_SEATS, 4, s.turns + 1), np.int64)
         self.dealt = np.zeros((C, P, MAX_SEATS, 4), np.int64)

@@ -70,14 +70,34 @@ from typing import Any, Callable, Mapping, Optional
 import numpy as np
 
 from .. import runs
-from .._checks import int_arg
+from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
 from ..r51.bots import play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
 from ..stats import Z95, proportion
 from ._common import RunFacts, compare_settings, json_records, unfinished
-from ._games_plan import COLUMNS, ChunkWarning, ENDS, GAME_DEFAULTS, KIND, _CHUNK_COLUMNS, _CHUNK_DTYPES, _END_CODE, _GameSettings, _bot_factory, _check_cols, _check_players, _chunk_reader, _new_manifest, _parse_bots, _play_chunk, _write_chunk, deal_seeds, read_manifest, uses_kernel
-
+from ._games_plan import (
+    _CHUNK_COLUMNS,
+    _CHUNK_DTYPES,
+    _END_CODE,
+    COLUMNS,
+    ENDS,
+    GAME_DEFAULTS,
+    KIND,
+    ChunkWarning,
+    _bot_factory,
+    _check_cols,
+    _check_players,
+    _chunk_reader,
+    _GameSettings,
+    _new_manifest,
+    _parse_bots,
+    _play_chunk,
+    _write_chunk,
+    deal_seeds,
+    read_manifest,
+    uses_kernel,
+)
 
 __all__ = ["GameStudy", "simulate_games", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
            "COLUMNS", "ChunkWarning", "KIND"]
@@ -522,8 +542,8 @@ def simulate_games(
     if rotate_first is not None and not isinstance(rotate_first, (bool, np.bool_)):
         raise TypeError(f"rotate_first must be True or False, got {rotate_first!r}")
     given: dict[str, Any] = {
-        "games": None if games is None else int_arg("games", games, 1),
-        "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1),
+        "games": None if games is None else int_arg("games", games, 1, MAX_COUNT),
+        "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1, MAX_GAME_CHUNK),
         "rotate_first": None if rotate_first is None else bool(rotate_first),
         "rules": rules,
         "players": None, "bots": None,

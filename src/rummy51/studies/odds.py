@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
@@ -16,7 +17,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import _core, runs
-from .._checks import int_arg, threads_arg
+from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, threads_arg
 from ..cards import JOKER, CardsLike, card_text, cards_text, check_counts, to_codes
 from ..rules import PRESETS, RuleSet, rules_from_dict, rules_to_dict
 from ..solver import compiled_rules
@@ -37,7 +38,9 @@ class OddsResult:
     ``first_open[k]`` counts the samples in which the hand could first open after
     its k-th draw (0 = as it is, before drawing); ``first_open[draws + 1]`` those that
     never could; ``first_out`` likewise for going out at once. ``p_open[k]`` is the
-    cumulative P(can open within k draws), never decreasing in k."""
+    cumulative P(can open within k draws), never decreasing in k. ``gave_up``: the
+    samples the search gave up on (past its node limit); they are in no count, and the
+    probabilities are over the ``answered`` samples."""
 
     hand: tuple[int, ...]
     seen: tuple[int, ...]
@@ -51,10 +54,16 @@ class OddsResult:
     spawn_key: tuple[int, ...] = ()
     chunk_size: int = DEFAULTS["odds_chunk_size"]
     elapsed: float = float("nan")
+    gave_up: int = 0
+
+    @property
+    def answered(self) -> int:
+        """Samples with an answer (``samples - gave_up``)."""
+        return self.samples - self.gave_up
 
     def _cum(self, first):
         k = np.cumsum(first[: self.draws + 1])
-        return proportion(k, np.full(k.shape, self.samples))
+        return proportion(k, np.full(k.shape, self.answered))
 
     @property
     def p_open(self) -> np.ndarray:
@@ -74,11 +83,11 @@ class OddsResult:
         po, plo, phi = self._cum(self.first_open)
         go, glo, ghi = self._cum(self.first_out)
         return pd.DataFrame({
-            "draws": np.arange(self.draws + 1), "samples": self.samples,
+            "draws": np.arange(self.draws + 1), "samples": self.answered,
             "opened": np.cumsum(self.first_open[: self.draws + 1]),
             "p_open": po, "p_open_lo": plo, "p_open_hi": phi,
             "out": np.cumsum(self.first_out[: self.draws + 1]),
-            "p_go_out": go, "p_go_out_lo": glo, "p_go_out_hi": ghi})
+            "p_go_out": go, "p_go_out_lo": glo, "p_go_out_hi": ghi, "gave_up": self.gave_up})
 
     def meta(self) -> dict:
         return {"kind": "odds", "hand": cards_text(self.hand), "seen": cards_text(self.seen),
@@ -86,6 +95,7 @@ class OddsResult:
                 "rules": rules_to_dict(self.rules),
                 "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)},
                 "chunk_size": self.chunk_size, "discard_policy": "keep-best", "z": Z95,
+                "gave_up": self.gave_up,
                 "elapsed_s": None if not np.isfinite(self.elapsed) else round(self.elapsed, 3)}
 
     def to_dict(self) -> dict:
@@ -120,7 +130,8 @@ class OddsResult:
                        first_open=np.array(data["counts"]["first_open"], np.int64),
                        first_out=np.array(data["counts"]["first_out"], np.int64),
                        entropy=m["seed"]["entropy"], spawn_key=tuple(m["seed"]["spawn_key"]),
-                       chunk_size=m["chunk_size"], elapsed=m.get("elapsed_s") or float("nan"))
+                       chunk_size=m["chunk_size"], elapsed=m.get("elapsed_s") or float("nan"),
+                       gave_up=int(m.get("gave_up", 0)))
         except (OSError, ValueError, KeyError) as e:
             raise ValueError(f"{path / 'results.json'} is unreadable ({e})") from None
 
@@ -170,8 +181,8 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: Optional[int] = N
     seen_codes = to_codes(seen)
     pool = _unseen_pool(codes, seen_codes, rules)
     draws = DEFAULTS["odds_draws"] if draws is None else int_arg("draws", draws, 0)
-    samples = DEFAULTS["odds_samples"] if samples is None else int_arg("samples", samples, 1)
-    chunk_size = DEFAULTS["odds_chunk_size"] if chunk_size is None else int_arg("chunk_size", chunk_size, 1)
+    samples = DEFAULTS["odds_samples"] if samples is None else int_arg("samples", samples, 1, MAX_COUNT)
+    chunk_size = DEFAULTS["odds_chunk_size"] if chunk_size is None else int_arg("chunk_size", chunk_size, 1, MAX_CHUNK)
     if draws > pool.size:
         raise ValueError(f"draws must be at most {pool.size}, the unseen cards, got {draws}")
     if len(codes) + draws + 1 > MAX_HAND:
@@ -185,12 +196,13 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: Optional[int] = N
     hand_arr = np.array(codes, dtype=np.uint8)
     # validate the hand in the core once (card codes, counts) before the threads start
     _core.study_odds(cr, np.random.default_rng(0), hand_arr, pool, draws, 0,
-                     np.zeros(draws + 2, np.int64), np.zeros(draws + 2, np.int64))
+                     np.zeros(draws + 3, np.int64), np.zeros(draws + 3, np.int64))
     results: dict[int, tuple] = {}
 
     def work(spec):
-        fo = np.zeros(draws + 2, np.int64)
-        fx = np.zeros(draws + 2, np.int64)
+        # index draws + 2 of both: the samples the search gave up on
+        fo = np.zeros(draws + 3, np.int64)
+        fx = np.zeros(draws + 3, np.int64)
         rng = runs.chunk_rng(entropy, spawn_key, spec["index"])
         _core.study_odds(cr, rng, hand_arr, pool, draws, spec["n"], fo, fx)
         return fo, fx
@@ -199,9 +211,14 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: Optional[int] = N
         results[spec["index"]] = res
 
     runs.run_threads([{"index": i, "n": n} for i, n in enumerate(sizes)], nthreads, work, done_cb)
-    first_open = sum((results[i][0] for i in range(len(sizes))), np.zeros(draws + 2, np.int64))
-    first_out = sum((results[i][1] for i in range(len(sizes))), np.zeros(draws + 2, np.int64))
+    first_open = sum((results[i][0] for i in range(len(sizes))), np.zeros(draws + 3, np.int64))
+    first_out = sum((results[i][1] for i in range(len(sizes))), np.zeros(draws + 3, np.int64))
+    gave_up = int(first_open[-1])
+    if gave_up:
+        warnings.warn(f"the search gave up on {gave_up:,} of {samples:,} samples (past its node "
+                      "limit): they are left out of the probabilities (gave_up)",
+                      RuntimeWarning, stacklevel=2)
     return OddsResult(hand=tuple(sorted(codes)), seen=tuple(sorted(seen_codes)), unseen=int(pool.size),
-                      draws=draws, samples=samples, rules=rules, first_open=first_open,
-                      first_out=first_out, entropy=entropy, spawn_key=spawn_key,
-                      chunk_size=chunk_size, elapsed=time.perf_counter() - t0)
+                      draws=draws, samples=samples, rules=rules, first_open=first_open[:-1],
+                      first_out=first_out[:-1], entropy=entropy, spawn_key=spawn_key,
+                      chunk_size=chunk_size, elapsed=time.perf_counter() - t0, gave_up=gave_up)

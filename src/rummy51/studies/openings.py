@@ -69,12 +69,28 @@ from typing import Any, Callable, Mapping, Optional, Union
 import numpy as np
 
 from .. import runs
-from .._checks import int_arg, threads_arg
+from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, threads_arg
 from ..rules import RuleSet, rules_label
 from ..stats import Z95, at_least, hist_mean, proportion
 from ._common import RunFacts, compare_settings, json_records, unfinished
-from ._openings_plan import DEFAULTS, HANDS, HIST_BINS, JOKER_CLASSES, KIND, _Settings, _Totals, _check_chunk_counts, _check_settings, _chunk_reader, _compute_chunk, _configs, _dask_chunk, _parse_hands, _parse_players, _write_chunk, rule_sweep
-
+from ._openings_plan import (
+    DEFAULTS,
+    HANDS,
+    JOKER_CLASSES,
+    KIND,
+    _check_chunk_counts,
+    _check_settings,
+    _chunk_reader,
+    _compute_chunk,
+    _configs,
+    _dask_chunk,
+    _parse_hands,
+    _parse_players,
+    _Settings,
+    _Totals,
+    _write_chunk,
+    rule_sweep,
+)
 
 __all__ = [
     "OpeningStudy",
@@ -168,12 +184,13 @@ class OpeningStudy(RunFacts):
         share of the configuration's hands of that kind, P(can open) (``p_open``),
         P(can go out at once) (``p_go_out``, NaN for "raw") with Wilson intervals, and the
         mean best opening value with its standard error. ``jokers`` is ``"all"`` and,
-        with ``by_jokers``, each of ``JOKER_CLASSES``."""
+        with ``by_jokers``, each of ``JOKER_CLASSES``. ``gave_up``: hands the search gave
+        up on (past its node limit; only huge meld-rich hands); they are in no count,
+        probability or mean (``hands`` are the answered ones)."""
         import pandas as pd
 
         rows = []
         for c, (label, rules) in enumerate(self.configs):
-            thr = min(rules.threshold, HIST_BINS - 1)
             for hand in self.hands:
                 k = HANDS.index(hand)
                 h = self.hist[c, k]
@@ -182,13 +199,16 @@ class OpeningStudy(RunFacts):
                 if by_jokers:
                     classes += [(JOKER_CLASSES[j], h[j], self.goout[c, k, j]) for j in range(4)]
                 for jname, counts, go in classes:
+                    # the last bin: hands the search gave up on, never counted as answers
+                    gave_up = int(counts[-1])
+                    counts = counts[:-1]
                     n = int(counts.sum())
-                    opens = int(counts[thr:].sum())
+                    opens = int(counts[rules.threshold:].sum())
                     p, lo, hi = proportion(opens, n)
                     mean, se = hist_mean(counts)
                     row = {"config": label, "hand": hand, "jokers": jname,
                            "threshold": rules.threshold, "hands": n,
-                           "share": n / total if total else float("nan"),
+                           "share": (n + gave_up) / total if total else float("nan"),
                            "can_open": opens, "p_open": float(p), "p_open_lo": float(lo),
                            "p_open_hi": float(hi)}
                     if hand == "raw":
@@ -198,7 +218,7 @@ class OpeningStudy(RunFacts):
                         gp, glo, ghi = proportion(int(go), n)
                         row.update(go_out=int(go), p_go_out=float(gp), p_go_out_lo=float(glo),
                                    p_go_out_hi=float(ghi))
-                    row.update(mean_best=mean, mean_best_se=se)
+                    row.update(mean_best=mean, mean_best_se=se, gave_up=gave_up)
                     rows.append(row)
         df = pd.DataFrame(rows)
         if not rows:
@@ -239,9 +259,9 @@ class OpeningStudy(RunFacts):
         of ``JOKER_CLASSES``."""
         import pandas as pd
 
-        nz = np.flatnonzero(self.hist.sum((0, 1, 2)))
+        nz = np.flatnonzero(self.hist.sum((0, 1, 2))[:-1])
         vmax = int(nz.max()) if nz.size else 0
-        vmax = min(HIST_BINS - 1, max([vmax] + [r.threshold for r in self.rules]))
+        vmax = min(self.hist.shape[-1] - 2, max([vmax] + [r.threshold for r in self.rules]))
         v = np.arange(vmax + 1)
         frames = []
         for c, label in enumerate(self.labels):
@@ -249,6 +269,7 @@ class OpeningStudy(RunFacts):
                 k = HANDS.index(hand)
                 h = self.hist[c, k]
                 for jname, counts in [("all", h.sum(0))] + [(JOKER_CLASSES[j], h[j]) for j in range(4)]:
+                    counts = counts[:-1]    # the last bin: the search gave up
                     n = int(counts.sum())
                     ge = at_least(counts)[: vmax + 1]
                     p, lo, hi = proportion(ge, np.full(ge.shape, n))
@@ -268,8 +289,8 @@ class OpeningStudy(RunFacts):
         c = self.labels.index(config) if isinstance(config, str) else int(config)
         if hand not in self.hands:
             raise ValueError(f"hand {hand!r} was not studied: the study has {', '.join(self.hands)}")
-        counts = self.hist[c, HANDS.index(hand)].sum(0)
-        x = int_arg("x", x, 0, HIST_BINS - 1)
+        counts = self.hist[c, HANDS.index(hand)].sum(0)[:-1]   # not the give-ups
+        x = min(int_arg("x", x, 0, 1_000_000), counts.size)
         k = int(counts[x:].sum())
         p, lo, hi = proportion(k, int(counts.sum()))
         return float(p), float(lo), float(hi)
@@ -278,7 +299,8 @@ class OpeningStudy(RunFacts):
         """One row per (configuration, players, seat, jokers, turn): ``deals`` at that
         seat (with that many jokers dealt), ``opened`` = deals in which the seat could
         open by turn t (cumulative), ``p_opened`` with its Wilson interval. Seats count
-        from 1 (the first player, 15 cards, no draw on turn 1)."""
+        from 1 (the first player, 15 cards, no draw on turn 1). ``gave_up``: the deals
+        in which the search gave up on that seat's hand; they are not in ``deals``."""
         import pandas as pd
 
         t = np.arange(1, self.turns + 1)
@@ -292,16 +314,32 @@ class OpeningStudy(RunFacts):
                     if by_jokers:
                         classes += [(JOKER_CLASSES[j], fo[j], dl[j]) for j in range(4)]
                     for jname, f, n in classes:
+                        gave_up = int(f[0])     # index 0: the search gave up
+                        n = int(n) - gave_up
                         opened = np.cumsum(f[1:])
-                        p, lo, hi = proportion(opened, np.full(opened.shape, int(n)))
+                        p, lo, hi = proportion(opened, np.full(opened.shape, n))
                         frames.append(pd.DataFrame({
                             "config": label, "players": players, "seat": s + 1, "jokers": jname,
-                            "turn": t, "deals": int(n), "opened": opened, "p_opened": p,
-                            "p_opened_lo": lo, "p_opened_hi": hi}))
+                            "turn": t, "deals": n, "opened": opened, "p_opened": p,
+                            "p_opened_lo": lo, "p_opened_hi": hi, "gave_up": gave_up}))
         if not frames:
             return pd.DataFrame(columns=["config", "players", "seat", "jokers", "turn", "deals",
-                                         "opened", "p_opened", "p_opened_lo", "p_opened_hi"])
+                                         "opened", "p_opened", "p_opened_lo", "p_opened_hi",
+                                         "gave_up"])
         return pd.concat(frames, ignore_index=True)
+
+    def gave_up(self) -> int:
+        """Hands (deal study) and seats (by-turn study) the search gave up on, in all:
+        none are counted as answers."""
+        return int(self.hist[..., -1].sum() + self.first_open[..., 0].sum())
+
+    def warn_gave_up(self) -> None:
+        """Warn (``RuntimeWarning``) when the search gave up on any hand."""
+        n = self.gave_up()
+        if n:
+            warnings.warn(f"the search gave up on {n:,} hands (past its node limit): they are "
+                          "left out of every probability and mean (see the gave_up columns)",
+                          RuntimeWarning, stacklevel=3)
 
     # ------------------------------------------------------------------ persistence
     def meta(self) -> dict:
@@ -374,9 +412,12 @@ class OpeningStudy(RunFacts):
                     data = json.load(f)
                 c = data["counts"]
                 meta = data["meta"]
-                arrays = {k: np.array(c[k], dtype=np.int64) for k in
+                # the shapes come from the settings: an empty array (no by-turn study)
+                # loses its shape in JSON
+                shapes = {k: v.shape for k, v in _Totals(settings).arrays().items()}
+                arrays = {k: np.array(c[k], dtype=np.int64).reshape(shapes[k]) for k in
                           ("hist", "goout", "first_open", "dealt")}
-            except (OSError, ValueError, KeyError) as e:
+            except (OSError, ValueError, KeyError, TypeError) as e:
                 raise ValueError(f"{res} is unreadable ({e}): run 'resume' on {path} to "
                                  "rebuild it from the chunk files") from None
             if meta.get("config_hash") != settings.config_hash:
@@ -480,14 +521,14 @@ def simulate_openings(
 
     given = {
         "configs": None if rules is None else tuple(_configs(rules)),
-        "deals": None if deals is None else int_arg("deals", deals, 0),
+        "deals": None if deals is None else int_arg("deals", deals, 0, MAX_COUNT),
         "hands": None if hands is None else _parse_hands(hands),
         "players": None if players is None else _parse_players(players),
         "turns": None if turns is None else int_arg("turns", turns, 1, 10_000),
-        "turn_deals": None if turn_deals is None else int_arg("turn_deals", turn_deals, 0),
-        "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1),
+        "turn_deals": None if turn_deals is None else int_arg("turn_deals", turn_deals, 0, MAX_COUNT),
+        "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1, MAX_CHUNK),
         "turn_chunk_size": None if turn_chunk_size is None else
-        int_arg("turn_chunk_size", turn_chunk_size, 1),
+        int_arg("turn_chunk_size", turn_chunk_size, 1, MAX_CHUNK),
     }
     if chunk_format is not None and chunk_format not in ("parquet", "csv"):
         raise ValueError(f"chunk_format must be 'parquet' or 'csv', got {chunk_format!r}")
@@ -584,4 +625,5 @@ def simulate_openings(
     if run is not None:
         study.save(run.path)
     session.finish(elapsed)
+    study.warn_gave_up()
     return study
