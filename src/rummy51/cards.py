@@ -60,6 +60,16 @@ _SUIT_IN = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣":
             "♤": 0, "♡": 1, "♢": 2, "♧": 3}
 _JOKER_IN = {"JK", "*", "JOKER", "🃏"}
 _SPLIT = re.compile(r"[\s,;]+")
+# upper case for ASCII letters only: str.upper maps other letters onto them
+# ("\u017f".upper() == "S", the long s), which must not read as a suit
+_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+def _show(token: str, limit: int = 40) -> str:
+    """``repr(token)``, cut when long (an error never echoes megabytes)."""
+    if len(token) <= limit:
+        return repr(token)
+    return f"{token[:limit // 2]!r}... ({len(token):,} characters)"
 # every accepted spelling (upper-cased) -> code, for the fast path of parse_card
 _FAST = {j: 52 for j in _JOKER_IN}
 _FAST.update({r + s: (si * 13 + rv - 1) for r, rv in _RANK_IN.items() for s, si in _SUIT_IN.items()})
@@ -88,27 +98,27 @@ def parse_card(token: str) -> int:
     Raises ``ValueError`` naming the token and how to write a card.
     """
     try:
-        return _FAST[token.upper()]
+        return _FAST[token.translate(_UPPER)]
     except (KeyError, AttributeError):
         pass
     if not isinstance(token, str):
         raise TypeError(f"a card in text notation is a str, got {type(token).__name__}")
     t = token.strip()
-    u = t.upper()
+    u = t.translate(_UPPER)
     if u in _JOKER_IN:
         return JOKER
     if len(u) < 2:
-        raise ValueError(f"{token!r} is not a card: write rank then suit, like 7S, 10D, QH or JK")
+        raise ValueError(f"{_show(token)} is not a card: write rank then suit, like 7S, 10D, QH or JK")
     rank_s, suit_s = u[:-1], u[-1]
     if suit_s not in _SUIT_IN:
         raise ValueError(
-            f"{token!r} is not a card: {t[-1]!r} is not a suit (use S H D C or ♠ ♥ ♦ ♣)"
+            f"{_show(token)} is not a card: {_show(t[-1])} is not a suit (use S H D C or ♠ ♥ ♦ ♣)"
         )
     if rank_s == "11":
-        raise ValueError(f"{token!r} is not a card: the jack is written J or 12")
+        raise ValueError(f"{_show(token)} is not a card: the jack is written J or 12")
     if rank_s not in _RANK_IN:
         raise ValueError(
-            f"{token!r} is not a card: {t[:-1]!r} is not a rank "
+            f"{_show(token)} is not a card: {_show(t[:-1])} is not a rank "
             "(use A 2..10 T J Q K, or the original 1 2..10 12 13 14)"
         )
     return make_card(_RANK_IN[rank_s], _SUIT_IN[suit_s])
@@ -133,7 +143,7 @@ def parse_cards(text: str) -> list[int]:
     if not isinstance(text, str):
         raise TypeError(f"cards as text must be a str, got {type(text).__name__}")
     fast = _FAST
-    out = [fast.get(tok) for tok in text.upper().replace(",", " ").replace(";", " ").split()]
+    out = [fast.get(tok) for tok in text.translate(_UPPER).replace(",", " ").replace(";", " ").split()]
     if None in out:
         # the slow path names the bad token as the user wrote it
         return [parse_card(tok) for tok in _SPLIT.split(text.strip()) if tok]

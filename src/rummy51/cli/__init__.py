@@ -109,6 +109,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_INTERRUPTED
     except (ValueError, TypeError) as e:
         msg = " ".join(str(e).split()) or type(e).__name__
+        if len(msg) > 500:      # one line, never a wall of echoed input
+            msg = msg[:400] + f" ... ({len(msg):,} characters)"
         print(f"{PROG}: error: {msg}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
@@ -120,6 +122,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except (OSError, ValueError):
             pass
         return 1
+    except OSError as e:
+        # a file the command reads or writes (a report, a hand file): one line, exit 2
+        where = f" {e.filename}" if e.filename else ""
+        print(f"{PROG}: error: cannot use{where}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -18,12 +18,19 @@ def rule_option(rules: RuleSet, name: str, default):
 def as_card(x) -> int:
     if isinstance(x, str):
         return parse_card(x)
-    if isinstance(x, (bool, np.bool_)):
-        raise ValueError(f"{x!r} is not a card")
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer, float, np.floating)):
+        raise ValueError(f"{x!r} is not a card: give a text like '7S' or a code 0..52")
     c = int(x)
     if c != x or not 0 <= c <= JOKER:
         raise ValueError(f"{x!r} is not a card code: codes are 0..51 or 52 (joker)")
     return c
+
+
+def as_meld_id(x) -> int:
+    """A table meld id: a whole number >= 0 (never 0.5, "0" or True)."""
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)) or x < 0:
+        raise ValueError(f"{x!r} is not a meld id: ids are whole numbers 0, 1, 2, ...")
+    return int(x)
 
 
 def meld_codes(m) -> tuple[int, ...]:

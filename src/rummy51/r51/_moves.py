@@ -8,7 +8,7 @@ from typing import Optional, Sequence
 from .. import solver
 from ..cards import JOKER, card_text
 from ..rules import RuleSet
-from ._args import as_card, rule_option
+from ._args import as_card, as_meld_id, rule_option
 from .actions import (
     DISCARD,
     SOURCES,
@@ -114,9 +114,9 @@ class _MoveRules:
 
     def _meld(self, meld_id) -> TableMeld:
         try:
-            i = int(meld_id)
-        except (TypeError, ValueError):
-            raise IllegalMove("engine", f"{meld_id!r} is not a meld id") from None
+            i = as_meld_id(meld_id)
+        except ValueError as e:
+            raise IllegalMove("engine", str(e)) from None
         if not 0 <= i < len(self.table):
             raise IllegalMove("engine", f"there is no meld {meld_id} on the table "
                                         f"(ids 0..{len(self.table) - 1})")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional, Union
 
 from ..cards import JOKER, card_text, cards_text, to_codes
-from ._args import as_card, meld_codes
+from ._args import as_card, as_meld_id, meld_codes
 from .melds import (
     HIGH,
     LOW,
@@ -103,7 +103,7 @@ class LayOff:
 
     def __post_init__(self):
         object.__setattr__(self, "card", as_card(self.card))
-        object.__setattr__(self, "meld_id", int(self.meld_id))
+        object.__setattr__(self, "meld_id", as_meld_id(self.meld_id))
         if self.side not in (None, LOW, HIGH):
             raise ValueError(f"LayOff side must be 'low', 'high' or None, got {self.side!r}")
 
@@ -122,7 +122,7 @@ class SwapJoker:
 
     def __post_init__(self):
         object.__setattr__(self, "card", as_card(self.card))
-        object.__setattr__(self, "meld_id", int(self.meld_id))
+        object.__setattr__(self, "meld_id", as_meld_id(self.meld_id))
 
     def text(self) -> str:
         return f"swap {card_text(self.card)} for the joker of meld {self.meld_id}"

@@ -215,7 +215,14 @@ def normalize_seed(seed):
     elif seed is None:
         ss = np.random.SeedSequence()
     elif isinstance(seed, dict):
-        ss = np.random.SeedSequence(int(seed["entropy"]), spawn_key=tuple(seed.get("spawn_key", ())))
+        ent, key = seed.get("entropy"), seed.get("spawn_key", [])
+        if (isinstance(ent, bool) or not isinstance(ent, (int, np.integer)) or ent < 0
+                or not isinstance(key, (list, tuple))
+                or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0
+                       for k in key)):
+            raise ValueError(f"seed {seed!r} is not {{'entropy': int >= 0, 'spawn_key': "
+                             "[int >= 0, ...]}")
+        ss = np.random.SeedSequence(int(ent), spawn_key=tuple(int(k) for k in key))
     else:
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
             raise ValueError(f"seed must be a non-negative int, a SeedSequence, a Generator or "
@@ -636,20 +643,59 @@ class GameState(_MoveRules):
     def from_dict(cls, d: dict) -> "GameState":
         """Rebuild a deal from its hand history, replaying every action (the recorded deck
         and reshuffles are used, no RNG); a recorded result must match."""
+        if not isinstance(d, dict):
+            raise ValueError(f"a hand history is a JSON object, got {type(d).__name__}")
         if d.get("format") != HISTORY_FORMAT:
             raise ValueError(f"not a rummy51 hand history (format {d.get('format')!r})")
         if d.get("version") != FORMAT_VERSION:
             raise ValueError(f"hand history version {d.get('version')!r} is not supported "
                              f"(this is version {FORMAT_VERSION})")
-        rules = rules_from_dict(d["rules"], strict=True)
-        s = cls.new(rules, players=int(d["players"]), seed=d.get("seed"),
-                    deck=to_codes(d["deck"]), first=int(d.get("first", 0)))
-        s._forced = [tuple(to_codes(r)) for r in d.get("reshuffles", [])]
-        for i, a in enumerate(d["actions"]):
+
+        def field(name, parse, default=_NO_DEFAULT):
+            if name not in d:
+                if default is _NO_DEFAULT:
+                    raise ValueError(f"hand history has no {name!r}")
+                return default
             try:
-                s.apply(action_from_json(a))
+                return parse(d[name])
+            except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+                raise ValueError(f"hand history {name!r} is bad: {e}") from None
+
+        def whole(v):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise ValueError(f"{v!r} is not a whole number")
+            return v
+
+        def code_lists(v):
+            if not isinstance(v, list):
+                raise ValueError("not a list")
+            return [tuple(to_codes(r)) for r in v]
+
+        rules = field("rules", lambda v: rules_from_dict(v, strict=True))
+        players = field("players", whole)
+        first = field("first", whole, 0)
+        deck = field("deck", to_codes)
+        seed = d.get("seed")
+        actions = field("actions", _a_list)
+        forced = field("reshuffles", code_lists, [])
+        try:
+            s = cls.new(rules, players=players, seed=seed, deck=deck, first=first)
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
+            raise ValueError(f"hand history cannot start a deal: {e}") from None
+        s._forced = forced
+        for i, a in enumerate(actions):
+            try:
+                if not isinstance(a, dict):
+                    raise ValueError(f"an action is a JSON object, got {type(a).__name__}")
+                action = action_from_json(a)
+            except (ValueError, TypeError, KeyError, AttributeError) as e:
+                raise ValueError(f"hand history action {i} is bad: {e}") from None
+            try:
+                s.apply(action)
             except IllegalMove as e:
                 raise ValueError(f"hand history action {i} ({a}) is illegal: {e}") from None
+            except (ValueError, TypeError, IndexError) as e:
+                raise ValueError(f"hand history action {i} ({a}) cannot be replayed: {e}") from None
         res = d.get("result")
         if res is not None:
             got = None if s.result is None else {"winner": s.result.winner, "how": s.result.how,
@@ -666,6 +712,15 @@ class GameState(_MoveRules):
     def __repr__(self) -> str:
         return (f"<GameState {self.n_players} players, turn {self.turn}, player {self.current}, "
                 f"{self.phase.value}>")
+
+
+_NO_DEFAULT = object()
+
+
+def _a_list(v) -> list:
+    if not isinstance(v, list):
+        raise ValueError(f"not a list but {type(v).__name__}")
+    return v
 
 
 def replay(rules: Optional[RuleSet], seed, actions: Iterable[Action], players: int = 4,

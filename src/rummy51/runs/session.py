@@ -35,6 +35,7 @@ class Session:
         self.t_start = time.perf_counter() if t_start is None else t_start
         self.info = {"started": now(), **info, "chunks_run": 0}
         if run is not None:
+            run.take()
             run.manifest["status"] = "running"
             run.manifest["chunks"].update(done_count=len(self.done), done=ranges(self.done))
             run.manifest.setdefault("sessions", []).append(self.info)
@@ -71,7 +72,14 @@ class Session:
         if exc_type is not None and self.run is not None:
             self.run.manifest["status"] = "interrupted"
             self.info["elapsed_s"] = round(self.elapsed, 3)
-            self.run.write_manifest()
+            try:
+                self.run.write_manifest()
+            except ValueError:
+                # the disk that failed the run may fail this too: the error that ended
+                # the run is the one to report, and the chunk files are the record
+                pass
+        if exc_type is not None and self.run is not None:
+            self.run.release()   # on success ``finish`` lets go, after the final tables
         return False
 
     def finish(self, elapsed: float, **fields) -> None:
@@ -83,3 +91,4 @@ class Session:
         self.run.manifest["finished"] = now()
         self.run.manifest.update(fields)
         self.run.write_manifest()
+        self.run.release()

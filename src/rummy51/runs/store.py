@@ -30,6 +30,7 @@ from typing import Any, Callable, Mapping, Optional
 import numpy as np
 
 __all__ = ["FORMAT_VERSION", "CHUNK_FORMATS", "ChunkWarning", "ChunkLayout", "RunDir",
+           "RunDirError", "fs_error", "atomic_write_file", "make_dirs",
            "atomic_write_text", "replace_durably", "temp_path", "write_chunk", "read_chunk",
            "new_manifest", "chunk_format", "now", "versions", "ranges", "unranges",
            "has_pyarrow"]
@@ -41,6 +42,22 @@ CHUNK_FORMATS = ("parquet", "csv")
 
 class ChunkWarning(UserWarning):
     """A chunk file of a run directory was damaged or partial and is run again."""
+
+
+class RunDirError(ValueError):
+    """A run directory cannot be written or read (a full disk, a read-only or missing
+    directory, ...). A ``ValueError``, so the command line says it in one line."""
+
+
+def fs_error(e: OSError, what: str) -> RunDirError:
+    """The one-line error for an ``OSError`` while doing ``what`` (``"write DIR/x"``)."""
+    reason = e.strerror or type(e).__name__
+    hint = ""
+    if e.errno in (28, 27, 122):   # ENOSPC, EFBIG, EDQUOT
+        hint = "; free some space, then continue the run with resume"
+    elif e.errno in (13, 1, 30):   # EACCES, EPERM, EROFS
+        hint = "; choose a directory you can write to"
+    return RunDirError(f"cannot {what}: {reason}{hint}")
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -122,15 +139,54 @@ def atomic_write_text(path: Path, text: str, durable: bool = True) -> None:
     ``durable`` the data is also fsync'ed (it survives a power cut)."""
     path = Path(path)
     tmp = temp_path(path)
-    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         if durable:
+            replace_durably(tmp, path)
+        else:
+            os.replace(tmp, path)
+    except BaseException as e:
+        _discard(tmp)
+        if isinstance(e, OSError):
+            raise fs_error(e, f"write {path}") from None
+        raise
+
+
+def atomic_write_file(path: Path, write: Callable[[Any], None]) -> None:
+    """Like ``atomic_write_text`` for binary data: ``write(f)`` writes to an open binary
+    file; it is fsync'ed and renamed over ``path``."""
+    path = Path(path)
+    tmp = temp_path(path)
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
-    if durable:
         replace_durably(tmp, path)
-    else:
-        os.replace(tmp, path)
+    except BaseException as e:
+        _discard(tmp)
+        if isinstance(e, OSError):
+            raise fs_error(e, f"write {path}") from None
+        raise
+
+
+def make_dirs(path: Path) -> None:
+    """``mkdir -p path``, or the one-line error saying why not."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise fs_error(e, f"create the directory {path}") from None
+
+
+def _discard(tmp: Path) -> None:
+    try:
+        tmp.unlink()
+    except OSError:
+        pass
 
 
 # --------------------------------------------------------------------------- chunk files
@@ -181,13 +237,16 @@ def write_chunk(path: Path, fmt: str, layout: ChunkLayout, cols: Mapping[str, np
                 f.write("\n".join(lines) + "\n")
                 f.flush()
                 os.fsync(f.fileno())
-    except BaseException:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    except BaseException as e:
+        _discard(tmp)
+        if isinstance(e, OSError):
+            raise fs_error(e, f"write {path}") from None
         raise
-    replace_durably(tmp, path)
+    try:
+        replace_durably(tmp, path)
+    except OSError as e:
+        _discard(tmp)
+        raise fs_error(e, f"write {path}") from None
 
 
 def read_chunk(path: Path, fmt: str, layout: ChunkLayout, config_hash: str,
@@ -260,6 +319,37 @@ def new_manifest(kind: str, settings_json: Mapping, config_hash: str, seed: Mapp
     return manifest
 
 
+def _chunk_meta_hash(path: Path) -> Optional[str]:
+    """The settings hash a chunk file's metadata names (None if it names none)."""
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow.parquet as pq
+
+            raw = (pq.read_schema(path).metadata or {}).get(b"rummy51")
+            meta = json.loads(raw) if raw else {}
+        else:
+            with open(path, encoding="ascii") as f:
+                head = f.readline()
+            meta = json.loads(head.split(" ", 2)[2]) if head.startswith("# rummy51") else {}
+    except Exception:
+        return None
+    return meta.get("config_hash") if isinstance(meta, dict) else None
+
+
+def _orphan_chunk_hashes(path: Path) -> Optional[set]:
+    """For a directory holding only ``chunks/`` (and temporary or final files of a run)
+    but no manifest: the settings hashes its chunk files name; None if it is not such a
+    directory."""
+    chunks = path / "chunks"
+    if not path.is_dir() or not chunks.is_dir():
+        return None
+    files = [p for p in chunks.iterdir() if p.name.startswith("chunk-")
+             and p.suffix in (".parquet", ".csv")]
+    if not files:
+        return None
+    return {_chunk_meta_hash(p) for p in files}
+
+
 class RunDir:
     """A run directory of one ``kind``: its manifest and chunk files.
 
@@ -269,6 +359,8 @@ class RunDir:
     ``scan(specs, read)`` verifies the finished chunk files."""
 
     def __init__(self, path: Path, manifest: dict):
+        #: whether ``create`` took over the chunk files of a run whose manifest was lost
+        self.adopted = False
         self.path = Path(path)
         self.manifest = manifest
         self.kind = manifest["kind"]
@@ -285,14 +377,33 @@ class RunDir:
 
     @classmethod
     def create(cls, path, manifest: dict) -> "RunDir":
+        """A new run directory at ``path`` (new or empty). A directory whose
+        ``manifest.json`` was lost but whose chunk files belong to these very settings
+        (their settings hash) is taken over: its chunk files count as done once verified
+        (``adopted``), so giving the run's command again recovers it."""
         path = Path(path)
         if (path / "manifest.json").exists():
             raise ValueError(f"{path} already holds a run (manifest.json): continue it with "
                              f"resume (--resume {path}) or choose another directory")
+        json.dumps(manifest)    # a manifest that cannot be written fails before any file
+        adopt = False
         if path.exists() and (not path.is_dir() or any(path.iterdir())):
-            raise ValueError(f"{path} is not an empty directory: choose a new directory for the run")
-        (path / "chunks").mkdir(parents=True, exist_ok=True)
+            hashes = _orphan_chunk_hashes(path)
+            if hashes is None:
+                raise ValueError(f"{path} is not an empty directory: choose a new directory "
+                                 "for the run")
+            if hashes != {manifest.get("config_hash")}:
+                raise ValueError(
+                    f"{path} holds chunk files of a run but no manifest.json, and they were "
+                    "made with other settings: give the command that made them again with "
+                    f"--out {path} to recover them, or choose another directory")
+            adopt = True
+        try:
+            (path / "chunks").mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise fs_error(e, f"create the run directory {path}") from None
         run = cls(path, manifest)
+        run.adopted = adopt
         run.write_manifest()
         return run
 
@@ -350,6 +461,44 @@ class RunDir:
             atomic_write_text(self.path / "manifest.json",
                               json.dumps(self.manifest, indent=1, sort_keys=False) + "\n",
                               durable=durable)
+
+    def take(self) -> None:
+        """Hold the run directory for this process (an exclusive lock on ``DIR/.lock``,
+        released when the process ends, however it ends): a second process running the
+        same directory is refused, naming the holder."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            return
+        lock = self.path / ".lock"
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as e:
+            raise fs_error(e, f"lock {self.path}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            try:
+                holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "another process"
+            except OSError:
+                holder = "another process"
+            os.close(fd)
+            raise RunDirError(f"{self.path} is being run by {holder}: wait for it to end "
+                              "(or stop it) before resuming") from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"process {os.getpid()} since {now()}".encode())
+        self._lock_fd = fd
+
+    def release(self) -> None:
+        """Let go of the directory (``take``)."""
+        fd = getattr(self, "_lock_fd", None)
+        if fd is not None:
+            self._lock_fd = None
+            try:
+                os.ftruncate(fd, 0)
+            except OSError:
+                pass
+            os.close(fd)
 
     def clean_temp(self) -> None:
         """Remove the temporary files of interrupted writes (never a finished file)."""

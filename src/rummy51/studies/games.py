@@ -357,7 +357,7 @@ class GameStudy(RunFacts):
         ``summary.csv``, ``overview.csv`` and ``results.json``; and a ``manifest.json``
         if there is none (a study computed without ``out``)."""
         path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
+        runs.make_dirs(path)
         mf = path / "manifest.json"
         if mf.exists():
             manifest = read_manifest(path)
@@ -376,17 +376,12 @@ class GameStudy(RunFacts):
         if other.exists():
             other.unlink()
         target = path / f"records.{fmt}"
-        tmp = runs.temp_path(target)
         if fmt == "parquet":
             import pyarrow as pa
             import pyarrow.parquet as pq
 
             table = pa.Table.from_pandas(self.records, preserve_index=False)
-            with open(tmp, "wb") as f:
-                pq.write_table(table, f)
-                f.flush()
-                os.fsync(f.fileno())
-            runs.replace_durably(tmp, target)
+            runs.atomic_write_file(target, lambda f: pq.write_table(table, f))
         else:
             runs.atomic_write_text(target, self.records.to_csv(index=False))
         runs.atomic_write_text(path / "summary.csv", self.summary().to_csv(index=False))
@@ -589,7 +584,7 @@ def simulate_games(
         run = runs.RunDir.create(out, _new_manifest(settings, fmt, command, len(specs)))
 
     found: dict[int, dict] = {}
-    if run is not None and resume is not None:
+    if run is not None and (resume is not None or run.adopted):
         found = run.scan(specs, _chunk_reader(run))
     session = runs.Session(run, specs, found,
                            {"backend": backend, "workers": nworkers, "command": command,

@@ -108,7 +108,7 @@ class OddsResult:
         path = Path(path)
         if (path / "manifest.json").exists():
             raise ValueError(f"{path} already holds a run (manifest.json): choose another directory")
-        path.mkdir(parents=True, exist_ok=True)
+        runs.make_dirs(path)
         manifest = dict(self.meta(), format_version=runs.FORMAT_VERSION, versions=runs.versions(),
                         created=runs.now(), status="finished")
         runs.atomic_write_text(path / "odds.csv", self.table().to_csv(index=False))

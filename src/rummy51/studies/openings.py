@@ -381,7 +381,7 @@ class OpeningStudy(RunFacts):
         ``value_distribution.csv``, ``by_turn.csv`` and ``results.json``; and a
         ``manifest.json`` if there is none (a study computed without ``out``)."""
         path = Path(path)
-        path.mkdir(parents=True, exist_ok=True)
+        runs.make_dirs(path)
         if not (path / "manifest.json").exists():
             settings = self._settings()
             manifest = runs.new_manifest(
@@ -581,7 +581,7 @@ def simulate_openings(
 
     totals = _Totals(settings)
     found: dict[int, dict] = {}
-    if run is not None and resume is not None:
+    if run is not None and (resume is not None or run.adopted):
         found = run.scan(specs, _chunk_reader(run))
     for spec in specs:
         if spec["index"] in found:
