@@ -184,3 +184,25 @@ def test_warnings_are_quiet_on_normal_runs():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         rummy51.simulate_openings(deals=500, seed=1, players=(), progress=False)
+
+
+# --------------------------------------------------------------------------- 8. JSON
+def test_numpy_arguments_give_json_outputs(tmp_path):
+    import json
+
+    s = rummy51.simulate_openings(deals=np.int64(500), seed=np.int64(5), players=(np.int64(2),),
+                                  turns=np.int32(3), turn_deals=np.int64(20), progress=False,
+                                  out=tmp_path / "o")
+    g = rummy51.simulate_games(games=np.int64(10), seed=np.uint32(3), players=np.int8(2),
+                               chunk_size=np.int16(5), progress=False, out=tmp_path / "g")
+    for study in (s, g):
+        json.dumps(study.to_dict())
+    assert json.loads((tmp_path / "g" / "manifest.json").read_text())["status"] == "finished"
+
+
+def test_a_manifest_that_cannot_be_json_leaves_no_directory(tmp_path):
+    from rummy51.runs import RunDir
+
+    with pytest.raises(TypeError):
+        RunDir.create(tmp_path / "run", {"kind": "games", "bad": object()})
+    assert not (tmp_path / "run").exists()
