@@ -42,7 +42,7 @@ def test_joker_stand_in_and_does_not_open(capsys):
     code, out, _ = run(capsys, "best", "8S 9S JK 5H 5D 5C KH")
     assert code == 0
     assert "8S 9S JK(10S)" in out
-    assert "total 42: does not open (threshold 51)" in out
+    assert "total 42: does not open (threshold 51; 1 card kept for the discard)" in out
 
 
 def test_unicode(capsys):
@@ -114,7 +114,7 @@ def test_threshold_40(capsys):
     assert default["can_open"] is False and low["can_open"] is True
     assert low["threshold"] == 40
     code, out, _ = run(capsys, "best", "--threshold", "40", hand)
-    assert "total 42: opens (threshold 40)" in out
+    assert "total 42: opens (threshold 40; 1 card kept for the discard)" in out
 
 
 def test_rules_gin(capsys):
@@ -146,16 +146,18 @@ def test_stdin(capsys, monkeypatch):
 def test_stdin_bad_line_names_it(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("7S 8S 9S\n7S 12X\n"))
     code, out, err = run(capsys, "best", "-")
-    assert code == 2 and out == ""
+    # the good line is answered, the bad one is one line on stderr, and the exit code is 2
+    assert code == 2 and "hand: 7S 8S 9S" in out
     assert err.startswith("rummy51: error: stdin line 2 '7S 12X': '12X' is not a card")
+    assert err.count("\n") == 1
 
 
 # --------------------------------------------------------------------------- errors
 @pytest.mark.parametrize("argv, reason", [
     (["best", "6S 11H"], "'11H' is not a card: the jack is written J or 12"),
-    (["best", "7S 7S 7S 8S 9S"], "hand holds 3 copies of 7S, but rules.decks is 2"),
-    (["best", "--decks", "1", "7S 7S 8S 9S"], "hand holds 2 copies of 7S, but rules.decks is 1"),
-    (["best", "--jokers", "2", "JK JK JK 7S"], "hand holds 3 jokers, but rules.jokers is 2"),
+    (["best", "7S 7S 7S 8S 9S"], "hand holds 3 copies of 7S, but --decks is 2"),
+    (["best", "--decks", "1", "7S 7S 8S 9S"], "hand holds 2 copies of 7S, but --decks is 1"),
+    (["best", "--jokers", "2", "JK JK JK 7S"], "hand holds 3 jokers, but --jokers is 2"),
     (["best", "--rules", "nope", "7S"], "'nope' is not a rule preset: choose one of"),
     (["best", "--decks", "x", "7S"], "argument --decks: 'x' is not a whole number"),
     (["best", "--decks", "3", "7S"], "--decks must be 1..2, got 3"),
@@ -165,7 +167,6 @@ def test_stdin_bad_line_names_it(capsys, monkeypatch):
     (["best", "--must-use", "9H", "7S 8S 9S"], "the --must-use card 9H is not in the hand"),
     (["best", "--must-use", "11H", "7S 8S 9S"], "--must-use: '11H' is not a card"),
     (["best", ""], "hand 1 is empty"),
-    (["best", "7S 8S 9S", "QQ"], "hand 2 'QQ': 'QQ' is not a card"),
     (["best"], "the following arguments are required: HAND"),
     (["best", "--bogus", "7S"], "unrecognized arguments: --bogus"),
     (["bogus"], "invalid choice: 'bogus'"),
@@ -227,3 +228,26 @@ def test_python_m_rummy51():
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.startswith("rummy51: error: ") and "Traceback" not in bad.stderr
+
+
+def test_one_bad_hand_among_good_ones(capsys):
+    code, out, err = run(capsys, "best", "7S 8S 9S", "QQ")
+    assert code == 2 and "hand: 7S 8S 9S" in out
+    assert err.startswith("rummy51: error: hand 2 'QQ': 'QQ' is not a card") and err.count("\n") == 1
+
+
+def test_unquoted_cards_are_one_hand(capsys):
+    code, out, err = run(capsys, "best", "6S", "7S", "8S", "2C")
+    assert code == 0 and out.count("hand: ") == 1 and "hand: 6S 7S 8S 2C" in out
+    assert "read the 4 arguments as one hand" in err
+
+
+def test_text_says_the_rules_and_the_kept_card(capsys):
+    code, out, _ = run(capsys, "best", "7S 8S 9S", "--rules", "gin")
+    assert out.startswith("rules: gin (1 deck, 0 jokers, threshold 51, 10-card hands)")
+    assert "1 card kept for the discard" in out
+
+
+def test_report_refuses_an_unknown_suffix(capsys, tmp_path):
+    code, _, err = run(capsys, "report", "-o", str(tmp_path / "x.pdf"), str(tmp_path))
+    assert code == 2 and "a report is HTML (.html) or Markdown (.md), not .pdf" in err

@@ -39,7 +39,7 @@ from .. import __version__
 from ..runs.signals import EXIT_TERMINATED, Terminated
 from ._common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
                       add_format_options, add_hand_arguments, add_rule_options, read_hands,
-                      rules_from_args)
+                      in_option_words, rules_from_args)
 from . import best, odds, report, simulate
 
 __all__ = [
@@ -108,7 +108,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except (ValueError, TypeError) as e:
-        msg = " ".join(str(e).split()) or type(e).__name__
+        msg = in_option_words(" ".join(str(e).split()) or type(e).__name__)
         if len(msg) > 500:      # one line, never a wall of echoed input
             msg = msg[:400] + f" ... ({len(msg):,} characters)"
         print(f"{PROG}: error: {msg}", file=sys.stderr)

@@ -5,6 +5,7 @@ formats, text tables, warnings, and the run-directory options of the studies.
 from __future__ import annotations
 
 import argparse
+import re
 import dataclasses
 import json
 import sys
@@ -124,7 +125,7 @@ def add_hand_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_hands(args: argparse.Namespace, stdin=None) -> list[tuple[str, list[int]]]:
+def read_hands(args: argparse.Namespace, stdin=None, each: bool = False) -> list[tuple[str, list[int]]]:
     """The hands of ``args.hands`` as (label, card codes), in order.
 
     The label names where the hand came from (``hand 2``, ``stdin line 5``) for error
@@ -141,13 +142,24 @@ def read_hands(args: argparse.Namespace, stdin=None) -> list[tuple[str, list[int
             for lineno, line in enumerate(stream, 1):
                 line = line.split("#", 1)[0].strip()
                 if line:
-                    out.append(_parse_hand(f"stdin line {lineno}", line))
+                    out.append(_parse_or_keep(f"stdin line {lineno}", line, each))
                     got += 1
             if not got:
                 raise ValueError("no hands on stdin: give one hand per line")
         else:
-            out.append(_parse_hand(f"hand {i}", text))
+            out.append(_parse_or_keep(f"hand {i}", text, each))
     return out
+
+
+def _parse_or_keep(label: str, text: str, each: bool):
+    """``_parse_hand``; with ``each`` a bad hand comes back as ``(label, error)`` so the
+    caller can answer the good ones and report each bad one."""
+    if not each:
+        return _parse_hand(label, text)
+    try:
+        return _parse_hand(label, text)
+    except ValueError as e:
+        return label, e         # the message already names the hand
 
 
 def _parse_hand(label: str, text: str) -> tuple[str, list[int]]:
@@ -217,6 +229,10 @@ def _sweep_from_args(args: argparse.Namespace):
         msg = str(e)
         for f in fields:
             msg = msg.replace(f"rules.{f}", "--" + f.replace("_", "-"))
+        swept = any(len(v) > 1 for v in fields.values() if isinstance(v, tuple)) or (
+            presets is not None and len(presets) > 1)
+        if not swept:   # one configuration: no word of a sweep nobody asked for
+            msg = re.sub(r"^rule sweep '[^']*': ", "", msg)
         raise type(e)(msg) from None
 
 
@@ -378,3 +394,26 @@ def _add_run_options(p, e, *, local: str, out_holds: str, chunk_files: str) -> N
                    help="no progress bar (shown on stderr only when it is a terminal)")
     p.add_argument("--json", action="store_true",
                    help="print the results as one JSON object instead of tables")
+
+
+#: rule fields that are command-line options: an error naming ``rules.jokers`` says ``--jokers``
+_OPTION_FIELDS = ("decks", "jokers", "threshold", "ace_low_value", "ace_value", "ace_high",
+                  "max_jokers_per_meld", "joker_penalty", "max_turns")
+#: library words in messages, as the command line says them
+_LIBRARY_WORDS = (
+    ("give either out (a new run directory) or resume (an existing one)",
+     "give either --out (a new run directory) or --resume (an existing one)"),
+    (", or load it with partial=True", ""),
+    ("chunk format 'parquet'", "--chunk-format parquet"),
+)
+
+
+def in_option_words(msg: str) -> str:
+    """A library error as the command line says it: option names, not field names."""
+    import re
+
+    msg = re.sub(r"\brules\.(" + "|".join(_OPTION_FIELDS) + r")\b",
+                 lambda m: "--" + m.group(1).replace("_", "-"), msg)
+    for a, b in _LIBRARY_WORDS:
+        msg = msg.replace(a, b)
+    return msg

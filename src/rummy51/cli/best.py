@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
-from ..cards import card_text, cards_text, parse_card
-from ..rules import RuleSet
+import sys
+
+from ..cards import card_text, cards_text, parse_card, parse_cards
+from ..rules import RuleSet, rules_label
 from ..solver import Opening, best_opening, can_go_out, min_deadwood
-from ._common import EXIT_OK, _count, _print_json, add_format_options, add_hand_arguments, add_rule_options, read_hands, rules_from_args
+from ._common import EXIT_OK, EXIT_USAGE, PROG, _rules_text, in_option_words, _count, _print_json, add_format_options, add_hand_arguments, add_rule_options, read_hands, rules_from_args
 
 
 # --------------------------------------------------------------------------- best
@@ -41,25 +43,55 @@ def _cmd_best(args: argparse.Namespace) -> int:
             must = parse_card(args.must_use)
         except ValueError as e:
             raise ValueError(f"--must-use: {e}") from None
-    hands = read_hands(args)
-    # solve everything first: a bad hand anywhere prints nothing but the error
-    results = []
-    for label, codes in hands:
-        if must is not None and must not in codes:
-            raise ValueError(f"{label}: the --must-use card {card_text(must)} is not in the hand")
+    _check_keep(args.keep)
+    if _one_card_each(args.hands):
+        # ``rummy51 best 6S 7S 8S 2C``: the shell split one hand into cards
+        args.hands = [" ".join(args.hands)]
+        print(f"{PROG}: note: read the {len(args.hands[0].split())} arguments as one hand "
+              '(quote each hand to give several: "6S 7S 8S" "9H 9D 9C")', file=sys.stderr)
+    # every good hand is answered; each bad one is one line on stderr, and exit code 2
+    bad = 0
+    shown = 0
+    for label, item in read_hands(args, each=True):
+        if isinstance(item, Exception):
+            bad += 1
+            sys.stdout.flush()
+            print(f"{PROG}: error: {item}", file=sys.stderr)
+            continue
         try:
+            codes = item
+            if must is not None and must not in codes:
+                raise ValueError(f"the --must-use card {card_text(must)} is not in the hand")
             opening = best_opening(codes, rules, keep=args.keep, must_use=args.must_use)
-            results.append((codes, opening, can_go_out(codes, rules), min_deadwood(codes, rules)))
+            result = (codes, opening, can_go_out(codes, rules), min_deadwood(codes, rules))
         except ValueError as e:
-            raise ValueError(f"{label}: {e}") from None
-    for n, (codes, opening, goes_out, deadwood) in enumerate(results):
+            bad += 1
+            sys.stdout.flush()
+            print(f"{PROG}: error: {label}: {in_option_words(str(e))}", file=sys.stderr)
+            continue
         if args.json:
-            _print_json(_best_json(codes, opening, goes_out, deadwood, rules, args))
+            _print_json(_best_json(*result, rules, args))
         else:
-            if n:
-                print()
-            print(_best_text(codes, opening, goes_out, deadwood, rules, args))
-    return EXIT_OK
+            if not shown:   # once, above the first answer
+                print(f"rules: {rules_label(rules)} ({_rules_text(rules)})")
+            print()
+            print(_best_text(*result, rules, args))
+        shown += 1
+    return EXIT_USAGE if bad else EXIT_OK
+
+
+def _check_keep(keep: int) -> None:
+    if keep > 120:
+        raise ValueError(f"--keep must be 0..120 (the most cards a hand can hold), got {keep}")
+
+
+def _one_card_each(hands) -> bool:
+    if len(hands) < 2 or "-" in hands:
+        return False
+    try:
+        return all(len(parse_cards(h)) == 1 for h in hands)
+    except ValueError:
+        return False
 
 
 def _best_json(codes: list[int], opening: Opening, goes_out: bool, deadwood: int,
@@ -98,7 +130,9 @@ def _best_text(codes: list[int], opening: Opening, goes_out: bool, deadwood: int
     if not opening.melds:
         lines.append("  no melds")
     verdict = "opens" if opening.can_open else "does not open"
-    lines.append(f"  total {opening.value}: {verdict} (threshold {rules.threshold})")
+    kept = (f"; {args.keep} card{'s' if args.keep != 1 else ''} kept"
+            + (" for the discard" if args.keep == 1 else "")) if args.keep else ""
+    lines.append(f"  total {opening.value}: {verdict} (threshold {rules.threshold}{kept})")
     lines.append(f"  left over: {cards_text(opening.leftover, u) or '-'}")
     lines.append(f"  can go out at once: {'yes' if goes_out else 'no'}")
     lines.append(f"  min deadwood: {deadwood}")

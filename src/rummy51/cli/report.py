@@ -35,7 +35,11 @@ def _cmd_report(args: argparse.Namespace) -> int:
     from ..reports import build_report, render_html, render_markdown, write_tables
 
     out = Path(args.out)
-    fmt = args.format or ("md" if out.suffix.lower() in (".md", ".markdown") else "html")
+    suffix = out.suffix.lower()
+    if args.format is None and suffix not in ("", ".html", ".htm", ".md", ".markdown"):
+        raise ValueError(f"-o {out}: a report is HTML (.html) or Markdown (.md), not {suffix}; "
+                         "give a .html or .md name (or --format)")
+    fmt = args.format or ("md" if suffix in (".md", ".markdown") else "html")
     if out.is_dir():
         raise ValueError(f"-o {out} is a directory: give a file name, like {out / ('report.' + fmt)}")
     report = build_report(args.runs, title=args.title)

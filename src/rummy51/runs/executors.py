@@ -51,14 +51,26 @@ def run_processes(todo: list[dict], workers: int, work: Work, done_cb: DoneCallb
             done_cb(spec, work(spec))
         return
     import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
 
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # we are a worker process that is starting: it imports the user's script, and
+        # the script (without ``if __name__ == "__main__":``) calls the study again.
+        # Leave quietly; the parent says what to add.
+        raise SystemExit(1)
     # workers ignore Ctrl-C and SIGTERM (the parent decides; running chunks finish) and
     # die with the parent (a SIGKILL of the parent leaves no orphan): runs.signals
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                              initializer=worker_init, initargs=(os.getpid(),))
     # one chunk per worker in flight: a chunk handed to the pool cannot be cancelled,
     # so Ctrl-C waits only for the chunks running
-    drain(ex, todo, work, done_cb, window=workers)
+    try:
+        drain(ex, todo, work, done_cb, window=workers)
+    except BrokenProcessPool:
+        raise RuntimeError(
+            "the worker processes stopped unexpectedly; if this runs at the top level of a "
+            'script, put it under `if __name__ == "__main__":` (worker processes start by '
+            "importing the script), or pass workers=1") from None
 
 
 def drain(ex, todo, work: Work, done_cb: DoneCallback, window: int) -> None:
@@ -116,8 +128,9 @@ def dask_client(scheduler, workers: int):
                         f"distributed.Client, got {scheduler!r}")
     try:
         return Client(scheduler, timeout="10s"), None, True
-    except (OSError, TimeoutError) as e:
-        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+    except Exception as e:  # refused, timed out, or something else answering the port
+        why = " ".join(str(e).split())[:200] or type(e).__name__
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {why}") from None
 
 
 def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb: DoneCallback,
