@@ -273,7 +273,7 @@ def test_resume_refuses_other_settings(tmp_path):
     other = tmp_path / "openings"
     other.mkdir()
     (other / "manifest.json").write_text(json.dumps({"kind": "openings", "format_version": 1}))
-    with pytest.raises(ValueError, match="holds a 'openings' run, not a 'games' run"):
+    with pytest.raises(ValueError, match="holds an 'openings' run, not a 'games' run"):
         simulate_games(resume=other, progress=False)
     # an edited manifest is refused, not trusted
     m = json.loads((d / "manifest.json").read_text())
@@ -422,7 +422,7 @@ def test_cli_out_interrupt_and_resume(tmp_path, capsys, monkeypatch, base):
     assert code == 2 and err.count("\n") == 1
     assert "it was run with games = 40, not 5" in err
     code, out, err = run(capsys, "simulate", "games", "--resume", str(d), "--jokers", "2")
-    assert code == 2 and "rules.jokers = 4, not 2" in err
+    assert code == 2 and "--jokers = 4, not 2" in err
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -439,7 +439,7 @@ def test_cli_out_interrupt_and_resume(tmp_path, capsys, monkeypatch, base):
     (["--backend", "spark"], "invalid choice: 'spark'"),
     (["--backend", "local", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
     (["--resume", "/nonexistent/run"], "is not a run directory"),
-    (["--out", "a", "--resume", "b"], "either out"),
+    (["--out", "a", "--resume", "b"], "either --out"),
 ])
 def test_cli_bad_arguments_one_line_exit_2(capsys, argv, message):
     code, out, err = run(capsys, "simulate", "games", "--no-progress", "--games", "2", *argv)

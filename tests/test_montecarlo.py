@@ -521,7 +521,7 @@ def test_odds_save_and_load(tmp_path):
     np.testing.assert_array_equal(back.first_open, res.first_open)
     assert back.hand == res.hand and back.seen == res.seen and back.entropy == 9
     assert back.table().equals(res.table())
-    with pytest.raises(ValueError, match="holds a 'odds' run"):
+    with pytest.raises(ValueError, match="holds an 'odds' run"):
         OpeningStudy.load(tmp_path / "odds")
 
 

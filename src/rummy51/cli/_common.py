@@ -417,3 +417,8 @@ def in_option_words(msg: str) -> str:
     for a, b in _LIBRARY_WORDS:
         msg = msg.replace(a, b)
     return msg
+
+
+def plural(n: int, word: str) -> str:
+    """``1 chunk``, ``2 chunks``, ``25,000 deals``."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")

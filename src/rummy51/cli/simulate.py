@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..rules import PRESETS
-from ._common import _RULE_FIELDS, _add_run_options, _count, _fmt_table, _int_list, _mean, _name_list, _pct, _positive, _rules_text, _sweep_from_args, add_rule_options, rules_from_args, run_study
+from ._common import _RULE_FIELDS, plural, _add_run_options, _count, _fmt_table, _int_list, _mean, _name_list, _pct, _positive, _rules_text, _sweep_from_args, add_rule_options, rules_from_args, run_study
 
 
 def _openings_text(study) -> str:
@@ -24,8 +24,11 @@ def _openings_text(study) -> str:
         for label, rules in study.configs:
             out.append(f"  {label}: {_rules_text(rules)}")
     out.append(f"seed entropy {study.entropy} (repeat with --seed {study.entropy}); "
-               f"{study.chunks} chunks, {study.workers} {'workers' if study.backend == 'dask' else 'threads'}"
+               f"{plural(study.chunks, 'chunk')}, "
+               f"{plural(study.workers, 'worker' if study.backend == 'dask' else 'thread')}"
                f" ({study.backend}), {study.elapsed:.1f} s")
+    if study.resumed_text():
+        out.append(study.resumed_text())
     out.append("probabilities in %, [95% Wilson interval]; mean best value ± 1.96 standard errors")
     if study.hands:
         s = study.summary(by_jokers=True)
@@ -40,6 +43,8 @@ def _openings_text(study) -> str:
                                 "mean best value"], rows)]
             rows = []
             for r in s[s.jokers != "all"].itertuples():
+                if r.jokers != "0" and int(r.jokers.rstrip("+")) > r0.jokers:
+                    continue    # a class no hand can be in (--jokers 0: only "0")
                 rows.append([r.hand, r.jokers, f"{100 * r.share:.1f}%" if r.share == r.share else "-",
                              _pct(r.p_open, r.p_open_lo, r.p_open_hi),
                              _pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi),
@@ -77,8 +82,12 @@ def _openings_text(study) -> str:
                 r = sc.loc[study.hands[0]]
                 row.append(_mean(r.mean_best, r.mean_best_se))
                 rows.append(row)
+            sizes = {r.hand_size for r in study.rules}
+            hs = sizes.pop() if len(sizes) == 1 else None
+            what = (f"other: {hs} + 1 drawn; raw: {hs} cards" if hs is not None else
+                    "other: a dealt hand + 1 drawn; raw: the dealt hand")
             out += ["", "Opening from the deal, one row per configuration "
-                        "(first: the first player's hand; other: 14 + 1 drawn; raw: 14 cards)",
+                        f"(first: the first player's hand; {what})",
                     _fmt_table(headers, rows)]
     if study.players:
         bt = study.by_turn()
@@ -93,7 +102,8 @@ def _openings_text(study) -> str:
                         r = sub[(sub.seat == seat) & (sub.turn == t)].iloc[0]
                         row.append(_pct(r.p_opened, r.p_opened_lo, r.p_opened_hi, sign=""))
                     rows.append(row)
-                out += ["", f"P(opened by turn t) in %: {p} players, {study.turn_deals:,} deals "
+                out += ["", f"P(opened by turn t) in %: {plural(p, 'player')}, "
+                            f"{plural(study.turn_deals, 'deal')} "
                             f"(keep-best discards; seat 1 holds {r0.hand_size + 1} cards and does "
                             "not draw on turn 1)",
                         _fmt_table(["turn"] + [f"seat {s}" for s in range(1, p + 1)], rows)]
@@ -315,6 +325,8 @@ def _games_text(study) -> str:
                 (")" if meta["deals_per_s"] else "")),
              "rates in %, [95% Wilson interval]; means ± 1.96 standard errors; lower scores "
              "are better; a win is going out"]
+    if study.resumed_text():
+        lines.append(study.resumed_text())
     if not study.complete:
         lines.append(f"PARTIAL: {study.chunks_done} of {study.chunks} chunks")
 

@@ -350,6 +350,11 @@ def _orphan_chunk_hashes(path: Path) -> Optional[set]:
     return {_chunk_meta_hash(p) for p in files}
 
 
+def _a(word) -> str:
+    """The article of a word: ``an 'odds'``, ``a 'games'``."""
+    return "an" if isinstance(word, str) and word[:1].lower() in "aeiou" else "a"
+
+
 class RunDir:
     """A run directory of one ``kind``: its manifest and chunk files.
 
@@ -424,7 +429,8 @@ class RunDir:
         if not isinstance(manifest, dict):
             raise ValueError(f"{mf} is not a JSON object: the run directory is damaged")
         if manifest.get("kind") != kind:
-            raise ValueError(f"{path} holds a {manifest.get('kind')!r} run, not a {kind!r} run")
+            have = manifest.get("kind")
+            raise ValueError(f"{path} holds {_a(have)} {have!r} run, not {_a(kind)} {kind!r} run")
         if manifest.get("format_version") != FORMAT_VERSION:
             raise ValueError(f"{path} has run-directory format {manifest.get('format_version')!r}; "
                              f"this rummy51 reads format {FORMAT_VERSION}")

@@ -24,6 +24,18 @@ class RunFacts:
     workers: int = 1
     backend: str = "local"
     directory: Optional[str] = None
+    #: deals and chunks this session ran (a resumed run ran only some); None: all of them
+    deals_run: Optional[int] = None
+    chunks_run: Optional[int] = None
+
+    def resumed_text(self) -> Optional[str]:
+        """``"resumed: this session ran 2 of 5 chunks (200 of 500 deals)"``, or None when
+        the session ran every chunk."""
+        if self.chunks_run is None or self.chunks_run >= self.chunks_done:
+            return None
+        deals = "" if self.deals_run is None else f" ({self.deals_run:,} deals)"
+        return (f"resumed: this session ran {self.chunks_run} of {self.chunks_done} chunks"
+                f"{deals}; the others were done before")
 
     @property
     def complete(self) -> bool:

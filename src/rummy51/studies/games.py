@@ -333,7 +333,9 @@ class GameStudy(RunFacts):
             "turns": self.turns,
             "elapsed_s": round(self.elapsed, 3) if fin(self.elapsed) else None,
             "compute_s": round(self.compute_seconds, 3) if fin(self.compute_seconds) else None,
-            "deals_per_s": round(deals / self.elapsed, 2)
+            # the wall-clock rate of this session: a resumed run ran only some deals
+            "deals_per_s": round((deals if self.deals_run is None else self.deals_run)
+                                 / self.elapsed, 2)
             if fin(self.elapsed) and self.elapsed > 0 else None,
             "deals_per_s_per_worker": round(deals / self.compute_seconds, 2)
             if fin(self.compute_seconds) and self.compute_seconds > 0 else None,
@@ -612,6 +614,8 @@ def simulate_games(
     elapsed = session.elapsed
     study = GameStudy._from_results(settings, found, chunks=len(specs),
                                     chunks_done=len(session.done), elapsed=elapsed,
+                                    deals_run=sum(s["n"] for s in session.todo),
+                                    chunks_run=len(session.todo),
                                     workers=used if todo else nworkers, backend=backend,
                                     directory=None if run is None else str(run.path))
     if run is not None:

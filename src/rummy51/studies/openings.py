@@ -488,9 +488,9 @@ def simulate_openings(
     * ``players`` ((4,)): player counts (1..6) of the by-turn study; a sweep gives
       each its own table. ``()`` skips the by-turn study.
     * ``turns`` (15): turns followed in the by-turn study.
-    * ``turn_deals`` (25,000): deals of the by-turn study per configuration and
-      player count (each deal follows every seat: 4 players give 100,000
-      player-games). 0 skips it.
+    * ``turn_deals`` (25,000, or ``deals`` when that is smaller): deals of the by-turn
+      study per configuration and player count (each deal follows every seat: 4
+      players give 100,000 player-games). 0 skips it.
     * ``threads`` (all cores): threads running chunks locally, or the workers of the
       local Dask cluster.
     * ``chunk_size`` (250,000) and ``turn_chunk_size`` (2,500): deals per chunk. They
@@ -550,7 +550,10 @@ def simulate_openings(
             hands=given["hands"] if given["hands"] is not None else d["hands"],
             players=given["players"] if given["players"] is not None else d["players"],
             turns=given["turns"] or d["turns"],
-            turn_deals=d["turn_deals"] if given["turn_deals"] is None else given["turn_deals"],
+            # a small deal study asks for a quick run: the by-turn study is no larger
+            turn_deals=(min(d["turn_deals"], given["deals"]) if given["deals"] is not None
+                        else d["turn_deals"]) if given["turn_deals"] is None
+            else given["turn_deals"],
             chunk_size=given["chunk_size"] or d["chunk_size"],
             turn_chunk_size=given["turn_chunk_size"] or d["turn_chunk_size"],
             entropy=entropy, spawn_key=spawn_key)
@@ -621,7 +624,8 @@ def simulate_openings(
     study = OpeningStudy._from_arrays(
         settings, totals.arrays(), chunks=len(specs), chunks_done=len(session.done),
         elapsed=elapsed, kernel_seconds=kernel[0], workers=workers, backend=backend,
-        directory=None if run is None else str(run.path))
+        directory=None if run is None else str(run.path),
+        deals_run=sum(s["n"] for s in session.todo), chunks_run=len(session.todo))
     if run is not None:
         study.save(run.path)
     session.finish(elapsed)
