@@ -51,7 +51,7 @@ from .studies import (
     simulate_openings,
 )
 
-__version__ = "0.1.0"
+from ._version import __version__  # noqa: E402
 
 __all__ = [
     "JOKER", "PAD", "Hand", "card_text", "cards_text", "parse_card", "parse_cards",

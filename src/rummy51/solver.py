@@ -9,8 +9,8 @@ it against.
 >>> o = best_opening("6S 7S 8S 10D 10C 10H 2C")
 >>> o.value, o.can_open, cards_text(o.leftover)
 (51, True, '2C')
->>> [m.text() for m in o.melds]
-['6S 7S 8S', '10H 10D 10C']
+>>> [m.text() for m in o.melds] == ["6S 7S 8S", "10H 10D 10C"]
+True
 >>> can_go_out("6S 7S 8S 10D 10C 10H 2C"), min_deadwood("6S 7S 8S 10D 10C 10H 2C")
 (True, 2)
 """

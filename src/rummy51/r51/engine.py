@@ -29,7 +29,7 @@ hand nor the stock order. A view offers the same ``verify_x`` / ``can_x`` and
 >>> s = GameState.new(RuleSet(), players=4, seed=7)
 >>> s.phase, s.current, len(s.hands[0]), len(s.hands[1])
 (<Phase.PLAY: 'play'>, 0, 15, 14)
->>> rec = s.discard(s.hands[0][-1])
+>>> rec = s.discard(max(s.hands[0]))
 >>> s.phase, s.current
 (<Phase.DRAW: 'draw'>, 1)
 
