@@ -990,3 +990,18 @@ def test_lay_off_candidates_hold_every_card_that_fits():
                 for c in range(53):
                     if lay_off_sides(m, c, rules):
                         assert c in cand, (m.text(), c)
+
+
+def test_a_named_stand_in_is_what_the_meld_is_worth():
+    """``8S 9S JK`` with the joker named 7S is 7 + 8 + 9 = 24, not the 27 of 10S: with
+    8D 8C 8H (24) it is 48 and does not open; named 10S (or unnamed) it is 51."""
+    from rummy51.engine import stacked_deck
+
+    deck = stacked_deck(RuleSet(), ["8S 9S JK 8D 8C 8H 2C 3D 5H 9C KS QD 4C 2H 3H"], players=2)
+    s = GameState.new(RuleSet(), players=2, seed=1, deck=deck)
+    melds = ["8S 9S JK", "8D 8C 8H"]
+    with pytest.raises(IllegalMove, match="worth 48"):
+        s.verify_lay_down(melds, stand_ins=[["7S"], None])
+    assert s.can_lay_down(melds, stand_ins=[["10S"], None]) and s.can_lay_down(melds)
+    rec = s.lay_down(melds, stand_ins=[["10S"], None])
+    assert rec.value == 51

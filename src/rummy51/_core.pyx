@@ -1701,48 +1701,76 @@ cdef inline int discard_rank(const Rules* r, int code) noexcept nogil:
     return r.hval[code] * 64 + code
 
 
+cdef int removal_value(const Rules* r, uint8_t* hand, int n, int i) noexcept nogil:
+    """The best opening (keep 0) of ``hand`` without its card ``i`` (<0: gave up)."""
+    cdef Hand h
+    cdef uint8_t tmp = hand[i]
+    hand[i] = 255
+    parse_hand(r, hand, n, &h)
+    hand[i] = tmp
+    return solve(r, &h, MODE_BEST, 0, -1, NULL, NULL)
+
+
 cdef int choose_discard(const Rules* r, uint8_t* hand, int n) noexcept nogil:
     """The discard policy 'keep-best': the index of the card whose removal leaves the
     highest best opening (keep 0); among equals the card worth more in hand, then
-    the higher code; a joker only when nothing else ties. -1 when the search gave up."""
+    the higher code; a joker only when its removal leaves strictly more than every
+    other card's. The choice depends only on the cards, not their order (copies of a
+    card are the same choice). -1 when the search gave up."""
     cdef Hand h
     cdef int path[MAX_DEPTH]
-    cdef int depth = 0, v0, i, v, best_i = -1, best_v = -1, rk, best_rk = -2
+    cdef int depth = 0, v0, i, k, v, best_i = -1, best_v = -1, rk, best_rk = -2, joker_i = -1
+    cdef bint joker_outside = False, seen
     cdef uint8_t outside[MAX_HAND]
-    cdef uint8_t tmp
     parse_hand(r, hand, n, &h)
     v0 = solve(r, &h, MODE_BEST, 0, -1, path, &depth)
     if v0 < 0:
         return -1               # the search gave up: no policy answer
     melded_outside(r, hand, n, path, depth, outside)
-    # cards outside one best collection keep v0 (the most possible): the best of them
+    # a card outside one best collection keeps v0, the most any removal can keep
     for i in range(n):
-        if outside[i] and hand[i] != 52:
+        if hand[i] == 52:
+            if joker_i < 0 or outside[i]:
+                joker_outside = joker_outside or outside[i]
+                joker_i = i
+        elif outside[i]:
             rk = discard_rank(r, hand[i])
             if rk > best_rk:
                 best_rk = rk
                 best_i = i
                 best_v = v0
-    # melded cards that would be preferred if their removal also keeps the value
+    # every other natural card, once per code: it wins by a higher value, or by a higher
+    # rank at an equal value; once some card keeps v0, only higher ranks can win
     for i in range(n):
         if outside[i] or hand[i] == 52:
             continue
         rk = discard_rank(r, hand[i])
-        if best_i >= 0 and rk <= best_rk:
+        if best_v == v0 and rk <= best_rk:
             continue
-        tmp = hand[i]
-        hand[i] = 255
-        parse_hand(r, hand, n, &h)
-        hand[i] = tmp
-        v = solve(r, &h, MODE_BEST, 0, -1, NULL, NULL)
+        seen = False
+        for k in range(i):
+            if hand[k] == hand[i]:
+                seen = True
+                break
+        if seen:
+            continue
+        v = removal_value(r, hand, n, i)
         if v < 0:
             return -1
         if v > best_v or (v == best_v and rk > best_rk):
             best_v = v
             best_rk = rk
             best_i = i
-    if best_i < 0:
-        best_i = n - 1          # only jokers: drop one
+    # a joker only when it keeps strictly more than every natural card
+    if joker_i >= 0:
+        if best_i < 0:
+            return joker_i      # only jokers
+        if best_v < v0:
+            v = v0 if joker_outside else removal_value(r, hand, n, joker_i)
+            if v < 0:
+                return -1
+            if v > best_v:
+                return joker_i
     return best_i
 
 

@@ -34,7 +34,6 @@ from .melds import (
     lay_off_sides,
     make_meld,
     melds_in,
-    opening_value,
     swap_joker,
     swap_targets,
 )
@@ -206,7 +205,9 @@ class _MoveRules:
         if n_used >= len(hand):
             raise IllegalMove("4", f"cannot lay down {n_used} of {len(hand)} cards: a card must "
                                    "stay in the hand for the discard")
-        value = sum(opening_value(cards, self.rules) for cards in action.melds)
+        # each meld is worth what it stands for as laid: a joker's named stand-in counts
+        # (docs/rules.md section 4); unnamed, the reading worth the most
+        value = sum(m.value(self.rules) for m in built)
         if not self.opened[p]:
             if value < self.rules.threshold:
                 raise IllegalMove("4", f"an opening must be worth at least {self.rules.threshold} "
