@@ -147,7 +147,7 @@ def parse_cards(text: str) -> list[int]:
     if None in out:
         # the slow path names the bad token as the user wrote it
         return [parse_card(tok) for tok in _SPLIT.split(text.strip()) if tok]
-    return out
+    return out  # type: ignore[return-value]  # no None left
 
 
 def _check_code(code) -> int:
@@ -225,6 +225,7 @@ class Hand:
     """
 
     __slots__ = ("_codes",)
+    _codes: tuple[int, ...]
 
     def __init__(self, cards: CardsLike = (), rules: "RuleSet | None" = None):
         codes = tuple(sorted(to_codes(cards)))

@@ -323,9 +323,10 @@ class _Search:
         for meld, cards, distinct, holds_must in self.holding.get(first, ()):
             if not distinct <= present:
                 continue  # quick test; _take checks the multiplicities
-            after = self._take(rest, cards)
-            if after is None:
+            taken = self._take(rest, cards)
+            if taken is None:
                 continue
+            after = taken
             for (u, s), (v, d, _) in self.table(after).items():
                 self._offer(out, (u + meld.size, s or holds_must), v + meld.value, d,
                             (meld, after, (u, s)))
@@ -345,7 +346,7 @@ class _Search:
 
     def collection(self, key: tuple) -> list[RefMeld]:
         """A best-value collection for ``key`` of the whole hand, read back."""
-        melds = []
+        melds: list[RefMeld] = []
         rest = self.hand
         while True:
             back = self.table(rest)[key][2]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -181,8 +181,8 @@ class RuleSet:
     def gin(cls, **changes) -> "RuleSet":
         """Gin rummy's meld rules: one deck, no jokers, ace worth 1 and low only, J/Q/K 10,
         10-card hands."""
-        base = dict(decks=1, jokers=0, ace_low_value=1, ace_value=1, ace_high=False,
-                    max_jokers_per_meld=0, hand_size=10)
+        base: dict[str, Any] = dict(decks=1, jokers=0, ace_low_value=1, ace_value=1,
+                                    ace_high=False, max_jokers_per_meld=0, hand_size=10)
         base.update(changes)
         return cls(**base)
 

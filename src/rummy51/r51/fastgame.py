@@ -82,7 +82,9 @@ class FastDeal:
         if self.actions is None:
             raise ValueError("this deal was played without record=True: no actions to replay")
         state = replay(self.rules, self.seed, self.actions, players=self.players, first=self.first)
-        got = (state.result.winner, state.result.how, tuple(state.result.scores))
+        res = state.result
+        assert res is not None, "a replayed deal is over"
+        got = (res.winner, res.how, tuple(res.scores))
         if got != (self.winner, self.how, self.scores):
             raise AssertionError(f"the engine's replay ends {got}, the kernel's "
                                  f"{(self.winner, self.how, self.scores)}")
@@ -156,4 +158,4 @@ def play_greedy_deal(rules: Optional[RuleSet] = None, players: int = 4, seed=Non
         rules=rules, players=int(players), first=int(first), seed=recorded,
         winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),
         scores=tuple(scores), opened=tuple(opened), turn_opened=tuple(turn_opened),
-        actions=tuple(_decode(log, log_n)) if record else None)
+        actions=tuple(_decode(log, log_n)) if record and log is not None else None)

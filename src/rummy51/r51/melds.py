@@ -204,6 +204,12 @@ def _codes(cards) -> tuple[int, ...]:
     return tuple(to_codes(cards))
 
 
+def _known(m: Optional[TableMeld]) -> TableMeld:
+    """A reading the caller built from valid parts (never None there)."""
+    assert m is not None
+    return m
+
+
 def _set_reading(nat: list[int], nj: int, stand_ins: Optional[Sequence[int]] = None
                  ) -> Optional[TableMeld]:
     """The set reading of ``nat`` + ``nj`` jokers, or None."""
@@ -587,7 +593,7 @@ def melds_in(hand, rules: RuleSet, max_cards: Optional[int] = None) -> list[Tabl
             for chosen in combinations(suits, k):
                 for j in range(0, jokers + 1):
                     if 3 <= k + j <= min(4, max_cards):
-                        out.append(_set_reading([x * 13 + rank for x in chosen], j))
+                        out.append(_known(_set_reading([x * 13 + rank for x in chosen], j)))
     return out
 
 
@@ -609,7 +615,7 @@ def joker_melds(hand, rules: RuleSet) -> list[TableMeld]:
     for i, a in enumerate(nat):
         for b in nat[i + 1:]:
             if a % 13 == b % 13:
-                m = _set_reading([a, b], 1)
+                m = _known(_set_reading([a, b], 1))
                 if m.cards not in seen:
                     seen.add(m.cards)
                     out.append(m)
@@ -681,7 +687,7 @@ def _melds_with(counts: Counter, rules: RuleSet, card: Optional[int]) -> list[Ta
                     continue
                 for nj in range(0, nj_have + 1):
                     if 3 <= k + nj <= 4:
-                        out.append(_set_reading(nat, nj))
+                        out.append(_known(_set_reading(nat, nj)))
     return out
 
 

@@ -9,7 +9,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, Union
+from typing import Any, Iterable, Iterator, Optional, TypeGuard, Union
 
 import numpy as np
 
@@ -218,7 +218,7 @@ class Report:
 
 
 # --------------------------------------------------------------------------- formatting
-def _finite(x) -> bool:
+def _finite(x: Any) -> "TypeGuard[float]":
     try:
         return x is not None and np.isfinite(float(x))
     except (TypeError, ValueError):

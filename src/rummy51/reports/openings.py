@@ -27,7 +27,7 @@ class _Series:
 
 def _opening_series(runs: Sequence[Run]) -> list[_Series]:
     multi = len(runs) > 1
-    out = []
+    out: list[_Series] = []
     for run in runs:
         st = run.study
         for label, rules in st.configs:

@@ -64,7 +64,7 @@ class Session:
         self._signals.__enter__()
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
+    def __exit__(self, exc_type, exc, tb) -> None:
         sig = getattr(self, "_signals", None)
         if sig is not None:
             sig.__exit__(None, None, None)
@@ -80,7 +80,6 @@ class Session:
                 pass
         if exc_type is not None and self.run is not None:
             self.run.release()   # on success ``finish`` lets go, after the final tables
-        return False
 
     def finish(self, elapsed: float, **fields) -> None:
         """Mark the run finished (after the study wrote its final tables)."""

@@ -370,8 +370,9 @@ class RunDir:
         self.manifest = manifest
         self.kind = manifest["kind"]
         self.fmt = manifest.get("chunk_format") or "csv"
-        self.hash = manifest.get("config_hash")
+        self.hash: str = manifest.get("config_hash") or ""
         self.lock = threading.Lock()
+        self._lock_fd: Optional[int] = None
 
     @property
     def chunks(self) -> Path:

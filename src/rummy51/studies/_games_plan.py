@@ -215,6 +215,7 @@ def _deal_rows(state: GameState, cols: dict, row: int) -> int:
             length = rec.turn + 1
             if isinstance(rec, LayDownRecord) and rec.opening:
                 turn_opened[rec.player] = rec.turn // n + 1
+    assert res is not None, "the deal is over"
     end = _END_CODE[res.how]
     draw = res.winner is None
     for p in range(n):

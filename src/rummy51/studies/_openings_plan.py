@@ -326,9 +326,9 @@ def _check_chunk_counts(spec: Mapping, counts: Mapping[str, np.ndarray]) -> Opti
             return f"{k} holds negative counts"
     n = spec["n"]
     if spec["part"] == "deals":
-        for k, h in enumerate(HANDS):
-            total = int(counts["hist"][k].sum())
-            if spec["what"] & (1 << k) and total != n:
+        for i, h in enumerate(HANDS):
+            total = int(counts["hist"][i].sum())
+            if spec["what"] & (1 << i) and total != n:
                 return f"{total} {h} hands counted, not {n}"
     else:
         per_seat = counts["dealt"].sum(1)

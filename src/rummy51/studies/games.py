@@ -265,7 +265,7 @@ class GameStudy(RunFacts):
         if by == "bot":
             for name in dict.fromkeys(self.bots):
                 seats = [s for s, b in enumerate(self.bots) if b == name]
-                row = {"bot": name, "seats": ",".join(map(str, seats))}
+                row: dict[str, Any] = {"bot": name, "seats": ",".join(map(str, seats))}
                 row.update(_group_stats(r[r["bot"] == name]))
                 rows.append(row)
         elif by == "seat":

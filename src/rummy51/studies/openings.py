@@ -519,7 +519,7 @@ def simulate_openings(
     if out is not None and resume is not None and Path(out) != Path(resume):
         raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
 
-    given = {
+    given: dict[str, Any] = {
         "configs": None if rules is None else tuple(_configs(rules)),
         "deals": None if deals is None else int_arg("deals", deals, 0, MAX_COUNT),
         "hands": None if hands is None else _parse_hands(hands),
