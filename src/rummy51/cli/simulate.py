@@ -262,6 +262,10 @@ def _add_simulate_games(subparsers) -> None:
     e = p.add_argument_group("execution")
     e.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
                    metavar="N", help="worker processes (or local Dask workers) (default: all cores)")
+    g.add_argument("--seats", choices=("fixed", "rotate", "permute"), default=None,
+                   help="fixed (default): every bot keeps its seat; rotate: every deal once "
+                        "per cyclic shift of the bots (each bot in each seat); permute: once "
+                        "per order of the bots around the table (at most 5 players)")
     e.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
                    help="auto (default): tables of greedy bots only are played by the C game "
                         "kernel (the same deals, move for move), other tables by the Python "
@@ -296,8 +300,47 @@ def _cmd_simulate_games(args: argparse.Namespace) -> int:
             seed=args.seed, workers=args.workers, chunk_size=args.chunk_size,
             backend=backend, scheduler=args.scheduler, out=args.out, resume=args.resume,
             progress=False if args.no_progress else None, rotate_first=args.rotate_first,
-            chunk_format=args.chunk_format, command=command, engine=args.engine),
+            chunk_format=args.chunk_format, command=command, engine=args.engine,
+            seats=args.seats),
         _games_text, read_manifest, _games_option_names)
+
+
+def _ratings_text(study) -> list[str]:
+    """Bradley-Terry and (with openskill) Plackett-Luce ratings; with seats that move,
+    every pair of bots compared deal by deal."""
+    import itertools
+
+    from ..reports.ratings import bradley_terry, paired_comparison, plackett_luce
+
+    names = list(dict.fromkeys(study.bots))
+    if len(names) < 2 or study.deals_done < 2:
+        return []
+    bt = bradley_terry(study.records, bootstrap=100)
+    rows = [[r.bot, "-" if r.rating != r.rating else
+             f"{r.rating:.0f} [{r.rating_lo:.0f}, {r.rating_hi:.0f}]"] for r in bt.itertuples()]
+    head = ["bot", "Bradley-Terry (Elo scale) [95%]"]
+    try:
+        pl = plackett_luce(study.records).set_index("bot")
+        head.append("Plackett-Luce mu [mu ± 1.96 sigma]")
+        for row in rows:
+            p = pl.loc[row[0]]
+            row.append(f"{p.mu:.2f} [{p.mu_lo:.2f}, {p.mu_hi:.2f}]")
+    except ValueError:
+        pass    # openskill is optional
+    out = ["", "Ratings (best first)", _fmt_table(head, rows)]
+    if study.seats != "fixed":
+        prow = []
+        for a, b in itertools.combinations(names, 2):
+            pc = paired_comparison(study.records, a, b).set_index("metric")
+            s, w = pc.loc["score"], pc.loc["win"]
+            prow.append([f"{a} - {b}", f"{int(s.deals):,}",
+                         f"{s['diff']:+.2f} [{s.diff_lo:+.2f}, {s.diff_hi:+.2f}]",
+                         f"{100 * w['diff']:+.2f} [{100 * w.diff_lo:+.2f}, {100 * w.diff_hi:+.2f}]"])
+        out += ["", f"Paired on the same deals (seats {study.seats}: every bot in every seat; "
+                    "score: lower is better)",
+                _fmt_table(["bots", "deals", "score difference [95%]",
+                            "win-rate difference, points [95%]"], prow, left=1)]
+    return out
 
 
 def _games_text(study) -> str:
@@ -352,6 +395,7 @@ def _games_text(study) -> str:
                   "turn 0)",
               _fmt_table(["position"] + stats,
                          rows_of(study.summary("position"), lambda r: [str(r.position)]))]
+    lines += _ratings_text(study)
     deal_rows = [
         ["deals", f"{int(ov.deals):,}"],
         ["deal length (turns)", f"{_mean(ov.mean_deal_length, ov.mean_deal_length_se)}; "

@@ -11,7 +11,7 @@ import numpy as np
 from ..stats import Z95, proportion
 from ._figures import FIG_WIDTH, _GREY, _color, _figure, _grouped_bars, _legend, _panels, _percent_axis, _styled, _yerr
 from ._model import Column, ELO_MEAN, Headline, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
-from .ratings import bradley_terry
+from .ratings import bradley_terry, play_ids
 
 
 def _tagged_games(runs: Sequence[Run], method: str, *args):
@@ -129,7 +129,8 @@ def _length_hist(runs: Sequence[Run]):
     longest 0.5 % counted in the last bin)."""
     import pandas as pd
 
-    lengths = [r.records.groupby("deal").deal_length.first().to_numpy(float) for r in runs]
+    lengths = [r.records.groupby(play_ids(r.records)).deal_length.first().to_numpy(float)
+               for r in runs]
     top = max(np.quantile(L, 0.995) for L in lengths)
     step = max(1, math.ceil((top + 1) / 100))
     bins = np.arange(0, top + 2 * step, step) - 0.5

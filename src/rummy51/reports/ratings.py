@@ -1,5 +1,10 @@
 """Ratings of bots from game records: pairwise wins and Bradley-Terry on the Elo scale
-(MM algorithm), with bootstrap intervals over deals.
+(MM algorithm), with bootstrap intervals over deals; a multiplayer Plackett-Luce rating
+(OpenSkill, optional); paired comparisons of two bots on the same deals.
+
+A *play* is one deal under one seat arrangement (runs with ``seats`` "rotate" or
+"permute" play every deal several times); the *deal* (its cards) is the independent
+unit that intervals resample.
 """
 from __future__ import annotations
 
@@ -10,21 +15,32 @@ from ._model import ELO_MEAN, _ELO
 
 
 # --------------------------------------------------------------------------- games
+def play_ids(records) -> np.ndarray:
+    """One id per play (deal and seat arrangement) for every row of ``records``."""
+    deal = records["deal"].to_numpy(np.int64)
+    if "arrangement" not in records:
+        return deal
+    arr = records["arrangement"].to_numpy(np.int64)
+    return deal * (int(arr.max(initial=0)) + 1) + arr
+
+
 def pairwise_wins(records):
-    """The pairwise comparisons of a games run: in every deal with a winner, the
+    """The pairwise comparisons of a games run: in every play with a winner, the
     winner's bot beats the bot of each other seat (seats of the same bot as the winner
     are no comparison). Returns ``(bots, deal_index, winner, loser, n_deals)``: the
-    sorted bot names, and for each comparison the deal (0..n_deals-1) and the bots'
-    indices into ``bots``."""
+    sorted bot names, and for each comparison the deal (0..n_deals-1: the unit the
+    bootstrap resamples, all arrangements of a deal together) and the bots' indices
+    into ``bots``."""
     df = records[["deal", "bot", "went_out", "draw"]]
     bots = sorted(df.bot.astype(str).unique())
     code = {b: i for i, b in enumerate(bots)}
+    play_id, play_idx = np.unique(play_ids(records), return_inverse=True)
     deal_ids, deal_idx = np.unique(df.deal.to_numpy(), return_inverse=True)
     bot_idx = df.bot.astype(str).map(code).to_numpy()
     won = df.went_out.to_numpy(bool) & ~df.draw.to_numpy(bool)
-    winner_of = np.full(len(deal_ids), -1)
-    winner_of[deal_idx[won]] = bot_idx[won]
-    w = winner_of[deal_idx]
+    winner_of = np.full(len(play_id), -1)
+    winner_of[play_idx[won]] = bot_idx[won]
+    w = winner_of[play_idx]
     keep = (w >= 0) & ~won & (bot_idx != w)
     return bots, deal_idx[keep], w[keep], bot_idx[keep], len(deal_ids)
 
@@ -76,7 +92,8 @@ def bradley_terry(records, *, bootstrap: int = 200, seed: int = 2026, prior: flo
         raise ValueError(f"prior must be >= 0, got {prior}")
     bots, d, w, l, n_deals = pairwise_wins(records)
     K = len(bots)
-    played = records.groupby(records.bot.astype(str)).deal.nunique().reindex(bots).to_numpy()
+    played = (records.assign(_play=play_ids(records)).groupby(records.bot.astype(str))
+              ._play.nunique().reindex(bots).to_numpy())
     pair = w * K + l
     W = np.bincount(pair, minlength=K * K).reshape(K, K).astype(float)
     met = (W + W.T) > 0
@@ -105,3 +122,90 @@ def bradley_terry(records, *, bootstrap: int = 200, seed: int = 2026, prior: flo
                        "bootstrap": B})
     return (df.sort_values("rating", ascending=False, kind="stable", na_position="last")
               .reset_index(drop=True))
+
+
+# --------------------------------------------------------------------------- Plackett-Luce
+def plackett_luce(records, *, level: float = 0.95):
+    """Multiplayer ratings by OpenSkill's Plackett-Luce model (Weng and Lin 2011): every
+    play is a match of its seats, ranked by score (lower is better, equal scores tie),
+    rated in play order. Needs the optional ``openskill`` package (``pip install
+    'rummy51[ratings]'``). Seats of the same bot in one play are rated as separate
+    players and the bot takes the mean of their updates.
+
+    Returns a DataFrame, best first: ``bot``, ``mu``, ``sigma``, ``mu_lo`` and
+    ``mu_hi`` (``mu`` ± z ``sigma``: the posterior's interval, not a sampling one),
+    ``ordinal`` (``mu - 3 sigma``, OpenSkill's conservative rank) and ``plays``."""
+    import pandas as pd
+
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise ValueError("Plackett-Luce ratings need openskill: pip install 'rummy51[ratings]'") from None
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    model = PlackettLuce()
+    df = pd.DataFrame({"play": play_ids(records), "bot": records["bot"].astype(str).to_numpy(),
+                       "score": records["score"].to_numpy(np.int64)})
+    rating = {b: model.rating(name=b) for b in sorted(df.bot.unique())}
+    plays = dict.fromkeys(rating, 0)
+    order = np.argsort(df.play.to_numpy(), kind="stable")
+    bots = df.bot.to_numpy()[order]
+    scores = df.score.to_numpy()[order]
+    starts = np.flatnonzero(np.r_[True, np.diff(df.play.to_numpy()[order]) != 0])
+    ends = np.r_[starts[1:], len(order)]
+    for a, b in zip(starts, ends):
+        seat_bots = bots[a:b]
+        teams = [[model.rating(mu=rating[s].mu, sigma=rating[s].sigma, name=s)] for s in seat_bots]
+        new = model.rate(teams, ranks=[int(x) for x in scores[a:b]])
+        upd: dict = {}
+        for s, team in zip(seat_bots, new):
+            upd.setdefault(s, []).append(team[0])
+        for s, rs in upd.items():
+            rating[s] = model.rating(mu=float(np.mean([r.mu for r in rs])),
+                                     sigma=float(np.mean([r.sigma for r in rs])), name=s)
+            plays[s] += 1
+    out = pd.DataFrame({"bot": list(rating), "mu": [r.mu for r in rating.values()],
+                        "sigma": [r.sigma for r in rating.values()]})
+    out["mu_lo"] = out.mu - z * out.sigma
+    out["mu_hi"] = out.mu + z * out.sigma
+    out["ordinal"] = out.mu - 3 * out.sigma
+    out["plays"] = [plays[b] for b in out.bot]
+    return out.sort_values("mu", ascending=False, kind="stable").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- paired
+def paired_comparison(records, a: str, b: str, *, level: float = 0.95):
+    """Bot ``a`` against bot ``b`` on the same deals: for every deal both played, the
+    difference of their mean score and of their win rate over the deal's plays (and
+    seats), then the mean difference over deals with its standard error and interval
+    (the deals are the independent units). With seats "rotate" or "permute" the two
+    bots met the same cards from every seat, so seat luck cancels deal by deal.
+
+    Returns a DataFrame with one row per metric (``score``: lower is better; ``win``):
+    ``a``, ``b``, ``deals``, ``mean_a``, ``mean_b``, ``diff`` (a - b), ``diff_se``,
+    ``diff_lo``, ``diff_hi``."""
+    import pandas as pd
+    from statistics import NormalDist
+
+    z = NormalDist().inv_cdf(0.5 + level / 2)
+    names = set(records["bot"].astype(str))
+    for x in (a, b):
+        if x not in names:
+            raise ValueError(f"bot {x!r} did not play in this run: it has {', '.join(sorted(names))}")
+    if a == b:
+        raise ValueError("compare two different bots")
+    r = records.assign(bot=records["bot"].astype(str), win=records["went_out"].astype(float))
+    per = r[r.bot.isin([a, b])].groupby(["deal", "bot"])[["score", "win"]].mean().unstack("bot")
+    per = per.dropna()
+    rows = []
+    for m in ("score", "win"):
+        d = (per[(m, a)] - per[(m, b)]).to_numpy(float)
+        n = d.size
+        mean = float(d.mean()) if n else float("nan")
+        se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+        rows.append({"metric": m, "a": a, "b": b, "deals": n,
+                     "mean_a": float(per[(m, a)].mean()) if n else float("nan"),
+                     "mean_b": float(per[(m, b)].mean()) if n else float("nan"),
+                     "diff": mean, "diff_se": se, "diff_lo": mean - z * se, "diff_hi": mean + z * se})
+    return pd.DataFrame(rows)

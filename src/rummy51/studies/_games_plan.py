@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import inspect
+import itertools
 import json
 import time
 from dataclasses import dataclass
@@ -52,6 +53,28 @@ COLUMNS = ("deal", "seat", "bot", "position", "first_player", "score", "opened",
 
 KIND = "games"
 _CHUNK_TAG = "# rummy51-games-chunk "
+
+#: ``seats=``: "fixed" (every bot keeps its seat), "rotate" (every deal is played once
+#: per cyclic shift of the bots over the seats: each bot sits in each seat once) or
+#: "permute" (once per permutation: every order of the bots around the table).
+SEATS = ("fixed", "rotate", "permute")
+#: Most players a "permute" run may have (6! = 720 plays of every deal is too many).
+MAX_PERMUTE = 5
+
+
+def arrangements(players: int, seats: str) -> list[tuple[int, ...]]:
+    """The seat arrangements of a run: arrangement ``a`` puts listed bot ``perm[s]`` in
+    seat ``s``. "fixed" is the identity alone."""
+    if seats == "fixed":
+        return [tuple(range(players))]
+    if seats == "rotate":
+        return [tuple((s + k) % players for s in range(players)) for k in range(players)]
+    if seats == "permute":
+        if players > MAX_PERMUTE:
+            raise ValueError(f"seats 'permute' plays every deal {players}! times; at most "
+                             f"{MAX_PERMUTE} players (use seats 'rotate')")
+        return list(itertools.permutations(range(players)))
+    raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
 
 
 # --------------------------------------------------------------------------- bots
@@ -160,12 +183,20 @@ class _GameSettings:
     rules: RuleSet
     entropy: Any
     spawn_key: tuple[int, ...]
+    seats: str = "fixed"
 
     def to_json(self) -> dict:
-        return {"players": self.players, "bots": list(self.bots), "games": self.games,
-                "chunk_size": self.chunk_size, "rotate_first": self.rotate_first,
-                "rules": rules_to_dict(self.rules),
-                "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+        d = {"players": self.players, "bots": list(self.bots), "games": self.games,
+             "chunk_size": self.chunk_size, "rotate_first": self.rotate_first,
+             "rules": rules_to_dict(self.rules),
+             "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+        if self.seats != "fixed":   # fixed runs keep the settings (and hash) they had
+            d["seats"] = self.seats
+        return d
+
+    @property
+    def arrangements(self) -> list[tuple[int, ...]]:
+        return arrangements(self.players, self.seats)
 
     @classmethod
     def from_json(cls, d: Mapping) -> "_GameSettings":
@@ -174,7 +205,8 @@ class _GameSettings:
                    games=int(d["games"]), chunk_size=int(d["chunk_size"]),
                    rotate_first=bool(d["rotate_first"]), rules=rules_from_dict(d["rules"]),
                    entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
-                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]))
+                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]),
+                   seats=str(d.get("seats", "fixed")))
 
     @property
     def config_hash(self) -> str:
@@ -190,7 +222,8 @@ class _GameSettings:
                           "n": min(self.chunk_size, self.games - deal0),
                           "players": self.players, "bots": list(self.bots),
                           "rotate_first": self.rotate_first, "rules": rules,
-                          "entropy": self.entropy, "spawn_key": list(self.spawn_key)})
+                          "entropy": self.entropy, "spawn_key": list(self.spawn_key),
+                          "seats": self.seats})
         return specs
 
 
@@ -280,24 +313,52 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
 
 
 def _play_chunk(spec: Mapping) -> dict:
-    """Play one chunk's deals; returns its columns, the seconds and the turns played."""
+    """Play one chunk's deals, once per seat arrangement (arrangement-major: each block
+    of ``n * players`` rows is laid out like a fixed-seat chunk); returns its columns,
+    the seconds and the turns played."""
+    from .. import __version__
+
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])
     players = spec["players"]
     n = spec["n"]
-    cols = {c: np.zeros(n * players, _CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
-    if uses_kernel(spec["bots"], rules, spec.get("engine", "auto")):
-        turns = _kernel_rows(spec, rules, cols)
-        from .. import __version__
+    seats = spec.get("seats", "fixed")
+    perms = arrangements(players, seats)
+    block = n * players
+    cols = {c: np.zeros(block * len(perms), _CHUNK_DTYPES[c]) for c in chunk_columns(seats)}
+    turns = 0
+    for a, perm in enumerate(perms):
+        sub = {c: v[a * block:(a + 1) * block] for c, v in cols.items()}
+        if "arrangement" in sub:
+            sub["arrangement"][:] = a
+        seated = [spec["bots"][k] for k in perm]
+        # the kernel deals no bot randomness by seat: it plays an arranged table only
+        # when no bot draws from its own generator (the listed bot keeps its seed)
+        if uses_kernel(seated, rules, spec.get("engine", "auto")) and (
+                len(perms) == 1 or all(b == "greedy" for b in seated)):
+            turns += _kernel_rows(dict(spec, bots=seated), rules, sub)
+        else:
+            turns += _python_rows(spec, rules, sub, perm)
+    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+            "turns": turns, "version": __version__}
 
-        return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
-                "turns": turns, "version": __version__}
-    makers = [_bot_factory(b) for b in spec["bots"]]
+
+def chunk_columns(seats: str) -> tuple[str, ...]:
+    """The columns of a chunk: an ``arrangement`` column when the seats move."""
+    return _CHUNK_COLUMNS if seats == "fixed" else _CHUNK_COLUMNS + ("arrangement",)
+
+
+def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int]) -> int:
+    """One arrangement of a chunk through the Python engine: seat ``s`` holds listed bot
+    ``perm[s]``, with that bot's own seed (so a bot's randomness follows the bot)."""
+    players = spec["players"]
+    n = spec["n"]
+    makers = [_bot_factory(spec["bots"][k]) for k in perm]
     turns = 0
     for j in range(n):
         deal = spec["deal0"] + j
         game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
-        bots = [make(ss) for make, ss in zip(makers, bot_ss)]
+        bots = [make(bot_ss[k]) for make, k in zip(makers, perm)]
         first = deal % players if spec["rotate_first"] else 0
         try:
             state = play_deal(bots, rules, seed=game_ss, first=first)
@@ -306,19 +367,34 @@ def _play_chunk(spec: Mapping) -> dict:
                                f"failed: {type(e).__name__}: {e}") from e
         cols["deal"][j * players:(j + 1) * players] = deal
         turns += _deal_rows(state, cols, j * players)
-    from .. import __version__
-
-    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
-            "turns": turns, "version": __version__}
+    return turns
 
 
 def _check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
-    if set(cols) != set(_CHUNK_COLUMNS):
-        return f"columns {sorted(cols)} instead of {sorted(_CHUNK_COLUMNS)}"
+    seats = spec.get("seats", "fixed")
+    want = chunk_columns(seats)
+    if set(cols) != set(want):
+        return f"columns {sorted(cols)} instead of {sorted(want)}"
+    k = len(arrangements(spec["players"], seats))
+    block = spec["n"] * spec["players"]
+    if len(cols["deal"]) != k * block:
+        return f"{len(cols['deal'])} rows, not {k * block}"
+    for a in range(k):
+        sub = {c: v[a * block:(a + 1) * block] for c, v in cols.items()}
+        if "arrangement" in sub and not (sub["arrangement"] == a).all():
+            return f"arrangement {a}'s rows are out of order"
+        why = _check_block(spec, sub)
+        if why:
+            return why if k == 1 else f"arrangement {a}: {why}"
+    return None
+
+
+def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+    """``_check_cols`` of one arrangement's rows."""
     p, n = spec["players"], spec["n"]
     rows = n * p
-    for c in _CHUNK_COLUMNS:
+    for c in cols:
         if len(cols[c]) != rows:
             return f"column {c} has {len(cols[c])} rows, not {rows}"
     deals = np.arange(spec["deal0"], spec["deal0"] + n)
@@ -346,11 +422,19 @@ def _check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
 
 
 # --------------------------------------------------------------------------- chunk files
+_CHUNK_DTYPES["arrangement"] = np.int16
 _LAYOUT = runs.ChunkLayout(columns=_CHUNK_COLUMNS, dtypes=_CHUNK_DTYPES, csv_tag=_CHUNK_TAG)
+_LAYOUT_ARRANGED = runs.ChunkLayout(columns=_CHUNK_COLUMNS + ("arrangement",),
+                                    dtypes=_CHUNK_DTYPES, csv_tag=_CHUNK_TAG)
+
+
+def _layout(seats: str) -> runs.ChunkLayout:
+    return _LAYOUT if seats == "fixed" else _LAYOUT_ARRANGED
 
 
 def _write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, _LAYOUT, res["cols"],
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, _layout(spec.get("seats", "fixed")),
+                     res["cols"],
                      {"chunk": spec["index"], "config_hash": run.hash, "deal0": spec["deal0"],
                       "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
                       "turns": int(res["turns"])})
@@ -360,9 +444,10 @@ def _chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     """Reads a chunk file of ``run`` back to its verified result (``cols``, ``seconds``,
     ``turns``)."""
     def read(path: Path, spec: Mapping) -> dict:
-        meta, raw = runs.read_chunk(path, run.fmt, _LAYOUT, run.hash,
+        seats = spec.get("seats", "fixed")
+        meta, raw = runs.read_chunk(path, run.fmt, _layout(seats), run.hash,
                                     {"chunk": spec["index"], "deal0": spec["deal0"], "n": spec["n"]})
-        cols = {c: raw[c].astype(_CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+        cols = {c: raw[c].astype(_CHUNK_DTYPES[c]) for c in chunk_columns(seats)}
         why = _check_cols(spec, cols)
         if why:
             raise ValueError(why)

@@ -77,7 +77,8 @@ from ..rules import RuleSet, rules_label
 from ..stats import Z95, proportion
 from ._common import RunFacts, compare_settings, json_records, unfinished
 from ._games_plan import (
-    _CHUNK_COLUMNS,
+    arrangements,
+    chunk_columns,
     _CHUNK_DTYPES,
     _END_CODE,
     COLUMNS,
@@ -114,10 +115,16 @@ def _frame(cols: Mapping[str, np.ndarray], settings: _GameSettings):
     turn_opened[np.asarray(cols["turn_opened"]) < 0] = pd.NA
     bot_names = list(dict.fromkeys(settings.bots))
     bot_codes = np.array([bot_names.index(b) for b in settings.bots], np.int64)
+    # the listed bot in each row's seat: seat s of arrangement a holds listed bot perm_a[s]
+    listed = seat.astype(np.int64)
+    arranged = "arrangement" in cols
+    if arranged:
+        perms = np.array(settings.arrangements, np.int64)
+        listed = perms[np.asarray(cols["arrangement"], np.int64), listed]
     df = pd.DataFrame({
         "deal": np.asarray(cols["deal"], np.int64),
         "seat": seat,
-        "bot": pd.Categorical.from_codes(bot_codes[seat.astype(np.int64)], categories=bot_names)
+        "bot": pd.Categorical.from_codes(bot_codes[listed], categories=bot_names)
         if len(seat) else pd.Categorical([], categories=bot_names),
         "position": ((seat.astype(np.int64) - first) % p).astype(np.int8),
         "first_player": first,
@@ -132,6 +139,8 @@ def _frame(cols: Mapping[str, np.ndarray], settings: _GameSettings):
         "end": pd.Categorical.from_codes(np.asarray(cols["end"], np.int64), categories=list(ENDS))
         if len(seat) else pd.Categorical([], categories=list(ENDS)),
     })
+    if arranged:
+        df.insert(1, "arrangement", np.asarray(cols["arrangement"], np.int16))
     return df
 
 
@@ -152,6 +161,7 @@ def _cols_of(df) -> dict[str, np.ndarray]:
         "deal_length": df["deal_length"].to_numpy(np.int64),
         "draw": df["draw"].astype(bool).to_numpy(np.int64),
         "end": ends.to_numpy(np.int64),
+        **({"arrangement": df["arrangement"].to_numpy(np.int64)} if "arrangement" in df else {}),
     }
 
 
@@ -207,11 +217,19 @@ class GameStudy(RunFacts):
     chunk_size: int = GAME_DEFAULTS["chunk_size"]
     rotate_first: bool = True
     compute_seconds: float = float("nan")
+    seats: str = "fixed"
 
     # ------------------------------------------------------------------ basics
     @property
+    def arrangements(self) -> list[tuple[int, ...]]:
+        """The seat arrangements every deal is played under (``seats``): arrangement
+        ``a`` seats listed bot ``perm[s]`` in seat ``s``."""
+        return arrangements(self.players, self.seats)
+
+    @property
     def deals_done(self) -> int:
-        return len(self.records) // self.players
+        """Deals played (each under every arrangement)."""
+        return len(self.records) // (self.players * len(self.arrangements))
 
     @property
     def turns(self) -> int:
@@ -221,20 +239,23 @@ class GameStudy(RunFacts):
 
     def _settings(self) -> _GameSettings:
         return _GameSettings(self.players, tuple(self.bots), self.games, self.chunk_size,
-                             self.rotate_first, self.rules, self.entropy, tuple(self.spawn_key))
+                             self.rotate_first, self.rules, self.entropy, tuple(self.spawn_key),
+                             self.seats)
 
     def same_records(self, other: "GameStudy") -> bool:
         """Whether ``other`` holds exactly the same settings and records."""
         return (self._settings() == other._settings()
                 and self.records.reset_index(drop=True).equals(other.records.reset_index(drop=True)))
 
-    def replay(self, deal: int) -> GameState:
-        """Play deal ``deal`` again from its seeds with fresh bots; returns the finished
-        state (its ``to_json()`` is the deal's hand history)."""
+    def replay(self, deal: int, arrangement: int = 0) -> GameState:
+        """Play deal ``deal`` (under seat ``arrangement``) again from its seeds with fresh
+        bots; returns the finished state (its ``to_json()`` is the deal's hand history)."""
         deal = int_arg("deal", deal, 0, self.games - 1)
+        perm = self.arrangements[int_arg("arrangement", arrangement, 0,
+                                         len(self.arrangements) - 1)]
         chunk, j = divmod(deal, self.chunk_size)
         game_ss, bot_ss = deal_seeds(self.entropy, self.spawn_key, chunk, j, self.players)
-        bots = [_bot_factory(b)(ss) for b, ss in zip(self.bots, bot_ss)]
+        bots = [_bot_factory(self.bots[k])(bot_ss[k]) for k in perm]
         first = deal % self.players if self.rotate_first else 0
         return play_deal(bots, self.rules, seed=game_ss, first=first)
 
@@ -270,7 +291,8 @@ class GameStudy(RunFacts):
                 rows.append(row)
         elif by == "seat":
             for s, name in enumerate(self.bots):
-                row = {"seat": s, "bot": name}
+                # seats that move hold every bot in turn
+                row = {"seat": s, "bot": name if self.seats == "fixed" else "(all)"}
                 row.update(_group_stats(r[r["seat"] == s]))
                 rows.append(row)
         elif by == "position":
@@ -281,6 +303,25 @@ class GameStudy(RunFacts):
         else:
             raise ValueError(f"by must be 'bot', 'seat', 'position' or None, got {by!r}")
         return pd.DataFrame(rows)
+
+    def paired(self, a: str, b: str):
+        """Bot ``a`` against bot ``b`` deal by deal (``rummy51.reports.ratings.
+        paired_comparison``): the mean differences of score and win rate with intervals.
+        Fair when the seats move (``seats`` "rotate" or "permute")."""
+        from ..reports.ratings import paired_comparison
+
+        return paired_comparison(self.records, a, b)
+
+    def ratings(self, method: str = "bradley-terry", **kw):
+        """The bots' ratings: ``"bradley-terry"`` (Elo scale, bootstrap intervals) or
+        ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``)."""
+        from ..reports.ratings import bradley_terry, plackett_luce
+
+        if method == "bradley-terry":
+            return bradley_terry(self.records, **kw)
+        if method == "plackett-luce":
+            return plackett_luce(self.records, **kw)
+        raise ValueError(f"method must be 'bradley-terry' or 'plackett-luce', got {method!r}")
 
     def overview(self):
         """One row of deal-level figures: ``deals``; ``draws`` (capped + stock_out) and
@@ -421,13 +462,26 @@ class GameStudy(RunFacts):
             except Exception as e:
                 raise ValueError(f"{rec} is unreadable ({type(e).__name__}: {e}): run resume on "
                                  f"{path} to rebuild it from the chunk files") from None
-            whole = {"index": 0, "deal0": 0, "n": len(cols["deal"]) // settings.players,
-                     "players": settings.players, "rotate_first": settings.rotate_first}
-            why = _check_cols(whole, cols)
+            plays = settings.players * len(settings.arrangements)
+            if settings.seats == "fixed":   # one check of the whole file
+                whole = {"index": 0, "deal0": 0, "n": len(cols["deal"]) // plays,
+                         "players": settings.players, "rotate_first": settings.rotate_first}
+                why = _check_cols(whole, cols)
+            else:                           # chunk by chunk: each is arrangement-major
+                why, at = None, 0
+                for spec in specs:
+                    rows = spec["n"] * plays
+                    if at >= len(cols["deal"]):
+                        break
+                    why = _check_cols(spec, {c: v[at:at + rows] for c, v in cols.items()})
+                    if why:
+                        why = f"chunk {spec['index']}: {why}"
+                        break
+                    at += rows
             if why:
                 raise ValueError(f"{rec} is damaged ({why}): run resume on {path} to rebuild it")
             done = min(len(specs), meta.get("chunks", {}).get("done_count", len(specs)))
-            if len(cols["deal"]) == settings.games * settings.players:
+            if len(cols["deal"]) == settings.games * plays:
                 done = len(specs)
             return cls._make(settings, _frame(cols, settings), chunks=len(specs), chunks_done=done,
                              elapsed=meta.get("elapsed_s") or float("nan"),
@@ -449,13 +503,13 @@ class GameStudy(RunFacts):
         return cls(records=records, players=settings.players, bots=settings.bots,
                    games=settings.games, rules=settings.rules, entropy=settings.entropy,
                    spawn_key=settings.spawn_key, chunk_size=settings.chunk_size,
-                   rotate_first=settings.rotate_first, **kw)
+                   rotate_first=settings.rotate_first, seats=settings.seats, **kw)
 
     @classmethod
     def _from_results(cls, settings: _GameSettings, found: Mapping[int, dict], **kw) -> "GameStudy":
         order = sorted(found)
         cols = {c: np.concatenate([found[i]["cols"][c] for i in order])
-                if order else np.zeros(0, _CHUNK_DTYPES[c]) for c in _CHUNK_COLUMNS}
+                if order else np.zeros(0, _CHUNK_DTYPES[c]) for c in chunk_columns(settings.seats)}
         kw.setdefault("compute_seconds", float(sum(found[i]["seconds"] for i in order)))
         return cls._make(settings, _frame(cols, settings), **kw)
 
@@ -481,6 +535,7 @@ def simulate_games(
     on_chunk: Optional[Callable[[int, int, int], None]] = None,
     command: Optional[str] = None,
     engine: str = "auto",
+    seats: Optional[str] = None,
 ) -> GameStudy:
     """Play ``games`` complete deals between bots and record every player's result.
 
@@ -499,6 +554,11 @@ def simulate_games(
     * ``chunk_size`` (250): deals per chunk; it fixes the seeds, so it is a setting.
     * ``rotate_first`` (True): deal ``d`` starts at seat ``d % players``; False: seat 0
       always starts.
+    * ``seats`` ("fixed"): "rotate" plays every deal once per cyclic shift of the bots
+      over the seats (each bot in each seat once), "permute" once per permutation
+      (every order around the table; at most 5 players), so that the luck of a seat
+      and of its neighbours cancels. The same cards, each bot with its own seed; the
+      records gain an ``arrangement`` column and ``paired`` compares two bots deal by deal.
     * ``backend``: "local" (processes) or "dask" (``scheduler``: ``tcp://HOST:PORT``, a
       ``distributed.Client``, or None for a local cluster of ``workers`` processes).
     * ``out``: a new run directory; ``resume``: an existing one to continue (settings
@@ -542,6 +602,7 @@ def simulate_games(
         "games": None if games is None else int_arg("games", games, 1, MAX_COUNT),
         "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1, MAX_GAME_CHUNK),
         "rotate_first": None if rotate_first is None else bool(rotate_first),
+        "seats": seats,
         "rules": rules,
         "players": None, "bots": None,
     }
@@ -569,8 +630,10 @@ def simulate_games(
             games=d["games"] if given["games"] is None else given["games"],
             chunk_size=d["chunk_size"] if given["chunk_size"] is None else given["chunk_size"],
             rotate_first=d["rotate_first"] if given["rotate_first"] is None else given["rotate_first"],
-            rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key)
+            rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key,
+            seats="fixed" if seats is None else seats)
     _check_players(settings.players, settings.rules)
+    settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
         _bot_factory(b)
     in_c = uses_kernel(settings.bots, settings.rules, engine)
