@@ -77,6 +77,8 @@ def test_report_numbers_unchanged(tmp_path):
                               threads=1, chunk_size=5_000, turn_chunk_size=100,
                               progress=False, out=tmp_path / "o")
     report = reports.build_report(reports.load_runs([tmp_path / "o", tmp_path / "g"]))
-    frames = [item.data for s in report.sections for item in s.items if item.data is not None]
+    # the Plackett-Luce table (issue 13) needs the optional openskill: pinned apart
+    frames = [item.data for s in report.sections for item in s.items
+              if item.data is not None and item.name != "games_plackett_luce"]
     assert len(frames) > 10
     assert _digest(*frames) == DIGESTS["report"]

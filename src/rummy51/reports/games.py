@@ -186,6 +186,23 @@ def _fig_deal_length(hist, over, runs):
     return fig
 
 
+def _plackett_luce_table(runs):
+    """The runs' Plackett-Luce ratings (one table), or None without openskill."""
+    import pandas as pd
+
+    from .ratings import plackett_luce
+
+    out = []
+    for r in runs:
+        try:
+            t = plackett_luce(r.records)
+        except ValueError:
+            return None     # openskill is optional
+        t.insert(0, "run", r.name)
+        out.append(t)
+    return pd.concat(out, ignore_index=True)
+
+
 @_styled
 def _fig_ratings(rt, runs, bot_order):
     R = len(runs)
@@ -307,6 +324,17 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                    ReportTable("games_ratings", "Ratings", rt, tuple(rt_cols),
                                f"Fitted by the MM algorithm; intervals from {bootstrap} bootstrap "
                                f"resamples of the deals (seed {seed}).")]
+    pl = _plackett_luce_table(runs)
+    if pl is not None:
+        items.append(ReportTable(
+            "games_plackett_luce", "Plackett-Luce ratings (OpenSkill)", pl,
+            tuple(rcol + [Column("bot", "bot"),
+                          Column("mu", "mu", "num", "mu_lo", "mu_hi", digits=2),
+                          Column("sigma", "sigma", "num", digits=2),
+                          Column("ordinal", "mu - 3 sigma", "num", digits=2),
+                          Column("plays", "plays", "int")]),
+            "Every play ranked by score (lower is better); interval: mu ± 1.96 sigma, the "
+            "model's posterior, not a sampling interval."))
     if multi:
         wide = rt.pivot_table(index="bot", columns="run",
                               values=["rating", "rating_lo", "rating_hi"], sort=False)
