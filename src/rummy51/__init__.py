@@ -51,7 +51,7 @@ from .studies import (
     simulate_openings,
 )
 
-from ._version import __version__  # noqa: E402
+from ._version import __version__ as __version__  # the one version source
 
 __all__ = [
     "JOKER", "PAD", "Hand", "card_text", "cards_text", "parse_card", "parse_cards",

@@ -266,6 +266,10 @@ def _add_simulate_games(subparsers) -> None:
                    help="fixed (default): every bot keeps its seat; rotate: every deal once "
                         "per cyclic shift of the bots (each bot in each seat); permute: once "
                         "per order of the bots around the table (at most 5 players)")
+    e.add_argument("--histories", action="store_true",
+                   help="also write every deal's hand history into the run directory "
+                        "(histories/chunk-N.jsonl.gz, JSON Lines; needs --out); the deals are "
+                        "then played by the Python engine")
     e.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
                    help="auto (default): tables of greedy bots only are played by the C game "
                         "kernel (the same deals, move for move), other tables by the Python "
@@ -301,7 +305,7 @@ def _cmd_simulate_games(args: argparse.Namespace) -> int:
             backend=backend, scheduler=args.scheduler, out=args.out, resume=args.resume,
             progress=False if args.no_progress else None, rotate_first=args.rotate_first,
             chunk_format=args.chunk_format, command=command, engine=args.engine,
-            seats=args.seats),
+            seats=args.seats, histories=args.histories),
         _games_text, read_manifest, _games_option_names)
 
 

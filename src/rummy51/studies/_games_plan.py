@@ -326,6 +326,8 @@ def _play_chunk(spec: Mapping) -> dict:
     perms = arrangements(players, seats)
     block = n * players
     cols = {c: np.zeros(block * len(perms), _CHUNK_DTYPES[c]) for c in chunk_columns(seats)}
+    # hand histories come from the Python engine (the records are the same either way)
+    histories: Optional[list[str]] = [] if spec.get("histories") else None
     turns = 0
     for a, perm in enumerate(perms):
         sub = {c: v[a * block:(a + 1) * block] for c, v in cols.items()}
@@ -334,13 +336,16 @@ def _play_chunk(spec: Mapping) -> dict:
         seated = [spec["bots"][k] for k in perm]
         # the kernel deals no bot randomness by seat: it plays an arranged table only
         # when no bot draws from its own generator (the listed bot keeps its seed)
-        if uses_kernel(seated, rules, spec.get("engine", "auto")) and (
+        if histories is None and uses_kernel(seated, rules, spec.get("engine", "auto")) and (
                 len(perms) == 1 or all(b == "greedy" for b in seated)):
             turns += _kernel_rows(dict(spec, bots=seated), rules, sub)
         else:
-            turns += _python_rows(spec, rules, sub, perm)
-    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
-            "turns": turns, "version": __version__}
+            turns += _python_rows(spec, rules, sub, perm, histories)
+    out = {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+           "turns": turns, "version": __version__}
+    if histories is not None:
+        out["histories"] = histories
+    return out
 
 
 def chunk_columns(seats: str) -> tuple[str, ...]:
@@ -348,7 +353,8 @@ def chunk_columns(seats: str) -> tuple[str, ...]:
     return _CHUNK_COLUMNS if seats == "fixed" else _CHUNK_COLUMNS + ("arrangement",)
 
 
-def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int]) -> int:
+def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int],
+                 histories: Optional[list] = None) -> int:
     """One arrangement of a chunk through the Python engine: seat ``s`` holds listed bot
     ``perm[s]``, with that bot's own seed (so a bot's randomness follows the bot)."""
     players = spec["players"]
@@ -367,7 +373,24 @@ def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int])
                                f"failed: {type(e).__name__}: {e}") from e
         cols["deal"][j * players:(j + 1) * players] = deal
         turns += _deal_rows(state, cols, j * players)
+        if histories is not None:
+            histories.append(state.to_json())
     return turns
+
+
+# --------------------------------------------------------------------------- histories
+def histories_path(run: runs.RunDir, index: int) -> Path:
+    return run.path / "histories" / f"chunk-{index:06d}.jsonl.gz"
+
+
+def write_histories(run: runs.RunDir, index: int, lines: Sequence[str]) -> None:
+    """A chunk's hand histories, one JSON object a line, gzip-compressed, written
+    atomically (before the chunk file, which marks the chunk done)."""
+    import gzip
+
+    runs.make_dirs(run.path / "histories")
+    data = gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
+    runs.atomic_write_file(histories_path(run, index), lambda f: f.write(data))
 
 
 def _check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:

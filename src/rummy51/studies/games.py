@@ -65,7 +65,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -79,6 +79,7 @@ from ._common import RunFacts, compare_settings, json_records, unfinished
 from ._games_plan import (
     arrangements,
     chunk_columns,
+    write_histories,
     _CHUNK_DTYPES,
     _END_CODE,
     COLUMNS,
@@ -100,7 +101,7 @@ from ._games_plan import (
     uses_kernel,
 )
 
-__all__ = ["GameStudy", "simulate_games", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
+__all__ = ["GameStudy", "simulate_games", "read_histories", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
            "COLUMNS", "ChunkWarning", "KIND"]
 
 # --------------------------------------------------------------------------- records
@@ -514,6 +515,37 @@ class GameStudy(RunFacts):
         return cls._make(settings, _frame(cols, settings), **kw)
 
 
+# --------------------------------------------------------------------------- histories
+def read_histories(path, chunks: Optional[Sequence[int]] = None):
+    """The hand histories of a games run directory written with ``histories=True``
+    (``--histories``): an iterator of dicts, one per play, in the order of the records
+    (chunk by chunk; within a chunk arrangement by arrangement, deal by deal). Each is
+    ``GameState.to_json()``'s object: ``GameState.from_dict(h)`` replays it (and checks
+    its recorded result). ``chunks``: only these chunk indices. A missing or damaged
+    file raises ``ValueError`` naming it."""
+    import gzip
+
+    path = Path(path)
+    manifest = read_manifest(path)
+    if not manifest.get("histories"):
+        raise ValueError(f"{path} was run without histories (--histories)")
+    settings = _GameSettings.from_json(manifest["settings"])
+    specs = settings.plan()
+    wanted = range(len(specs)) if chunks is None else chunks
+    for i in wanted:
+        f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
+        try:
+            text = gzip.decompress(f.read_bytes()).decode("utf-8")
+        except (OSError, EOFError, UnicodeDecodeError) as e:
+            raise ValueError(f"{f} is missing or damaged ({type(e).__name__}: {e})") from None
+        for n, line in enumerate(text.splitlines(), 1):
+            if line:
+                try:
+                    yield json.loads(line)
+                except ValueError as e:
+                    raise ValueError(f"{f} line {n} is not JSON ({e})") from None
+
+
 # --------------------------------------------------------------------------- the run
 def simulate_games(
     players: Optional[int] = None,
@@ -536,6 +568,7 @@ def simulate_games(
     command: Optional[str] = None,
     engine: str = "auto",
     seats: Optional[str] = None,
+    histories: bool = False,
 ) -> GameStudy:
     """Play ``games`` complete deals between bots and record every player's result.
 
@@ -559,6 +592,11 @@ def simulate_games(
       (every order around the table; at most 5 players), so that the luck of a seat
       and of its neighbours cancels. The same cards, each bot with its own seed; the
       records gain an ``arrangement`` column and ``paired`` compares two bots deal by deal.
+    * ``histories`` (False): also write every play's hand history (``GameState.to_json``)
+      into the run directory, ``histories/chunk-NNNNNN.jsonl.gz`` (JSON Lines, gzip), read
+      back by ``read_histories``. The deals are then played by the Python engine (every
+      move checked), at its speed; the records are the same. Needs ``out`` (or
+      ``resume`` of a run that writes them).
     * ``backend``: "local" (processes) or "dask" (``scheduler``: ``tcp://HOST:PORT``, a
       ``distributed.Client``, or None for a local cluster of ``workers`` processes).
     * ``out``: a new run directory; ``resume``: an existing one to continue (settings
@@ -636,17 +674,28 @@ def simulate_games(
     settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
         _bot_factory(b)
-    in_c = uses_kernel(settings.bots, settings.rules, engine)
+    if resume is not None and run is not None and run.manifest.get("histories"):
+        histories = True        # a run that writes histories goes on writing them
+    if not isinstance(histories, (bool, np.bool_)):
+        raise TypeError(f"histories must be True or False, got {histories!r}")
+    if histories and out is None and resume is None:
+        raise ValueError("histories are written into a run directory: give out (or resume)")
+    in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     specs = settings.plan()
     for spec in specs:
         spec["engine"] = engine
+        if histories:
+            spec["histories"] = True
     if command is None:
         command = "rummy51.simulate_games(" + ", ".join(
             f"{k}={v!r}" for k, v in (("players", players), ("bots", bots), ("games", games),
                                       ("seed", seed)) if v is not None) + ")"
     if out is not None and resume is None:
         fmt = runs.chunk_format(chunk_format)
-        run = runs.RunDir.create(out, _new_manifest(settings, fmt, command, len(specs)))
+        manifest = _new_manifest(settings, fmt, command, len(specs))
+        if histories:
+            manifest["histories"] = True
+        run = runs.RunDir.create(out, manifest)
 
     found: dict[int, dict] = {}
     if run is not None and (resume is not None or run.adopted):
@@ -661,6 +710,8 @@ def simulate_games(
         if why:
             raise RuntimeError(f"chunk {spec['index']} came back wrong: {why}")
         if run is not None:  # this process writes: workers may not share its disk
+            if "histories" in res:
+                write_histories(run, spec["index"], res["histories"])
             _write_chunk(run, spec, res)
         found[spec["index"]] = res
         session.chunk_done(spec)
