@@ -40,7 +40,7 @@ from ..runs.signals import EXIT_TERMINATED, Terminated
 from ._common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
                       add_format_options, add_hand_arguments, add_rule_options, read_hands,
                       in_option_words, rules_from_args)
-from . import best, odds, report, simulate
+from . import best, odds, play, report, simulate
 
 __all__ = [
     "main",
@@ -76,6 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_parser(subparsers)
     odds.add_parser(subparsers)
     report.add_parser(subparsers)
+    play.add_parser(subparsers)
+    from ..carousel import cli as carousel_cli
+
+    carousel = carousel_cli.add_parser(subparsers)
+    carousel.set_defaults(handler=carousel_cli.run)
     return parser
 
 

@@ -1,0 +1,107 @@
+"""``rummy51 play``: play a deal of Rummy 51 against the bots in the terminal.
+
+You sit in seat 0. Each of your turns shows your hand, the table, the discard pile and
+the bottom card, and numbers the legal moves (the engine's ``legal_actions()``: draws,
+the solver's best lay-down, lay-offs, joker swaps, discards); type a number. The bots'
+moves are shown as they play. ``q`` (or end of input) leaves the deal.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..cards import card_text, cards_text
+from ._common import EXIT_OK, _count, _name_list, add_rule_options, rules_from_args
+
+
+def add_parser(subparsers) -> None:
+    from ..r51.bots import BOTS
+
+    p = subparsers.add_parser(
+        "play",
+        help="play a deal against the bots in the terminal",
+        description="Play one deal of Rummy 51 in seat 0 against the bots: your hand, the "
+                    "table and the legal moves by number each turn; the bots' moves shown.",
+        epilog="example: rummy51 play --bots greedy,tactician --seed 7",
+    )
+    p.add_argument("--bots", type=_name_list, default=("greedy", "tactician", "hand-hunter"),
+                   metavar="LIST",
+                   help=f"the bots in seats 1, 2, ...: {', '.join(BOTS)} "
+                        "(default greedy,tactician,hand-hunter)")
+    p.add_argument("--seed", type=_count, default=None, metavar="S",
+                   help="seed of the deal (default: fresh, printed)")
+    p.add_argument("--unicode", action="store_true", help="suits as ♠♥♦♣")
+    add_rule_options(p)
+    p.set_defaults(handler=_cmd_play)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from ..r51.engine import GameState
+    from ..studies._games_plan import _bot_factory, _parse_bots
+
+    rules = rules_from_args(args)
+    # the bots' names as the games study spells them (handhunter -> hand-hunter)
+    names = _parse_bots(list(args.bots), max(2, len(args.bots)))[0][:len(args.bots)]
+    state = GameState.new(rules, players=1 + len(names), seed=args.seed)
+    root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
+    bots = [_bot_factory(b)(ss) for b, ss in zip(names, root.spawn(len(names)))]
+    u = args.unicode
+    print(f"rummy51 play: you are seat 0 against {', '.join(names)}; seed {state.seed} "
+          f"(repeat with --seed {state.seed})")
+    shown = 0
+    while not state.over:
+        shown = _show_moves(state, shown, u)
+        p = state.current
+        if p == 0:
+            action = _ask(state, u)
+            if action is None:
+                print("\nleft the deal")
+                return EXIT_OK
+            state.apply(action)
+        else:
+            state.apply(bots[p - 1].choose(state.view(p)))
+    _show_moves(state, shown, u)
+    res = state.result
+    who = "you" if res.winner == 0 else (f"seat {res.winner}" if res.winner is not None else "nobody")
+    print(f"\ndeal over ({res.how}): {who} won; scores (lower is better): "
+          + ", ".join(f"seat {i} {s}" for i, s in enumerate(state.scores())))
+    return EXIT_OK
+
+
+def _show_moves(state, shown: int, u: bool) -> int:
+    """Print the moves of other seats since ``shown``; returns the new count."""
+    hist = state.history
+    for rec in hist[shown:]:
+        if rec.player > 0:
+            print(f"  seat {rec.player}: {rec.action.text()}")
+    return len(hist)
+
+
+def _ask(state, u: bool):
+    """Show the position, read the number of a legal move (None: the player left)."""
+    view = state.view(0)
+    print()
+    print(f"your hand ({len(view.hand)}): {cards_text(sorted(view.hand), u)}")
+    table = view.table
+    if table:
+        print("table: " + "  |  ".join(f"[{i}] {m.text(u)}" for i, m in enumerate(table)))
+    pile = view.discard_pile
+    print(f"discard pile top: {card_text(pile[-1], u) if pile else '-'}; "
+          f"bottom card: {card_text(view.bottom, u) if view.bottom is not None else '-'}; "
+          f"hand sizes: {', '.join(map(str, view.hand_sizes))}")
+    moves = state.legal_actions()
+    for i, a in enumerate(moves, 1):
+        print(f"  {i:>2}. {a.text()}")
+    while True:
+        try:
+            line = input(f"your move (1-{len(moves)}, q to leave): ")
+        except EOFError:
+            return None
+        line = line.strip().lower()
+        if line in ("q", "quit", "exit"):
+            return None
+        if line.isdigit() and 1 <= int(line) <= len(moves):
+            return moves[int(line) - 1]
+        print(f"  type a number from 1 to {len(moves)}", file=sys.stderr)
