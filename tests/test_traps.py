@@ -79,3 +79,17 @@ def test_resume_says_what_it_resumes(capsys, tmp_path):
 
     meta = json.loads((out_dir / "results.json").read_text())["meta"]
     assert abs(rate - 20 / meta["elapsed_s"]) < 0.2 * rate + 1   # the session's 20 deals
+
+
+def test_errors_name_options_not_fields(capsys):
+    code, _, err = run(capsys, "simulate", "openings", "--decks", "3", "--deals", "10")
+    assert code == 2 and err == "rummy51: error: --decks must be 1..2, got 3\n"
+    code, _, err = run(capsys, "simulate", "games", "--out", "a", "--resume", "b")
+    assert code == 2 and "--out" in err and "--resume" in err and "give either out" not in err
+
+
+def test_chunk_format_message_names_the_option():
+    from rummy51.cli._common import in_option_words
+
+    assert in_option_words("chunk format 'parquet' needs pyarrow") == "--chunk-format parquet needs pyarrow"
+    assert in_option_words("it was run with rules.jokers = 4") == "it was run with --jokers = 4"
