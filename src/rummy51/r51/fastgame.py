@@ -64,6 +64,16 @@ def kernel_bots(bots) -> bool:
     return all(bot_code(b) is not None for b in bots)
 
 
+def seat_rngs(codes, entropy, key) -> Optional[list]:
+    """The random seats' generators of a games study's deal (``deal_seeds``: seat ``s``'s
+    bot seed is child ``key + (1 + s,)``), None for the other seats (or for no random seat)."""
+    if 0 not in codes:
+        return None
+    SS, rng = np.random.SeedSequence, np.random.default_rng
+    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + s,))) if c == 0 else None
+            for s, c in enumerate(codes)]
+
+
 def _params(bot) -> Optional[tuple]:
     if isinstance(bot, HandHunterBot):
         return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
