@@ -219,6 +219,52 @@ cdef int qsolve(Game* G, const uint8_t* codes, int n, int mode, int keep, int mu
     return r
 
 
+cdef inline void hand_of(const Game* G, int p, int minus, Hand* h) noexcept nogil:
+    """Player p's hand less one ``minus`` (if >= 0) in the solver's bit planes (the
+    layout of _core.pxd: bit 16 * suit + rank index), as parse_hand builds it."""
+    cdef int c, m
+    cdef uint64_t bit
+    h.once = 0
+    h.twice = 0
+    h.jokers = G.cnt[p][JOKER] - (1 if minus == JOKER else 0)
+    h.n = h.jokers
+    for c in range(52):
+        m = G.cnt[p][c] - (1 if c == minus else 0)
+        if m > 0:
+            bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
+            h.once |= bit
+            if m > 1:
+                h.twice |= bit
+            h.n += m
+
+
+cdef inline int hand_plus(const Hand* h, int c, Hand* out) noexcept nogil:
+    """``h`` plus card ``c``; 0, or 1 if the deck cannot hold it (a third copy)."""
+    cdef uint64_t bit
+    out[0] = h[0]
+    out.n += 1
+    if c == JOKER:
+        out.jokers += 1
+        return 0
+    bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
+    if out.once & bit:
+        if out.twice & bit:
+            return 1
+        out.twice |= bit
+    else:
+        out.once |= bit
+    return 0
+
+
+cdef inline int hsolve(Game* G, const Hand* h, int mode, int keep) noexcept nogil:
+    """qsolve of a hand already in bit planes (no must-use card, no path)."""
+    cdef int r = solve(G.sr, h, mode, keep, -1, NULL, NULL)
+    if r < 0:
+        G.err = E_SOLVER
+        return 0
+    return r
+
+
 # --------------------------------------------------------------------------- randomness
 cdef inline uint64_t random_interval(bitgen_t* bg, uint64_t mx) noexcept nogil:
     """numpy's random_interval: uniform in [0, mx] by masked rejection."""
@@ -1528,6 +1574,49 @@ cdef inline int feeds(const Game* G, int c) noexcept nogil:
 
 
 # --------------------------------------------------------------------------- tactician
+cdef void near_add(const GRules* g, int y, int d, int* near) noexcept nogil:
+    """Add ``d`` to ``near[x]`` for each card x a natural y could share a meld with: its
+    rank in another suit, its suit one or two run positions away."""
+    cdef int s = y // 13, r = y % 13, q, dd, np_, i
+    cdef int pos[2]
+    for q in range(4):
+        if q != s:
+            near[q * 13 + r] += d
+    np_ = positions_of(g, y, pos)
+    for i in range(np_):
+        for dd in range(-2, 3):
+            if dd != 0 and 0 <= pos[i] + dd <= g.top:
+                near[pcard(pos[i] + dd, s)] += d
+
+
+cdef void near_cards(const Game* G, int p, int* near) noexcept nogil:
+    """``near[x] > 0``: card x could lie in a meld with player p's cards (a joker always
+    could). With at most one joker a meld, a natural x in a meld has another natural of
+    its rank in another suit, or of its suit one or two run positions away; any other x
+    lies in no meld, so adding it changes no opening. (Counts: ``near_add(c, -1)``
+    takes one copy of c out.)"""
+    cdef int y
+    memset(near, 0, 53 * sizeof(int))
+    near[JOKER] = 1
+    for y in range(52):
+        if G.cnt[p][y]:
+            near_add(G.g, y, G.cnt[p][y], near)
+
+
+cdef inline void hand_minus(Hand* h, int c) noexcept nogil:
+    """Take one copy of ``c`` (held) out of ``h``."""
+    cdef uint64_t bit
+    h.n -= 1
+    if c == JOKER:
+        h.jokers -= 1
+        return
+    bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
+    if h.twice & bit:
+        h.twice &= ~bit
+    else:
+        h.once &= ~bit
+
+
 cdef void tact_draw(Game* G) noexcept nogil:
     """TacticianBot._draw."""
     cdef int p = G.current, top, gain
@@ -1556,7 +1645,9 @@ cdef int tact_discard(Game* G) noexcept nogil:
     cdef uint8_t codes[MAXCODES]
     cdef int cands[53]
     cdef int u[53]
-    cdef int p = G.current, nc, k = 0, i, c, x, n, total, outs, v, w, f
+    cdef int near[53]
+    cdef Hand h, hx, hfull
+    cdef int p = G.current, nc, k = 0, i, c, x, n, total, outs, v, w, f, skip
     cdef int bc = -1, bo = 0, bv = 0, bw = 0
     nc = discard_cands(G, cands)
     for i in range(nc):
@@ -1569,6 +1660,8 @@ cdef int tact_discard(Game* G) noexcept nogil:
         return -1
     if not G.opened[p]:
         total = unseen_counts(G, u)
+        near_cards(G, p, near)
+        hand_of(G, p, -1, &hfull)
         for i in range(nc):
             c = cands[i]
             n = hand_codes(G, p, codes, -1, c)
@@ -1576,12 +1669,23 @@ cdef int tact_discard(Game* G) noexcept nogil:
             if v >= G.g.threshold:
                 outs = total    # opens already: with any card too
             else:
+                # a card in no meld with the rest leaves the rest's answer: no
                 outs = 0
-                for x in range(53):
-                    if u[x]:
-                        codes[n] = <uint8_t>x
-                        if qsolve(G, codes, n + 1, MODE_CAN_OPEN, 1, -1, NULL, NULL):
+                if c != JOKER:
+                    near_add(G.g, c, -1, near)
+                h = hfull
+                hand_minus(&h, c)
+                # a jokerless rest: a joker does all any card x does there (it stands for x
+                # in x's meld, worth as much), so if the rest cannot open with a joker it
+                # cannot with any card
+                skip = (h.jokers == 0 and G.g.mj >= 1 and hand_plus(&h, JOKER, &hx) == 0
+                        and not hsolve(G, &hx, MODE_CAN_OPEN, 1))
+                for x in range(53 if not skip else 0):
+                    if u[x] and near[x] > 0:
+                        if hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_CAN_OPEN, 1):
                             outs += u[x]
+                if c != JOKER:
+                    near_add(G.g, c, 1, near)
             if feeds(G, c):
                 v -= G.feed_pen[p]
             w = cval(G.g, c)
@@ -1647,6 +1751,7 @@ cdef void hh_play(Game* G) noexcept nogil:
     cdef int cands[53]
     cdef int u[53]
     cdef TMeld ms[MAXGO]
+    cdef Hand h, hx
     cdef int p = G.current, k, nc, n, v, depth = 0, i, c, x, hits, total, bc = -1, bh = 0
     cdef int bw = 0, w, m
     cdef double prob = 0.0
@@ -1671,11 +1776,10 @@ cdef void hh_play(Game* G) noexcept nogil:
                 continue
             hits = 0
             if total:
-                m = hand_codes(G, p, codes, -1, c)
+                hand_of(G, p, c, &h)
                 for x in range(53):
                     if u[x]:
-                        codes[m] = <uint8_t>x
-                        if qsolve(G, codes, m + 1, MODE_GO_OUT, 0, -1, NULL, NULL):
+                        if hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_GO_OUT, 0):
                             hits += u[x]
             w = cval(G.g, c)
             if bc < 0 or hits > bh or (hits == bh and w > bw):
