@@ -1,10 +1,13 @@
 # cython: language_level=3
-"""rummy51 game kernel: whole deals of four (or 2..8) greedy bots in C.
+"""rummy51 game kernel: whole deals of 2..8 built-in bots (random, greedy, hand-hunter,
+tactician) in C.
 
 Private module: the public road is ``rummy51.fastgame`` (and ``simulate_games``,
 which takes it when every seat is ``"greedy"``).
 
-This is the Python engine (``rummy51.engine``) and ``GreedyBot`` (``rummy51.bots``)
+This is the Python engine (``rummy51.engine``) and the bots of ``rummy51.bots``
+(``GreedyBot`` first; ``HandHunterBot``, ``TacticianBot`` and ``RandomBot``, whose
+``legal_actions()`` list and ``integers`` draws are mirrored, since issue 13)
 written again over plain C data, move for move: the same shuffle (numpy's
 ``Generator.permutation`` algorithm on the same bit generator), the same solver
 calls (``_core.solve``), the same table-meld model (``rummy51.melds``: a meld keeps
