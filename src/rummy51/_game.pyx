@@ -3,7 +3,7 @@
 tactician) in C.
 
 Private module: the public road is ``rummy51.fastgame`` (and ``simulate_games``,
-which takes it when every seat is ``"greedy"``).
+which takes it when every seat is a built-in bot).
 
 This is the Python engine (``rummy51.engine``) and the bots of ``rummy51.bots``
 (``GreedyBot`` first; ``HandHunterBot``, ``TacticianBot`` and ``RandomBot``, whose
