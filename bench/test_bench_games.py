@@ -140,3 +140,19 @@ def test_engine_overhead_per_turn(benchmark):
     benchmark.extra_info.update(turns=turns, us_per_turn=1e6 * best / turns,
                                 turns_per_s=turns / best, load_avg_1min=os.getloadavg()[0])
     assert turns == deals * 400
+
+
+# --------------------------------------------------------------------------- issue 13
+@pytest.mark.benchmark(group="games-kernel-bots")
+@pytest.mark.parametrize("bots", ["greedy", "tactician", "tactician,hand-hunter,random,greedy"],
+                         ids=["greedy", "tactician", "mixed"])
+def test_kernel_tables_deals_per_cpu_second(benchmark, bots):
+    """Issue 13: every built-in bot in the kernel. 4,000 deals through ``simulate_games``
+    (engine auto, 1 worker, chunks of 250) for greedy-only, tactician-only and the mixed
+    table (tactician, hand-hunter, random, greedy); compare ``deals_per_cpu_s`` within
+    one run (target: tactician and mixed >= 0.5x greedy)."""
+    from rummy51.games import uses_kernel
+
+    names = tuple(bots.split(",")) if "," in bots else (bots,) * 4
+    assert uses_kernel(names, RuleSet())
+    _games(benchmark, bots, 4000, 1, 250)

@@ -181,11 +181,13 @@ def test_simulate_games_records_equal_with_either_engine():
 def test_engine_choice():
     rules = RuleSet()
     assert uses_kernel(("greedy",) * 4, rules)
-    assert not uses_kernel(("greedy", "random"), rules)
+    assert uses_kernel(("greedy", "random", "hand-hunter", "tactician"), rules)
+    assert not uses_kernel(("greedy", "tests.bots:MyBot"), rules)
     assert not uses_kernel(("greedy",) * 4, rules, "python")
     assert not uses_kernel(("greedy",) * 4, RuleSet(max_jokers_per_meld=2))
-    with pytest.raises(ValueError, match="greedy"):
-        uses_kernel(("greedy", "random"), rules, "c")
+    assert not uses_kernel(("tactician",) * 4, RuleSet(max_jokers_per_meld=2))
+    with pytest.raises(ValueError, match="built-in bots"):
+        uses_kernel(("greedy", "tests.bots:MyBot"), rules, "c")
     with pytest.raises(ValueError, match="max_jokers_per_meld"):
         uses_kernel(("greedy",) * 4, RuleSet(max_jokers_per_meld=2), "c")
     with pytest.raises(ValueError, match="engine"):

@@ -1,5 +1,5 @@
 """Typed stub of the C game kernel (private: use rummy51.fastgame)."""
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -10,3 +10,10 @@ class GreedyKernel:
 def play_greedy(k: GreedyKernel, rng: np.random.Generator, players: int, first: int,
                 log: Optional[npt.NDArray[np.int32]] = ...
                 ) -> tuple[int, int, int, list[int], list[bool], list[int], int]: ...
+
+def play_table(k: GreedyKernel, rng: np.random.Generator, players: int, first: int,
+               bots: Optional[Sequence[int]] = ...,
+               bot_rngs: Optional[Sequence[Optional[np.random.Generator]]] = ...,
+               params: Optional[Sequence[Optional[tuple]]] = ...,
+               log: Optional[npt.NDArray[np.int32]] = ...
+               ) -> tuple[int, int, int, list[int], list[bool], list[int], int]: ...

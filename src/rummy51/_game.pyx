@@ -1,10 +1,13 @@
 # cython: language_level=3
-"""rummy51 game kernel: whole deals of four (or 2..8) greedy bots in C.
+"""rummy51 game kernel: whole deals of 2..8 built-in bots (random, greedy, hand-hunter,
+tactician) in C.
 
 Private module: the public road is ``rummy51.fastgame`` (and ``simulate_games``,
-which takes it when every seat is ``"greedy"``).
+which takes it when every seat is a built-in bot).
 
-This is the Python engine (``rummy51.engine``) and ``GreedyBot`` (``rummy51.bots``)
+This is the Python engine (``rummy51.engine``) and the bots of ``rummy51.bots``
+(``GreedyBot`` first; ``HandHunterBot``, ``TacticianBot`` and ``RandomBot``, whose
+``legal_actions()`` list and ``integers`` draws are mirrored, since issue 13)
 written again over plain C data, move for move: the same shuffle (numpy's
 ``Generator.permutation`` algorithm on the same bit generator), the same solver
 calls (``_core.solve``), the same table-meld model (``rummy51.melds``: a meld keeps
@@ -22,11 +25,12 @@ says so and the callers fall back to the Python engine.
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from numpy.random cimport bitgen_t
 
 from rummy51._core cimport (Rules, Hand, parse_hand, solve, core_rules_of, _bitgen_of,
-                            MODE_BEST, MODE_CAN_OPEN, MODE_DEADWOOD, MAX_DEPTH)
+                            MODE_BEST, MODE_CAN_OPEN, MODE_GO_OUT, MODE_DEADWOOD, MAX_DEPTH)
 
 import numpy as np
 
@@ -78,6 +82,13 @@ cdef enum:
 cdef enum:
     MAX_TURN_STEPS = 1000   # moves in one turn (a hand holds at most 108 cards)
 
+cdef enum:
+    # the bots (rummy51.bots), by the code fastgame.BOT_CODES gives them
+    B_RANDOM = 0
+    B_GREEDY = 1
+    B_HAND_HUNTER = 2
+    B_TACTICIAN = 3
+
 
 ctypedef struct TMeld:
     int kind            # RUN or SET
@@ -94,6 +105,7 @@ ctypedef struct GRules:
     int score_out, score_hand, score_hand_bottom, score_unopened, hand_doubles, draw_zero
     int deck_n
     const uint8_t* deck
+    int deckcnt[53]     # copies of each code in the deck
     const uint8_t* cat_kind     # catalogue: 1 run, 0 set
     const uint8_t* cat_n
     const uint8_t* cat_laid     # [id * 5 + slot]
@@ -125,6 +137,14 @@ ctypedef struct Game:
     int err
     int32_t* log
     Py_ssize_t log_n, log_cap
+    # the seats' bots and their parameters
+    int bot[MAXP]
+    bitgen_t* brng[MAXP]        # RandomBot's generator
+    double p_hold[MAXP]         # HandHunterBot
+    int max_round[MAXP]
+    int min_opp[MAXP]
+    int take_gain[MAXP]         # TacticianBot
+    int feed_pen[MAXP]
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -196,6 +216,52 @@ cdef int qsolve(Game* G, const uint8_t* codes, int n, int mode, int keep, int mu
         G.err = E_SOLVER
         return 0
     r = solve(G.sr, &h, mode, keep, must, path, depth)
+    if r < 0:
+        G.err = E_SOLVER
+        return 0
+    return r
+
+
+cdef inline void hand_of(const Game* G, int p, int minus, Hand* h) noexcept nogil:
+    """Player p's hand less one ``minus`` (if >= 0) in the solver's bit planes (the
+    layout of _core.pxd: bit 16 * suit + rank index), as parse_hand builds it."""
+    cdef int c, m
+    cdef uint64_t bit
+    h.once = 0
+    h.twice = 0
+    h.jokers = G.cnt[p][JOKER] - (1 if minus == JOKER else 0)
+    h.n = h.jokers
+    for c in range(52):
+        m = G.cnt[p][c] - (1 if c == minus else 0)
+        if m > 0:
+            bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
+            h.once |= bit
+            if m > 1:
+                h.twice |= bit
+            h.n += m
+
+
+cdef inline int hand_plus(const Hand* h, int c, Hand* out) noexcept nogil:
+    """``h`` plus card ``c``; 0, or 1 if the deck cannot hold it (a third copy)."""
+    cdef uint64_t bit
+    out[0] = h[0]
+    out.n += 1
+    if c == JOKER:
+        out.jokers += 1
+        return 0
+    bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
+    if out.once & bit:
+        if out.twice & bit:
+            return 1
+        out.twice |= bit
+    else:
+        out.once |= bit
+    return 0
+
+
+cdef inline int hsolve(Game* G, const Hand* h, int mode, int keep) noexcept nogil:
+    """qsolve of a hand already in bit planes (no must-use card, no path)."""
+    cdef int r = solve(G.sr, h, mode, keep, -1, NULL, NULL)
     if r < 0:
         G.err = E_SOLVER
         return 0
@@ -1043,13 +1109,13 @@ cdef void greedy_draw(Game* G) noexcept nogil:
     do_draw(G, SRC_STOCK)
 
 
-cdef int greedy_discard(Game* G) noexcept nogil:
+cdef int greedy_discard(Game* G, int opened) noexcept nogil:
     """GreedyBot's discard, the largest of (not a joker, score, value, code) where the score
     is, before opening, the best value left (keep-best: ``best_opening(hand - c, keep=0)``)
-    and, after opening, minus the deadwood left (``min_deadwood(hand - c, keep=0)``)."""
+    and, after opening (or with ``opened`` set: _least_deadwood_discard), minus the
+    deadwood left (``min_deadwood(hand - c, keep=0)``)."""
     cdef uint8_t codes[MAXCODES]
     cdef int p = G.current, c, n, v, bc = -1, bj = 0, bv = 0, bw = 0, nj, w
-    cdef int opened = G.opened[p]
     for c in range(53):
         if not G.cnt[p][c] or not may_discard(G, c):
             continue
@@ -1090,7 +1156,7 @@ cdef void greedy_play(Game* G) noexcept nogil:
         must = G.drawn if (G.must_open and g.must_meld) else -1
         if lay_best(G, must, 1):
             return
-        c = greedy_discard(G)
+        c = bot_discard(G)
         if c < 0:
             G.err = E_STATE
             return
@@ -1123,20 +1189,1031 @@ cdef void greedy_play(Game* G) noexcept nogil:
         if bc >= 0:
             do_lay_off(G, bc, bi, bs)
             return
-    c = greedy_discard(G)
+    c = bot_discard(G)
     if c < 0:
         G.err = E_STATE
         return
     do_discard(G, c)
 
 
-cdef void play(Game* G) noexcept nogil:
-    cdef int steps = 0, turn = 0
-    while G.phase != PH_OVER and not G.err:
-        if G.phase == PH_DRAW:
-            greedy_draw(G)
+# --------------------------------------------------------------------------- the other bots: shared pieces
+cdef inline int drawn_taken(const Game* G) noexcept nogil:
+    """TurnInfo.taken: the card taken from the discard pile this turn, or -1."""
+    return G.drawn if G.src == SRC_DISCARD else -1
+
+
+cdef inline int must_use(const Game* G) noexcept nogil:
+    """bots._must_use."""
+    return G.drawn if (G.must_open and G.g.must_meld and G.src == SRC_DISCARD) else -1
+
+
+cdef int can_take_discard(Game* G) noexcept nogil:
+    """view.can_draw('discard')."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int p = G.current, top, n
+    if G.pile_n == 0:
+        return 0
+    if G.opened[p] or free_round(G):
+        return 1
+    top = G.pile[G.pile_n - 1]
+    n = hand_codes(G, p, codes, top, -1)
+    return qsolve(G, codes, n, MODE_CAN_OPEN, 1, top if G.g.must_meld else -1, NULL, NULL)
+
+
+cdef int can_take_bottom(Game* G) noexcept nogil:
+    """view.can_draw('bottom')."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int p = G.current, n
+    if not G.g.bottom_card or G.bottom < 0 or G.opened[p]:
+        return 0
+    n = hand_codes(G, p, codes, G.bottom, -1)
+    return qsolve(G, codes, n, MODE_GO_OUT, 0, -1, NULL, NULL)
+
+
+cdef inline int ask(Game* G, int mode, int keep, int must, int extra, int minus) noexcept nogil:
+    """One solver question about the hand on turn, plus ``extra`` less ``minus`` (-1: none)."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int n = hand_codes(G, G.current, codes, extra, minus)
+    return qsolve(G, codes, n, mode, keep, must, NULL, NULL)
+
+
+cdef int unseen_counts(const Game* G, int* u) noexcept nogil:
+    """bots._unseen: the deck less the hand, the discard pile, the table and the bottom card.
+    Returns the total."""
+    cdef int c, i, j, t = 0, p = G.current
+    for c in range(53):
+        u[c] = G.g.deckcnt[c] - G.cnt[p][c]
+    for i in range(G.pile_n):
+        u[G.pile[i]] -= 1
+    for i in range(G.table_n):
+        for j in range(G.table[i].n):
+            u[G.table[i].cards[j]] -= 1
+    if G.bottom >= 0:
+        u[G.bottom] -= 1
+    for c in range(53):
+        if u[c] < 0:
+            u[c] = 0
+        t += u[c]
+    return t
+
+
+cdef inline int meld_value(const GRules* g, const TMeld* m) noexcept nogil:
+    """TableMeld.value: what the slots stand for."""
+    cdef int i, lo, v = 0
+    if m.kind == SET:
+        return m.n * cval(g, m.reps[0])
+    lo = m.reps[0] % 13
+    for i in range(m.n):
+        v += posval(g, lo + i)
+    return v
+
+
+cdef int melds_equal(const TMeld* a, int ka, const TMeld* b, int kb) noexcept nogil:
+    """LayDown.of(a) == LayDown.of(b): the same cards per meld and the same joker stand-ins."""
+    cdef int i, j
+    if ka != kb:
+        return 0
+    for i in range(ka):
+        if a[i].n != b[i].n:
+            return 0
+        for j in range(a[i].n):
+            if a[i].cards[j] != b[i].cards[j]:
+                return 0
+            if a[i].cards[j] == JOKER and a[i].reps[j] != b[i].reps[j]:
+                return 0
+    return 1
+
+
+# --------------------------------------------------------------------------- go_out_melds
+cdef enum:
+    MAXW = 160          # melds holding one card (melds._melds_with)
+    MAXGO = 40          # melds of one go-out collection
+
+
+cdef inline void put_run(TMeld* m, int a, int b, int suit, int jp) noexcept nogil:
+    cdef int q, n = 0
+    m.kind = RUN
+    m.owner = -1
+    for q in range(a, b + 1):
+        m.reps[n] = pcard(q, suit)
+        m.cards[n] = JOKER if q == jp else m.reps[n]
+        n += 1
+    m.n = n
+
+
+cdef inline void put_set(TMeld* m, const int* nat, int k, int nj) noexcept nogil:
+    """melds._set_reading(nat, nj): the jokers take the missing suits S H D C."""
+    cdef int i, s, suits = 0, rank = nat[0] % 13, r = 0
+    m.kind = SET
+    m.owner = -1
+    for i in range(k):
+        m.cards[i] = nat[i]
+        m.reps[i] = nat[i]
+        suits |= 1 << (nat[i] // 13)
+    for s in range(4):
+        if r < nj and not (suits >> s) & 1:
+            m.cards[k + r] = JOKER
+            m.reps[k + r] = s * 13 + rank
+            r += 1
+    m.n = k + nj
+
+
+cdef int melds_with(const GRules* g, const int* cnt, int card, TMeld* out) noexcept nogil:
+    """melds._melds_with(counts, rules, card): melds of 3..5 cards holding natural ``card``
+    (at most one joker: the kernel's rules), in that function's order."""
+    cdef int nj_have = cnt[JOKER] if cnt[JOKER] < g.mj else g.mj
+    cdef int suit = card // 13, rank = card % 13, top = g.top
+    cdef int a, length, b, q, nj, jp, ok, has, k = 0, c, ns, kk, i, jlo, jhi
+    cdef int have[4]
+    cdef int idx[4]
+    cdef int nat[4]
+    for a in range(0, top - 1):
+        for length in range(3, 6):
+            b = a + length - 1
+            if b > top:
+                break
+            has = 0
+            for q in range(a, b + 1):
+                if pcard(q, suit) == card:
+                    has = 1
+            if not has:
+                continue
+            for nj in range((nj_have if nj_have < length - 1 else length - 1) + 1):
+                # combinations(positions, nj): nj is 0 (no joker: jp = -1) or 1
+                jlo = a if nj else -1
+                jhi = b + 1 if nj else 0
+                for jp in range(jlo, jhi):
+                    has = 0
+                    ok = 1
+                    for q in range(a, b + 1):
+                        if q == jp:
+                            continue
+                        c = pcard(q, suit)
+                        if c == card:
+                            has = 1
+                        if cnt[c] < 1:
+                            ok = 0
+                    if not has or not ok:
+                        continue
+                    if k < MAXW:
+                        put_run(&out[k], a, b, suit, jp)
+                    k += 1
+    ns = 0
+    for i in range(4):
+        if cnt[i * 13 + rank]:
+            have[ns] = i
+            ns += 1
+    for kk in range(1, ns + 1):
+        # combinations(have, kk) in lexicographic order
+        for i in range(kk):
+            idx[i] = i
+        while True:
+            has = 0
+            for i in range(kk):
+                nat[i] = have[idx[i]] * 13 + rank
+                if nat[i] == card:
+                    has = 1
+            if has:
+                for nj in range(nj_have + 1):
+                    if 3 <= kk + nj <= 4:
+                        if k < MAXW:
+                            put_set(&out[k], nat, kk, nj)
+                        k += 1
+            i = kk - 1
+            while i >= 0 and idx[i] == i + ns - kk:
+                i -= 1
+            if i < 0:
+                break
+            idx[i] += 1
+            for q in range(i + 1, kk):
+                idx[q] = idx[q - 1] + 1
+    return k
+
+
+cdef int cover(Game* G, int* cnt, int n, int leave, TMeld* out, int* nout) noexcept nogil:
+    """melds._cover: the best exact cover of all but ``leave`` cards (value, melds in
+    ``out``), -1 if none. The first strictly better collection is kept, as there."""
+    cdef const GRules* g = G.g
+    cdef int first = -1, c, best = -1, r, i, j, nw, tn = 0, v
+    cdef TMeld cand[MAXW]
+    cdef TMeld sub[MAXGO]
+    nout[0] = 0
+    if n == leave:
+        return 0
+    if n < leave:
+        return -1
+    for c in range(53):
+        if cnt[c] > 0:
+            first = c
+            break
+    if first == JOKER or first < 0:
+        return -1
+    if leave > 0:
+        cnt[first] -= 1
+        r = cover(G, cnt, n - 1, leave - 1, sub, &tn)
+        cnt[first] += 1
+        if r >= 0:
+            best = r
+            for i in range(tn):
+                out[i] = sub[i]
+            nout[0] = tn
+    nw = melds_with(g, cnt, first, cand)
+    if nw > MAXW:
+        G.err = E_STATE
+        return -1
+    for i in range(nw):
+        for j in range(cand[i].n):
+            cnt[cand[i].cards[j]] -= 1
+        r = cover(G, cnt, n - cand[i].n, leave, sub, &tn)
+        for j in range(cand[i].n):
+            cnt[cand[i].cards[j]] += 1
+        if r < 0:
+            continue
+        v = r + meld_value(g, &cand[i])
+        if best < 0 or v > best:
+            if tn + 1 > MAXGO:
+                G.err = E_STATE
+                return -1
+            best = v
+            out[0] = cand[i]
+            for j in range(tn):
+                out[1 + j] = sub[j]
+            nout[0] = tn + 1
+    return best
+
+
+cdef int join_runs(const GRules* g, TMeld* ms, int k) noexcept nogil:
+    """melds._join_runs: adjacent pieces of one run joined (the joined meld goes last)."""
+    cdef int changed = 1, i, j, t, q
+    cdef TMeld joined
+    while changed:
+        changed = 0
+        for i in range(k):
+            if ms[i].kind != RUN:
+                continue
+            for j in range(k):
+                if i == j or ms[j].kind != RUN or ms[j].reps[0] // 13 != ms[i].reps[0] // 13:
+                    continue
+                if ms[j].reps[0] % 13 != ms[i].reps[0] % 13 + ms[i].n:
+                    continue
+                if meld_jokers(&ms[i]) + meld_jokers(&ms[j]) > g.mj:
+                    continue
+                if ms[i].n + ms[j].n > MAXMC:
+                    continue
+                joined = ms[i]
+                for q in range(ms[j].n):
+                    joined.cards[joined.n + q] = ms[j].cards[q]
+                    joined.reps[joined.n + q] = ms[j].reps[q]
+                joined.n += ms[j].n
+                t = 0
+                for q in range(k):
+                    if q != i and q != j:
+                        if t != q:
+                            ms[t] = ms[q]
+                        t += 1
+                ms[t] = joined
+                k = t + 1
+                changed = 1
+                break
+            if changed:
+                break
+    return k
+
+
+cdef int go_out_melds(Game* G, const int* hand_cnt, int n, TMeld* ms) noexcept nogil:
+    """melds.go_out_melds(hand): returns how many melds (-1: none)."""
+    cdef int cnt[53]
+    cdef int k = 0, r
+    if n - 1 < 3 and n != 1:
+        return -1
+    memcpy(cnt, hand_cnt, sizeof(cnt))
+    r = cover(G, cnt, n, 1, ms, &k)
+    if r < 0:
+        return -1
+    return join_runs(G.g, ms, k)
+
+
+cdef int finishable(Game* G, const int* rest, int n) noexcept nogil:
+    """_MoveRules._finishable."""
+    cdef TMeld ms[MAXGO]
+    if n == 1:
+        return 1
+    if n < 4:
+        return 0
+    return go_out_melds(G, rest, n, ms) >= 0
+
+
+cdef int can_lay(Game* G, const TMeld* ms, int k) noexcept nogil:
+    """view.can_lay_down(LayDown.of(ms)) for melds read from this hand (each a valid meld
+    within the joker limit): the card count, the opening's value, the taken card, the
+    freed joker, the bottom card's commitment."""
+    cdef int p = G.current
+    cdef int used[53]
+    cdef int i, j, nu = 0, value = 0, taken
+    memset(used, 0, sizeof(used))
+    for i in range(k):
+        value += meld_value(G.g, &ms[i])
+        for j in range(ms[i].n):
+            used[ms[i].cards[j]] += 1
+            nu += 1
+    for i in range(53):
+        if used[i] > G.cnt[p][i]:
+            return 0
+    if nu >= G.hn[p]:
+        return 0
+    if not G.opened[p]:
+        if value < G.g.threshold:
+            return 0
+        taken = drawn_taken(G)
+        if G.must_open and G.g.must_meld and taken >= 0 and used[taken] == 0:
+            return 0
+    if G.freed and used[JOKER] < 1:
+        return 0
+    if G.tbottom:
+        for i in range(53):
+            used[i] = G.cnt[p][i] - used[i]
+        if not finishable(G, used, G.hn[p] - nu):
+            return 0
+    return 1
+
+
+cdef int go_out_lay_down(Game* G, TMeld* ms) noexcept nogil:
+    """bots._go_out_lay_down: the melds (their count, 0 if none) of a lay-down of all but
+    one card when the hand can go out at once."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int path[MAX_DEPTH]
+    cdef int p = G.current, n, v, depth = 0, k, i, laid = 0
+    if G.hn[p] < 4 or not ask(G, MODE_GO_OUT, 0, -1, -1, -1):
+        return 0
+    n = hand_codes(G, p, codes, -1, -1)
+    v = qsolve(G, codes, n, MODE_BEST, 1, must_use(G), path, &depth)
+    for i in range(depth):
+        laid += G.g.cat_n[path[i]]
+    if depth > 0 and v >= G.g.threshold and G.hn[p] - laid == 1:
+        k = opening_melds(G, path, depth, ms)
+    else:
+        k = go_out_melds(G, G.cnt[p], G.hn[p], ms)
+        if k < 0:
+            return 0
+    return k if can_lay(G, ms, k) else 0
+
+
+cdef int discard_cands(const Game* G, int* out) noexcept nogil:
+    """bots._discardable: the distinct cards the rules let the player discard, ascending."""
+    cdef int c, k = 0, p = G.current
+    if G.freed or (G.must_open and not G.opened[p]) or (G.tbottom and G.hn[p] > 1):
+        return 0
+    for c in range(53):
+        if G.cnt[p][c] and may_discard(G, c):
+            out[k] = c
+            k += 1
+    return k
+
+
+cdef inline int feeds(const Game* G, int c) noexcept nogil:
+    """TacticianBot._feeds."""
+    cdef int nxt = (G.current + 1) % G.n
+    return G.opened[nxt] and c != JOKER and fits_table(G, c)
+
+
+# --------------------------------------------------------------------------- tactician
+cdef void near_add(const GRules* g, int y, int d, int* near) noexcept nogil:
+    """Add ``d`` to ``near[x]`` for each card x a natural y could share a meld with: its
+    rank in another suit, its suit one or two run positions away."""
+    cdef int s = y // 13, r = y % 13, q, dd, np_, i
+    cdef int pos[2]
+    for q in range(4):
+        if q != s:
+            near[q * 13 + r] += d
+    np_ = positions_of(g, y, pos)
+    for i in range(np_):
+        for dd in range(-2, 3):
+            if dd != 0 and 0 <= pos[i] + dd <= g.top:
+                near[pcard(pos[i] + dd, s)] += d
+
+
+cdef void near_cards(const Game* G, int p, int* near) noexcept nogil:
+    """``near[x] > 0``: card x could lie in a meld with player p's cards (a joker always
+    could). With at most one joker a meld, a natural x in a meld has another natural of
+    its rank in another suit, or of its suit one or two run positions away; any other x
+    lies in no meld, so adding it changes no opening. (Counts: ``near_add(c, -1)``
+    takes one copy of c out.)"""
+    cdef int y
+    memset(near, 0, 53 * sizeof(int))
+    near[JOKER] = 1
+    for y in range(52):
+        if G.cnt[p][y]:
+            near_add(G.g, y, G.cnt[p][y], near)
+
+
+cdef inline void hand_minus(Hand* h, int c) noexcept nogil:
+    """Take one copy of ``c`` (held) out of ``h``."""
+    cdef uint64_t bit
+    h.n -= 1
+    if c == JOKER:
+        h.jokers -= 1
+        return
+    bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
+    if h.twice & bit:
+        h.twice &= ~bit
+    else:
+        h.once &= ~bit
+
+
+cdef void tact_draw(Game* G) noexcept nogil:
+    """TacticianBot._draw."""
+    cdef int p = G.current, top, gain
+    if G.opened[p]:
+        greedy_draw(G)
+        return
+    if can_take_bottom(G):
+        do_draw(G, SRC_BOTTOM)
+        return
+    if G.pile_n > 0 and can_take_discard(G):
+        top = G.pile[G.pile_n - 1]
+        if (ask(G, MODE_GO_OUT, 0, -1, top, -1)
+                or ask(G, MODE_CAN_OPEN, 1, top, top, -1)):
+            do_draw(G, SRC_DISCARD)
+            return
+        if free_round(G):
+            gain = (ask(G, MODE_BEST, 1, top, top, -1) - ask(G, MODE_BEST, 0, -1, -1, -1))
+            if gain >= G.take_gain[p]:
+                do_draw(G, SRC_DISCARD)
+                return
+    do_draw(G, SRC_STOCK)
+
+
+cdef int tact_discard(Game* G) noexcept nogil:
+    """TacticianBot._discard."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int cands[53]
+    cdef int u[53]
+    cdef int near[53]
+    cdef Hand h, hx, hfull
+    cdef int p = G.current, nc, k = 0, i, c, x, n, total, outs, v, w, f, skip
+    cdef int bc = -1, bo = 0, bv = 0, bw = 0
+    nc = discard_cands(G, cands)
+    for i in range(nc):
+        if cands[i] != JOKER:
+            cands[k] = cands[i]
+            k += 1
+    if k:
+        nc = k
+    if nc == 0:
+        return -1
+    if not G.opened[p]:
+        total = unseen_counts(G, u)
+        near_cards(G, p, near)
+        hand_of(G, p, -1, &hfull)
+        for i in range(nc):
+            c = cands[i]
+            n = hand_codes(G, p, codes, -1, c)
+            v = qsolve(G, codes, n, MODE_BEST, 0, -1, NULL, NULL)
+            if v >= G.g.threshold:
+                outs = total    # opens already: with any card too
+            else:
+                # a card in no meld with the rest leaves the rest's answer: no
+                outs = 0
+                if c != JOKER:
+                    near_add(G.g, c, -1, near)
+                h = hfull
+                hand_minus(&h, c)
+                # a jokerless rest: a joker does all any card x does there (it stands for x
+                # in x's meld, worth as much), so if the rest cannot open with a joker it
+                # cannot with any card
+                skip = (h.jokers == 0 and G.g.mj >= 1 and hand_plus(&h, JOKER, &hx) == 0
+                        and not hsolve(G, &hx, MODE_CAN_OPEN, 1))
+                for x in range(53 if not skip else 0):
+                    if u[x] and near[x] > 0:
+                        if hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_CAN_OPEN, 1):
+                            outs += u[x]
+                if c != JOKER:
+                    near_add(G.g, c, 1, near)
+            if feeds(G, c):
+                v -= G.feed_pen[p]
+            w = cval(G.g, c)
+            if (bc < 0 or outs > bo or (outs == bo and (v > bv or (v == bv and (w > bw or
+                    (w == bw and c > bc)))))):
+                bc = c
+                bo = outs
+                bv = v
+                bw = w
+        return bc
+    for i in range(nc):
+        c = cands[i]
+        v = ask(G, MODE_DEADWOOD, 0, -1, -1, c)
+        if feeds(G, c):
+            v += G.feed_pen[p]
+        w = cval(G.g, c)
+        if bc < 0 or v < bv or (v == bv and (w > bw or (w == bw and c > bc))):
+            bc = c
+            bv = v
+            bw = w
+    return bc
+
+
+# --------------------------------------------------------------------------- hand hunter
+cdef void hh_draw(Game* G) noexcept nogil:
+    """HandHunterBot._draw."""
+    cdef int p = G.current, top
+    if G.opened[p]:
+        greedy_draw(G)
+        return
+    if can_take_bottom(G):
+        do_draw(G, SRC_BOTTOM)
+        return
+    if G.pile_n > 0 and can_take_discard(G):
+        top = G.pile[G.pile_n - 1]
+        if ask(G, MODE_GO_OUT, 0, -1, top, -1):
+            do_draw(G, SRC_DISCARD)
+            return
+        if free_round(G):
+            if ask(G, MODE_BEST, 1, top, top, -1) > 0:
+                do_draw(G, SRC_DISCARD)
+                return
+        elif ask(G, MODE_CAN_OPEN, 1, top, top, -1):
+            do_draw(G, SRC_DISCARD)
+            return
+    do_draw(G, SRC_STOCK)
+
+
+cdef int holding_allowed(const Game* G) noexcept nogil:
+    cdef int p = G.current, q
+    if G.turn // G.n >= G.max_round[p]:
+        return 0
+    for q in range(G.n):
+        if q != p and G.hn[q] <= G.min_opp[p]:
+            return 0
+    return 1
+
+
+cdef void hh_play(Game* G) noexcept nogil:
+    """HandHunterBot._play (an opened player, or a freed joker, plays as greedy)."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int path[MAX_DEPTH]
+    cdef int cands[53]
+    cdef int u[53]
+    cdef TMeld ms[MAXGO]
+    cdef Hand h, hx
+    cdef int p = G.current, k, nc, n, v, depth = 0, i, c, x, hits, total, bc = -1, bh = 0
+    cdef int bw = 0, w, m
+    cdef double prob = 0.0
+    if G.opened[p] or G.freed:
+        greedy_play(G)
+        return
+    k = go_out_lay_down(G, ms)
+    if k:
+        lay_melds(G, ms, k)
+        return
+    nc = discard_cands(G, cands)
+    n = hand_codes(G, p, codes, -1, -1)
+    v = qsolve(G, codes, n, MODE_BEST, 1, must_use(G), path, &depth)
+    if depth > 0 and v >= G.g.threshold:
+        if G.must_open or not holding_allowed(G) or nc == 0:
+            lay_melds(G, ms, opening_melds(G, path, depth, ms))
+            return
+        total = unseen_counts(G, u)
+        for i in range(nc):
+            c = cands[i]
+            if c == JOKER:
+                continue
+            hits = 0
+            if total:
+                hand_of(G, p, c, &h)
+                for x in range(53):
+                    if u[x]:
+                        if hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_GO_OUT, 0):
+                            hits += u[x]
+            w = cval(G.g, c)
+            if bc < 0 or hits > bh or (hits == bh and w > bw):
+                bc = c
+                bh = hits
+                bw = w
+        if bc < 0:
+            bc = cands[0]
+            prob = 0.0
         else:
-            greedy_play(G)
+            prob = (<double>bh) / total if total else 0.0
+        if prob >= G.p_hold[p]:
+            do_discard(G, bc)
+        else:
+            lay_melds(G, ms, opening_melds(G, path, depth, ms))
+        return
+    if nc == 0:
+        G.err = E_STATE
+        return
+    c = greedy_discard(G, 1)
+    do_discard(G, c)
+
+
+# --------------------------------------------------------------------------- random
+cdef inline uint64_t np_integers(bitgen_t* bg, uint64_t n) noexcept nogil:
+    """numpy Generator.integers(n) (int64): Lemire's bounded method on 32 bits."""
+    cdef uint64_t rng = n - 1, m
+    cdef uint32_t rng_excl, leftover, threshold
+    if rng == 0:
+        return 0
+    rng_excl = <uint32_t>(rng + 1)
+    m = (<uint64_t>bg.next_uint32(bg.state)) * rng_excl
+    leftover = <uint32_t>(m & 0xFFFFFFFFUL)
+    if leftover < rng_excl:
+        threshold = (<uint32_t>0xFFFFFFFFUL - <uint32_t>rng) % rng_excl
+        while leftover < threshold:
+            m = (<uint64_t>bg.next_uint32(bg.state)) * rng_excl
+            leftover = <uint32_t>(m & 0xFFFFFFFFUL)
+    return m >> 32
+
+
+cdef enum:
+    MAXLAYS = 400       # listed lay-downs
+    MAXPOOL = 480       # melds in them
+    MAXOFFS = 640
+
+
+ctypedef struct Moves:
+    int nlay
+    int lay_start[MAXLAYS]
+    int lay_n[MAXLAYS]
+    int npool
+    TMeld pool[MAXPOOL]
+    int noff
+    int off_card[MAXOFFS]
+    int off_meld[MAXOFFS]
+    int off_side[MAXOFFS]
+    int nswap
+    int swap_card[MAXOFFS]
+    int swap_meld[MAXOFFS]
+    int ndisc
+    int disc[53]
+
+
+cdef int add_lay(Moves* M, const TMeld* ms, int k, int dedupe) noexcept nogil:
+    """Append LayDown.of(ms) (unless ``dedupe`` and it is listed already)."""
+    cdef int i
+    if dedupe:
+        for i in range(M.nlay):
+            if melds_equal(&M.pool[M.lay_start[i]], M.lay_n[i], ms, k):
+                return 0
+    if M.nlay >= MAXLAYS or M.npool + k > MAXPOOL:
+        return -1
+    M.lay_start[M.nlay] = M.npool
+    M.lay_n[M.nlay] = k
+    for i in range(k):
+        M.pool[M.npool + i] = ms[i]
+    M.npool += k
+    M.nlay += 1
+    return 0
+
+
+cdef int list_melds_in(Game* G, Moves* M, int jokers_only) noexcept nogil:
+    """melds.melds_in(hand): every single meld, as lay-downs (with ``jokers_only``, those
+    holding a joker)."""
+    cdef const GRules* g = G.g
+    cdef int p = G.current
+    cdef int used[53]
+    cdef int nat[4]
+    cdef int idx[4]
+    cdef int have[4]
+    cdef TMeld m
+    cdef int jokers, max_cards, suit, a, b, bmax, q, c, missing, ok, rank, ns, kk, i, j, lim
+    jokers = G.cnt[p][JOKER] if G.cnt[p][JOKER] < g.mj else g.mj
+    max_cards = G.hn[p] - 1
+    if max_cards < 3:
+        return 0
+    for suit in range(4):
+        for a in range(0, g.top - 1):
+            bmax = a + max_cards - 1
+            if bmax > g.top:
+                bmax = g.top
+            for b in range(a + 2, bmax + 1):
+                memset(used, 0, sizeof(used))
+                missing = 0
+                ok = 1
+                m.kind = RUN
+                m.owner = -1
+                m.n = 0
+                for q in range(a, b + 1):
+                    c = pcard(q, suit)
+                    m.reps[m.n] = c
+                    if G.cnt[p][c] - used[c] > 0:
+                        used[c] += 1
+                        m.cards[m.n] = c
+                    else:
+                        missing += 1
+                        if missing > jokers:
+                            ok = 0
+                            break
+                        m.cards[m.n] = JOKER
+                    m.n += 1
+                if not ok:
+                    break
+                if missing < m.n and (missing > 0 or not jokers_only):
+                    if add_lay(M, &m, 1, 0) < 0:
+                        return -1
+    lim = 4 if max_cards > 4 else max_cards
+    for rank in range(13):
+        ns = 0
+        for i in range(4):
+            if G.cnt[p][i * 13 + rank]:
+                have[ns] = i
+                ns += 1
+        for kk in range(1, ns + 1):
+            for i in range(kk):
+                idx[i] = i
+            while True:
+                for i in range(kk):
+                    nat[i] = have[idx[i]] * 13 + rank
+                for j in range(jokers + 1):
+                    if 3 <= kk + j <= lim and (j > 0 or not jokers_only):
+                        put_set(&m, nat, kk, j)
+                        if add_lay(M, &m, 1, 0) < 0:
+                            return -1
+                i = kk - 1
+                while i >= 0 and idx[i] == i + ns - kk:
+                    i -= 1
+                if i < 0:
+                    break
+                idx[i] += 1
+                for q in range(i + 1, kk):
+                    idx[q] = idx[q - 1] + 1
+    return 0
+
+
+cdef int list_joker_melds(Game* G, Moves* M) noexcept nogil:
+    """melds.joker_melds(hand) (one joker per meld), each appended unless listed."""
+    cdef const GRules* g = G.g
+    cdef int p = G.current
+    cdef int nat[53]
+    cdef int pa[2]
+    cdef int pb[2]
+    cdef int two[2]
+    cdef TMeld m
+    cdef int k = 0, c, i, j, a, b, na, nb, x, y, lo, hi, wa, wb, q, suit
+    if G.cnt[p][JOKER] == 0 or g.mj < 1 or G.hn[p] < 4:
+        return 0
+    for c in range(52):
+        if G.cnt[p][c] > 0:
+            nat[k] = c
+            k += 1
+    for i in range(k):
+        a = nat[i]
+        for j in range(i + 1, k):
+            b = nat[j]
+            if a % 13 == b % 13:
+                two[0] = a
+                two[1] = b
+                put_set(&m, two, 2, 1)
+                if add_lay(M, &m, 1, 1) < 0:
+                    return -1
+            elif a // 13 == b // 13:
+                suit = a // 13
+                na = positions_of(g, a, pa)
+                nb = positions_of(g, b, pb)
+                for x in range(na):
+                    for y in range(nb):
+                        lo = pa[x] if pa[x] < pb[y] else pb[y]
+                        hi = pa[x] + pb[y] - lo
+                        if hi - lo == 2:
+                            wa = lo
+                            wb = hi
+                        elif hi - lo == 1:
+                            if hi + 1 <= g.top:
+                                wa = lo
+                                wb = hi + 1
+                            else:
+                                wa = lo - 1
+                                wb = hi
+                        else:
+                            continue
+                        m.kind = RUN
+                        m.owner = -1
+                        m.n = 0
+                        for q in range(wa, wb + 1):
+                            m.reps[m.n] = pcard(q, suit)
+                            m.cards[m.n] = m.reps[m.n] if (q == pa[x] or q == pb[y]) else JOKER
+                            m.n += 1
+                        if add_lay(M, &m, 1, 1) < 0:
+                            return -1
+    return 0
+
+
+cdef int list_openings(Game* G, Moves* M) noexcept nogil:
+    """_MoveRules._openings."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int path[MAX_DEPTH]
+    cdef TMeld ms[MAXGO]
+    cdef int p = G.current, must = must_use(G), n, v, depth = 0, k, i, j, laid = 0, has
+    if not G.tbottom:
+        n = hand_codes(G, p, codes, -1, -1)
+        v = qsolve(G, codes, n, MODE_BEST, 1, must, path, &depth)
+        if depth > 0 and v >= G.g.threshold:
+            k = opening_melds(G, path, depth, ms)
+            if add_lay(M, ms, k, 0) < 0:
+                return -1
+            for i in range(depth):
+                laid += G.g.cat_n[path[i]]
+            if G.hn[p] - laid == 1:
+                return 0
+    if G.hn[p] >= 4 and ask(G, MODE_GO_OUT, 0, -1, -1, -1):
+        k = go_out_melds(G, G.cnt[p], G.hn[p], ms)
+        if k >= 0:
+            has = must < 0
+            for i in range(k):
+                for j in range(ms[i].n):
+                    if ms[i].cards[j] == must:
+                        has = 1
+            if has and add_lay(M, ms, k, 1) < 0:
+                return -1
+    return 0
+
+
+cdef int list_plays(Game* G, Moves* M) noexcept nogil:
+    """_MoveRules._legal_plays."""
+    cdef const GRules* g = G.g
+    cdef int p = G.current, opened = G.opened[p], i, c, side, nt, j
+    cdef int cand[6]
+    cdef int targets[4]
+    cdef int nc, lo, hi, suit, rank, t, s, s0, s1
+    cdef TMeld* tm
+    M.nlay = 0
+    M.npool = 0
+    M.noff = 0
+    M.nswap = 0
+    M.ndisc = 0
+    if G.freed:
+        if list_melds_in(G, M, 1) < 0 or list_joker_melds(G, M) < 0:
+            return -1
+        return 0
+    if not opened:
+        if list_openings(G, M) < 0:
+            return -1
+    elif G.hn[p] > 3:
+        # (a bottom-card turn is never an opened player's: no finishable filter here)
+        if list_melds_in(G, M, 0) < 0:
+            return -1
+    if opened and not G.tbottom and G.hn[p] > 1:
+        for i in range(G.table_n):
+            tm = &G.table[i]
+            nc = 0
+            if tm.kind == SET:
+                rank = tm.reps[0] % 13
+                for s in range(4):
+                    cand[nc] = s * 13 + rank
+                    nc += 1
+            else:
+                lo = tm.reps[0] % 13
+                hi = lo + tm.n - 1
+                suit = tm.reps[0] // 13
+                if lo > 0:
+                    cand[nc] = pcard(lo - 1, suit)
+                    nc += 1
+                if hi < g.top:
+                    cand[nc] = pcard(hi + 1, suit)
+                    nc += 1
+                sort_ints(cand, nc)
+            cand[nc] = JOKER
+            nc += 1
+            for j in range(nc):
+                c = cand[j]
+                if j > 0 and cand[j - 1] == c:
+                    continue
+                if not G.cnt[p][c]:
+                    continue
+                s0 = 1 if tm.kind == RUN else 0
+                s1 = 3 if tm.kind == RUN else 1
+                for side in range(s0, s1):
+                    if not fits_side(g, tm, c, side):
+                        continue
+                    if M.noff >= MAXOFFS:
+                        return -1
+                    M.off_card[M.noff] = c
+                    M.off_meld[M.noff] = i
+                    M.off_side[M.noff] = side
+                    M.noff += 1
+        for i in range(G.table_n):
+            nt = swap_target_list(&G.table[i], targets)
+            for j in range(nt):
+                c = targets[j]
+                if G.cnt[p][c] and joker_meld_possible(G, p, c):
+                    if M.nswap >= MAXOFFS:
+                        return -1
+                    M.swap_card[M.nswap] = c
+                    M.swap_meld[M.nswap] = i
+                    M.nswap += 1
+    if G.must_open and not opened:
+        return 0
+    if G.tbottom and G.hn[p] > 1:
+        return 0
+    for c in range(53):
+        if G.cnt[p][c] and may_discard(G, c):
+            M.disc[M.ndisc] = c
+            M.ndisc += 1
+    return 0
+
+
+cdef int fits_side(const GRules* g, const TMeld* m, int c, int side) noexcept nogil:
+    """Whether ``side`` (0 a set, 1 low, 2 high) is among melds.lay_off_sides(m, c)."""
+    cdef int lo, hi, suit
+    if m.kind == SET:
+        return lay_off_side(g, m, c) == 0
+    if c == JOKER and meld_jokers(m) + 1 > g.mj:
+        return 0
+    lo = m.reps[0] % 13
+    hi = lo + m.n - 1
+    suit = m.reps[0] // 13
+    if side == 1:
+        return lo > 0 and (c == JOKER or c == pcard(lo - 1, suit))
+    return hi < g.top and (c == JOKER or c == pcard(hi + 1, suit))
+
+
+cdef void random_move(Game* G, Moves* M) noexcept nogil:
+    """RandomBot.choose: a kind of move uniformly (kinds in sorted name order), then a move
+    of that kind, two ``integers`` draws from the bot's generator."""
+    cdef bitgen_t* bg = G.brng[G.current]
+    cdef int kinds[4]
+    cdef int counts[4]
+    cdef int nk = 0, k, i, o
+    if G.phase == PH_DRAW:
+        # sorted names: bottom, discard, stock (each kind one move: no second draw)
+        if can_take_bottom(G):
+            kinds[nk] = SRC_BOTTOM
+            nk += 1
+        if can_take_discard(G):
+            kinds[nk] = SRC_DISCARD
+            nk += 1
+        kinds[nk] = SRC_STOCK
+        nk += 1
+        k = <int>np_integers(bg, nk)
+        do_draw(G, kinds[k])
+        return
+    if list_plays(G, M) < 0:
+        G.err = E_STATE
+        return
+    # sorted names: Discard, LayDown, LayOff, SwapJoker
+    counts[0] = M.ndisc
+    counts[1] = M.nlay
+    counts[2] = M.noff
+    counts[3] = M.nswap
+    for i in range(4):
+        if counts[i]:
+            kinds[nk] = i
+            counts[nk] = counts[i]
+            nk += 1
+    if nk == 0:
+        G.err = E_STATE
+        return
+    k = <int>np_integers(bg, nk)
+    o = <int>np_integers(bg, counts[k])
+    k = kinds[k]
+    if k == 0:
+        do_discard(G, M.disc[o])
+    elif k == 1:
+        lay_melds(G, &M.pool[M.lay_start[o]], M.lay_n[o])
+    elif k == 2:
+        do_lay_off(G, M.off_card[o], M.off_meld[o], M.off_side[o])
+    else:
+        do_swap(G, M.swap_card[o], M.swap_meld[o])
+
+
+cdef void tact_play(Game* G) noexcept nogil:
+    """TacticianBot._play: go out at once when it can, else greedy (with its discard)."""
+    cdef TMeld ms[MAXGO]
+    cdef int k
+    if not G.opened[G.current] and not G.freed:
+        k = go_out_lay_down(G, ms)
+        if k:
+            lay_melds(G, ms, k)
+            return
+    greedy_play(G)
+
+
+cdef int bot_discard(Game* G) noexcept nogil:
+    """The discard of GreedyBot._play: the bot's own ``_discard``."""
+    if G.bot[G.current] == B_TACTICIAN:
+        return tact_discard(G)
+    return greedy_discard(G, G.opened[G.current])
+
+
+cdef void play(Game* G, Moves* M) noexcept nogil:
+    cdef int steps = 0, turn = 0, b
+    while G.phase != PH_OVER and not G.err:
+        b = G.bot[G.current]
+        if b == B_RANDOM:
+            random_move(G, M)
+        elif G.phase == PH_DRAW:
+            if b == B_TACTICIAN:
+                tact_draw(G)
+            elif b == B_HAND_HUNTER:
+                hh_draw(G)
+            else:
+                greedy_draw(G)
+        else:
+            if b == B_TACTICIAN:
+                tact_play(G)
+            elif b == B_HAND_HUNTER:
+                hh_play(G)
+            else:
+                greedy_play(G)
         if G.turn != turn:
             turn = G.turn
             steps = 0
@@ -1153,6 +2230,7 @@ cdef class GreedyKernel:
     cdef object _keep
 
     def __init__(self, rules, core, catalogue):
+        cdef int i
         if rules.max_jokers_per_meld > 1:
             raise ValueError("the game kernel plays max_jokers_per_meld 0 or 1 only")
         core_rules_of(core)
@@ -1195,6 +2273,10 @@ cdef class GreedyKernel:
         cdef const uint8_t[:, ::1] re = reps
         g.deck_n = <int>d.shape[0]
         g.deck = &d[0]
+        for i in range(53):
+            g.deckcnt[i] = 0
+        for i in range(g.deck_n):
+            g.deckcnt[d[i]] += 1
         g.cat_kind = &k[0]
         g.cat_n = &nc[0]
         g.cat_laid = &la[0, 0]
@@ -1212,28 +2294,75 @@ def play_greedy(GreedyKernel k, rng, int players, int first, int32_t[::1] log=No
     Returns ``(winner, how, length, scores, opened, turn_opened, log_n)``: ``how`` indexes
     ``rummy51.games.ENDS``; ``log_n`` is the length of the action log written to ``log``
     (when given; more than ``len(log)`` means it did not fit)."""
+    return play_table(k, rng, players, first, None, None, None, log)
+
+
+def play_table(GreedyKernel k, rng, int players, int first, bots=None, bot_rngs=None,
+               params=None, int32_t[::1] log=None):
+    """Play one deal; seat ``i`` plays bot ``bots[i]`` (0 random, 1 greedy, 2 hand-hunter,
+    3 tactician; None: every seat greedy). ``bot_rngs[i]`` is a random seat's numpy
+    Generator (RandomBot.rng: drawn from as the bot draws), ``params[i]`` a seat's
+    parameters: ``(p_hold, max_round, min_opponent_cards)`` for a hand-hunter,
+    ``(take_gain, feed_penalty)`` for a tactician (None: the bots' defaults).
+
+    Returns what ``play_greedy`` returns."""
     cdef Game G
-    cdef int i
+    cdef Moves* M
+    cdef int i, b
+    cdef object keep = []
     if players < 2 or players > MAXP:
         raise ValueError(f"players must be 2..{MAXP}, got {players}")
     if not 0 <= first < players:
         raise ValueError(f"first must be a seat 0..{players - 1}, got {first}")
     if players * k.g.hand_size + 2 + k.g.bottom_card > k.g.deck_n:
         raise ValueError(f"{players} players do not fit a deck of {k.g.deck_n} cards")
+    if bots is not None and len(bots) != players:
+        raise ValueError(f"{len(bots)} bots for {players} players")
     G.sr = core_rules_of(k.core)
     G.g = &k.g
     G.n = players
     G.log = NULL
     G.log_n = 0
     G.log_cap = 0
+    for i in range(players):
+        b = B_GREEDY if bots is None else int(bots[i])
+        if not B_RANDOM <= b <= B_TACTICIAN:
+            raise ValueError(f"bot code {b} is not 0..3")
+        G.bot[i] = b
+        G.brng[i] = NULL
+        G.p_hold[i] = 0.12
+        G.max_round[i] = 6
+        G.min_opp[i] = 5
+        G.take_gain[i] = 6
+        G.feed_pen[i] = 6
+        par = None if params is None else params[i]
+        if b == B_RANDOM:
+            if bot_rngs is None or bot_rngs[i] is None:
+                raise ValueError(f"seat {i} is a random bot: give its Generator in bot_rngs")
+            bg = bot_rngs[i].bit_generator
+            keep.append(bg)
+            G.brng[i] = _bitgen_of(bg)
+        elif b == B_HAND_HUNTER and par is not None:
+            G.p_hold[i] = float(par[0])
+            G.max_round[i] = int(par[1])
+            G.min_opp[i] = int(par[2])
+        elif b == B_TACTICIAN and par is not None:
+            G.take_gain[i] = int(par[0])
+            G.feed_pen[i] = int(par[1])
     if log is not None and log.shape[0] > 0:
         G.log = &log[0]
         G.log_cap = log.shape[0]
     bitgen = rng.bit_generator
     G.bg = _bitgen_of(bitgen)
-    with bitgen.lock, nogil:
-        new_deal(&G, first)
-        play(&G)
+    M = <Moves*>PyMem_Malloc(sizeof(Moves))
+    if M == NULL:
+        raise MemoryError()
+    try:
+        with bitgen.lock, nogil:
+            new_deal(&G, first)
+            play(&G, M)
+    finally:
+        PyMem_Free(M)
     if G.err:
         raise RuntimeError(f"game kernel: {_ERRORS.get(G.err, G.err)} (turn {G.turn}, "
                            f"player {G.current})")

@@ -1,12 +1,15 @@
-"""Whole deals of greedy bots in C: ``play_greedy_deal`` (and ``simulate_games`` when every
-seat is ``"greedy"``).
+"""Whole deals of the built-in bots in C: ``play_kernel_deal`` (any table of random,
+greedy, hand-hunter and tactician bots), ``play_greedy_deal``, and ``simulate_games``
+whenever every seat is a built-in bot.
 
-The kernel (``rummy51._game``) is the game engine and ``GreedyBot`` written again over
-plain C data, move for move: the same shuffle from the same seed, the same solver
-questions, the same table melds and tie-breaks. So a deal played here is the deal
-``play_deal([GreedyBot()] * n, rules, seed, first)`` plays, about 50 times faster; with
-``record=True`` the moves come back as engine actions, and ``replay`` turns them into a
-``GameState`` (every move checked by the Python engine).
+The kernel (``rummy51._game``) is the game engine and the four bots of
+``rummy51.bots`` written again over plain C data, move for move: the same shuffle from
+the same seed, the same solver questions, the same table melds and tie-breaks, and for
+``RandomBot`` the same ``legal_actions()`` list in the same order and the same two
+``Generator.integers`` draws a move. So a deal played here is the deal
+``play_deal(bots, rules, seed, first)`` plays; with ``record=True`` the moves come back
+as engine actions, and ``replay`` turns them into a ``GameState`` (every move checked
+by the Python engine).
 
 >>> from rummy51 import RuleSet
 >>> d = play_greedy_deal(RuleSet(), players=4, seed=3)
@@ -27,17 +30,56 @@ from .. import _game
 from .._catalogue import build_catalogue
 from ..rules import RuleSet
 from ..solver import compiled_rules
+from .bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot
 from .actions import BOTTOM, DISCARD, STOCK, Action, Discard, Draw, LayDown, LayOff, SwapJoker
 from .engine import GameState, normalize_seed, replay
 from .melds import HIGH, LOW
 
-__all__ = ["FastDeal", "play_greedy_deal", "supported", "greedy_kernel", "ENDS"]
+__all__ = ["FastDeal", "play_greedy_deal", "play_kernel_deal", "supported", "greedy_kernel",
+           "kernel_bots", "bot_code", "BOT_CODES", "ENDS"]
 
 #: how a deal ends, indexed by the kernel's code (the order of games.ENDS)
 ENDS = ("out", "hand", "hand_bottom", "capped", "stock_out")
 MAX_PLAYERS = 8
 _SOURCES = (STOCK, DISCARD, BOTTOM)
 _SIDES = (None, LOW, HIGH)
+
+
+#: the kernel's code of each built-in bot, by its name in ``bots.BOTS``
+BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3}
+_CLASS_CODES = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
+
+
+def bot_code(bot) -> Optional[int]:
+    """The kernel's code of a bot (a name of ``BOTS``, a built-in bot class or instance;
+    not a subclass, whose moves the kernel cannot know), or None."""
+    if isinstance(bot, str):
+        return BOT_CODES.get(bot)
+    cls = bot if isinstance(bot, type) else type(bot)
+    return _CLASS_CODES.get(cls)
+
+
+def kernel_bots(bots) -> bool:
+    """Whether the kernel plays every one of ``bots`` (names, classes or instances)."""
+    return all(bot_code(b) is not None for b in bots)
+
+
+def seat_rngs(codes, entropy, key) -> Optional[list]:
+    """The random seats' generators of a games study's deal (``deal_seeds``: seat ``s``'s
+    bot seed is child ``key + (1 + s,)``), None for the other seats (or for no random seat)."""
+    if 0 not in codes:
+        return None
+    SS, rng = np.random.SeedSequence, np.random.default_rng
+    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + s,))) if c == 0 else None
+            for s, c in enumerate(codes)]
+
+
+def _params(bot) -> Optional[tuple]:
+    if isinstance(bot, HandHunterBot):
+        return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
+    if isinstance(bot, TacticianBot):
+        return (bot.take_gain, bot.feed_penalty)
+    return None
 
 
 def supported(rules: RuleSet, players: int = 4) -> Optional[str]:
@@ -156,6 +198,60 @@ def play_greedy_deal(rules: Optional[RuleSet] = None, players: int = 4, seed=Non
         rng.bit_generator.state = state
     return FastDeal(
         rules=rules, players=int(players), first=int(first), seed=recorded,
+        winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),
+        scores=tuple(scores), opened=tuple(opened), turn_opened=tuple(turn_opened),
+        actions=tuple(_decode(log, log_n)) if record and log is not None else None)
+
+
+def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: int = 0,
+                     record: bool = False, bot_seeds=None) -> FastDeal:
+    """Play one deal in C as ``play_deal(bots, rules, seed, first)`` would: ``bots`` holds
+    one built-in bot per seat, as instances (a ``RandomBot`` draws from its own ``rng``,
+    which advances as in Python; a hand-hunter's or tactician's parameters are read) or
+    as names of ``bots.BOTS`` (then a random seat's generator is
+    ``default_rng(bot_seeds[seat])``, as ``RandomBot(seed=bot_seeds[seat])``; other bots
+    take their defaults). ``record=True`` keeps the moves."""
+    rules = RuleSet() if rules is None else rules
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
+    bots = list(bots)
+    codes = [bot_code(b) for b in bots]
+    if any(c is None for c in codes):
+        bad = next(b for b, c in zip(bots, codes) if c is None)
+        raise ValueError(f"the game kernel plays the built-in bots only "
+                         f"({', '.join(BOT_CODES)}), not {bad!r}")
+    players = len(bots)
+    why = supported(rules, players)
+    if why is not None:
+        raise ValueError(f"the game kernel cannot play this: {why}; use rummy51.bots.play_deal")
+    if isinstance(seed, np.random.Generator):
+        raise TypeError("seed must be an int, a SeedSequence, a dict or None (a Generator "
+                        "cannot be recorded for a replay)")
+    rngs = []
+    for i, (b, c) in enumerate(zip(bots, codes)):
+        if c != 0:
+            rngs.append(None)
+        elif isinstance(b, RandomBot):
+            rngs.append(b.rng)
+        else:
+            rngs.append(np.random.default_rng(None if bot_seeds is None else bot_seeds[i]))
+    params = [_params(b) for b in bots]
+    rng, recorded = normalize_seed(seed)
+    log = np.empty(1 << 16, np.int32) if record else None
+    while True:
+        state = rng.bit_generator.state
+        bstates = [r.bit_generator.state if r is not None else None for r in rngs]
+        winner, how, length, scores, opened, turn_opened, log_n = _game.play_table(
+            greedy_kernel(rules), rng, players, int(first), codes, rngs, params, log)
+        if log is None or log_n <= len(log):
+            break
+        log = np.empty(2 * log_n, np.int32)  # a long deal: play it again with room
+        rng.bit_generator.state = state
+        for r, st in zip(rngs, bstates):
+            if r is not None:
+                r.bit_generator.state = st
+    return FastDeal(
+        rules=rules, players=players, first=int(first), seed=recorded,
         winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),
         scores=tuple(scores), opened=tuple(opened), turn_opened=tuple(turn_opened),
         actions=tuple(_decode(log, log_n)) if record and log is not None else None)

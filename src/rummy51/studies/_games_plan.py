@@ -270,12 +270,14 @@ def _deal_rows(state: GameState, cols: dict, row: int) -> int:
 
 def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bool:
     """Whether a table of ``bots`` is played by the C kernel (``rummy51.fastgame``): every
-    seat greedy, rules it plays, and ``engine`` "auto" (or "c", which insists)."""
+    seat a built-in bot (random, greedy, hand-hunter, tactician), rules it plays, and
+    ``engine`` "auto" (or "c", which insists)."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
         return False
-    why = None if all(b == "greedy" for b in bots) else "it plays tables of greedy bots only"
+    why = None if fastgame.kernel_bots(bots) else (
+        f"it plays tables of the built-in bots only ({', '.join(fastgame.BOT_CODES)})")
     why = why or fastgame.supported(rules, len(bots))
     if why is not None and engine == "c":
         raise ValueError(f"engine c: the C game kernel cannot play this table: {why} "
@@ -292,9 +294,11 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     n = spec["n"]
     deals = spec["deal0"] + np.arange(n)
     firsts = (deals % players if spec["rotate_first"] else np.zeros(n, np.int64)).tolist()
-    play, SeedSequence, default_rng = _game.play_greedy, np.random.SeedSequence, np.random.default_rng
+    play, SeedSequence, default_rng = _game.play_table, np.random.SeedSequence, np.random.default_rng
+    codes = [fastgame.bot_code(b) for b in spec["bots"]]  # a random seat: deal_seeds' bot seed
     res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
-                firsts[j]) for j in range(n)]
+                firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,)))
+           for j in range(n)]
     winner = np.array([r[0] for r in res], np.int64)
     how = np.array([r[1] for r in res], np.int64)
     length = np.array([r[2] for r in res], np.int64)
