@@ -101,3 +101,11 @@ def test_fixed_runs_have_no_arrangement_column():
     s = _run("fixed", games=8)
     assert "arrangement" not in s.records and len(s.records) == 24
     assert np.array_equal(s.records.seat.to_numpy()[:3], [0, 1, 2])
+
+
+def test_arranged_tables_in_the_kernel_equal_the_python_engine():
+    kw = dict(games=16, chunk_size=8, seed=9, workers=1, bots=("random", "tactician", "greedy"),
+              seats="rotate", progress=False)
+    c = rummy51.simulate_games(engine="c", **kw)
+    py = rummy51.simulate_games(engine="python", **kw)
+    assert c.same_records(py)

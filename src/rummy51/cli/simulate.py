@@ -271,8 +271,8 @@ def _add_simulate_games(subparsers) -> None:
                         "(histories/chunk-N.jsonl.gz, JSON Lines; needs --out); the deals are "
                         "then played by the Python engine")
     e.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
-                   help="auto (default): tables of greedy bots only are played by the C game "
-                        "kernel (the same deals, move for move), other tables by the Python "
+                   help="auto (default): tables of built-in bots are played by the C game "
+                        "kernel (the same deals, move for move), other bots by the Python "
                         "engine; python: always the Python engine; c: insist on the kernel")
     _add_run_options(p, e, local="local processes", out_holds="records, summary",
                      chunk_files="chunk and records files")

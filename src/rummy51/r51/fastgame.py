@@ -64,14 +64,17 @@ def kernel_bots(bots) -> bool:
     return all(bot_code(b) is not None for b in bots)
 
 
-def seat_rngs(codes, entropy, key) -> Optional[list]:
+def seat_rngs(codes, entropy, key, seed_of=None) -> Optional[list]:
     """The random seats' generators of a games study's deal (``deal_seeds``: seat ``s``'s
-    bot seed is child ``key + (1 + s,)``), None for the other seats (or for no random seat)."""
+    bot seed is child ``key + (1 + s,)``; with a seat arrangement ``seed_of[s]``, the
+    listed bot's own child ``key + (1 + seed_of[s],)``), None for the other seats (or
+    for no random seat)."""
     if 0 not in codes:
         return None
     SS, rng = np.random.SeedSequence, np.random.default_rng
-    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + s,))) if c == 0 else None
-            for s, c in enumerate(codes)]
+    who = range(len(codes)) if seed_of is None else seed_of
+    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + k,))) if c == 0 else None
+            for k, c in zip(who, codes)]
 
 
 def _params(bot) -> Optional[tuple]:

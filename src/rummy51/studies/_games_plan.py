@@ -36,7 +36,7 @@ GAME_DEFAULTS: dict[str, Any] = {
 #: How a deal ends (the engine's ``Result.how``), in the order of their codes (the
 #: game kernel's codes).
 ENDS = fastgame.ENDS
-#: ``engine=``: "auto" plays greedy-only tables in C, "python" never, "c" insists
+#: ``engine=``: "auto" plays tables of built-in bots in C, "python" never, "c" insists
 ENGINES = ("auto", "python", "c")
 _END_CODE = {e: i for i, e in enumerate(ENDS)}
 
@@ -286,7 +286,8 @@ def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bo
 
 
 def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
-    """``_play_chunk`` for greedy tables, in C: the same deals (same seeds, same moves)."""
+    """``_play_chunk`` for tables of built-in bots, in C: the same deals (same seeds, same
+    moves)."""
     players = spec["players"]
     kernel = fastgame.greedy_kernel(rules)
     entropy = spec["entropy"]
@@ -296,8 +297,9 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     firsts = (deals % players if spec["rotate_first"] else np.zeros(n, np.int64)).tolist()
     play, SeedSequence, default_rng = _game.play_table, np.random.SeedSequence, np.random.default_rng
     codes = [fastgame.bot_code(b) for b in spec["bots"]]  # a random seat: deal_seeds' bot seed
+    perm = spec.get("perm")   # a seat arrangement: each bot keeps its own seed
     res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
-                firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,)))
+                firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,), perm))
            for j in range(n)]
     winner = np.array([r[0] for r in res], np.int64)
     how = np.array([r[1] for r in res], np.int64)
@@ -338,11 +340,9 @@ def _play_chunk(spec: Mapping) -> dict:
         if "arrangement" in sub:
             sub["arrangement"][:] = a
         seated = [spec["bots"][k] for k in perm]
-        # the kernel deals no bot randomness by seat: it plays an arranged table only
-        # when no bot draws from its own generator (the listed bot keeps its seed)
-        if histories is None and uses_kernel(seated, rules, spec.get("engine", "auto")) and (
-                len(perms) == 1 or all(b == "greedy" for b in seated)):
-            turns += _kernel_rows(dict(spec, bots=seated), rules, sub)
+        # the kernel seeds each random seat with its listed bot's own seed (``perm``)
+        if histories is None and uses_kernel(seated, rules, spec.get("engine", "auto")):
+            turns += _kernel_rows(dict(spec, bots=seated, perm=list(perm)), rules, sub)
         else:
             turns += _python_rows(spec, rules, sub, perm, histories)
     out = {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,

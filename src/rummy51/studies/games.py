@@ -606,11 +606,11 @@ def simulate_games(
       and the final records file.
     * ``on_chunk(index, done, total)``: called after each finished chunk (after its file
       is written); an exception it raises stops the run like Ctrl-C.
-    * ``engine``: "auto" (default) plays tables where every seat is greedy with the C
-      game kernel (``rummy51.fastgame``: the same deals, move for move, ~50x faster) and
-      every other table with the Python engine; "python" always uses the Python engine;
-      "c" insists on the kernel (an error if it cannot play the table). The records do
-      not depend on it, so it is not a setting of the run.
+    * ``engine``: "auto" (default) plays tables of built-in bots (random, greedy,
+      hand-hunter, tactician) with the C game kernel (``rummy51.fastgame``: the same
+      deals, move for move) and other bots with the Python engine; "python" always uses
+      the Python engine; "c" insists on the kernel (an error if it cannot play the
+      table). The records do not depend on it, so it is not a setting of the run.
 
     Ctrl-C stops the run; with a run directory every finished chunk stays on disk and
     ``resume`` continues to the same records as an uninterrupted run.
