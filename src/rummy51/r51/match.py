@@ -153,6 +153,8 @@ class Match:
         m = cls(rules_from_dict(d["rules"], strict=True), int(d["players"]), int(d["seed"]), int(d["first"]))
         for dd in d["deals"]:
             m._current = GameState.from_dict(dd)
+            m._seats = tuple(m.active)
+            m._first_seat = m._seats[m._current.first]
             m.record(m._current)
         if m.totals != list(d["totals"]):
             raise ValueError(f"match totals {d['totals']} differ from the replayed {m.totals}")
