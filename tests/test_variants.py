@@ -155,15 +155,15 @@ def test_equal_hands_first_player_draws():
 
 # --------------------------------------------------------------------------- (f) elimination
 def test_elimination_match():
-    rules = RuleSet(match_elimination=251)
-    m = play_match([GreedyBot(), TacticianBot(), GreedyBot()], rules, seed=5)
-    assert m.over and len(m.active) <= 1
+    # the winner's negative points let totals fall, so a match of two strong players can run
+    # long: match_deals caps it
+    rules = RuleSet(match_elimination=101, match_deals=150)
+    m = play_match([GreedyBot(), RandomBot(seed=1), GreedyBot()], rules, seed=5)
+    assert m.over and (len(m.active) <= 1 or len(m.deals) == 150)
     out = [p for p in range(3) if p not in m.active]
-    assert all(m.totals[p] > 251 for p in out)
-    assert all(m.totals[p] <= 251 for p in m.active)
+    assert out and all(m.totals[p] > 101 for p in out)
+    assert any(d.n_players < 3 for d in m.deals)  # deals after a drop-out have fewer players
     assert m.standings()[0] == m.winner
-    assert sum(len(d.n_players * [0]) for d in m.deals) >= 3  # later deals have fewer players
-    assert any(d.n_players < 3 for d in m.deals) or len(m.deals) == 1
     again = Match.from_json(m.to_json())
     assert again.totals == m.totals and again.active == m.active
 

@@ -22,7 +22,8 @@ class Match:
     total is above the limit drops out, the next deals are dealt to the others only (``seats``
     maps a deal's seat to the match's), the deal still passing to the next player left, and
     the match ends when one player is left (``winner``); if the last ones drop out together,
-    the lowest total among them wins. ``match_deals`` still caps the match.
+    the lowest total among them wins. ``match_deals`` still caps the match: a winner's
+    points are negative, so totals may fall and two strong players left can play on long.
 
     >>> from rummy51 import RuleSet
     >>> m = Match(RuleSet(match_deals=2), players=3, seed=1)
