@@ -66,7 +66,9 @@ def test_gin():
 
 
 def test_presets():
-    assert set(PRESETS) == {"default", "two-jokers", "ace-low-1", "gin"}
+    # the first four presets stay; issue 14 added the tables of tests/test_variants.py
+    assert {"default", "two-jokers", "ace-low-1", "gin"} <= set(PRESETS)
+    assert list(PRESETS)[0] == "default"  # rules_label names RuleSet() "default"
     assert PRESETS["default"] == RuleSet()
     assert PRESETS["two-jokers"] == RuleSet(jokers=2)
     assert PRESETS["ace-low-1"] == RuleSet(ace_low_value=1)
@@ -78,7 +80,9 @@ def test_presets():
 def test_unknown_preset_lists_the_choices():
     with pytest.raises(ValueError) as e:
         RuleSet.preset("texas")
-    assert str(e.value) == "'texas' is not a rule preset: choose one of ace-low-1, default, gin, two-jokers"
+    assert str(e.value) == ("'texas' is not a rule preset: choose one of "
+                            + ", ".join(sorted(PRESETS)))
+    assert "remik" in str(e.value) and "ace-low-1" in str(e.value)
 
 
 def test_frozen_keyword_only_hashable():

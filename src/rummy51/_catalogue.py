@@ -115,6 +115,9 @@ class Catalogue:
     skip: np.ndarray  # int32[m]: next meld whose second natural card differs
     laid: np.ndarray  # uint8[m, 5]: laid order, 52 = joker, 255 = unused
     represents: np.ndarray  # uint8[m, 5]: the card each slot stands for
+    #: ids ``start[52] ..`` + this many: the runs an opening may show (rules.opening_run),
+    #: appended after the searched groups (0 when the rules ask for no run)
+    opening_runs: int = 0
 
     def __len__(self) -> int:
         return len(self.mask)
@@ -154,9 +157,26 @@ def build_catalogue(rules: RuleSet) -> Catalogue:
         jstart[c] = len(order) + sum(1 for e in g if e.jokers == 0)
         order.extend(g)
     start[52] = len(order)
+    n_open = 0
+    if rules.opening_run != "any":
+        # the opening-run block: every run (with jokers only under "run"), one per resource,
+        # each at its best run reading; the search never visits it (it lies past start[52]),
+        # the core tries each as the opening's run (solve in _core.pyx)
+        runs: dict = {}
+        for e in _runs(rules):
+            if rules.opening_run == "pure_run" and e.jokers:
+                continue
+            key = (e.naturals, e.jokers)
+            if key not in runs or e.value > runs[key].value:
+                runs[key] = e
+        block = sorted(runs.values(), key=lambda e: (e.naturals, e.jokers, -e.value))
+        order.extend(block)
+        n_open = len(block)
     m = len(order)
     # skip[i]: the first meld after i in its group whose second natural differs
     skip = np.zeros(m, np.int32)
+    for i in range(int(start[52]), m):
+        skip[i] = i + 1
     for c in range(52):
         a, b = int(start[c]), int(start[c + 1])
         for i in range(b - 1, a - 1, -1):
@@ -189,4 +209,5 @@ def build_catalogue(rules: RuleSet) -> Catalogue:
         skip=skip,
         laid=laid,
         represents=rep,
+        opening_runs=n_open,
     )

@@ -100,6 +100,9 @@ ctypedef struct Rules:
     # one-joker runs by the 13-bit pattern of one suit (see lane_runs in _core.pyx)
     const uint32_t* lane_start  # [8193] runs of lane pattern p: lane_start[p] .. [p + 1]
     const uint32_t* lane_run    # naturals (bits 0..12) | cards << 13 | opening value << 16
+    # what an opening must show (rules.opening_run; solve in _core.pyx)
+    int opening_run         # 0 nothing, 1 a run, 2 a run without a joker
+    int orun_lo, orun_hi    # catalogue ids of the runs it may show: orun_lo .. orun_hi - 1
 
 ctypedef struct Hand:
     uint64_t once           # naturals held at least once

@@ -1002,6 +1002,106 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
     ``must``: -1, or a card code (0..51, or 52 for a joker) that must lie in a meld.
     Returns the best value (MODE_BEST), the least deadwood (MODE_DEADWOOD) or 0/1.
     With ``path`` not NULL, the chosen melds' ids go there and their number to
+    ``depth`` (0 when there is no collection). When the rules ask the opening to show a
+    run (``r.opening_run``) the opening questions (best, can open, go out) count only
+    collections holding such a run: see ``solve_run``."""
+    if r.opening_run == 0 or mode == MODE_DEADWOOD:
+        return solve_free(r, h, mode, keep, must, r.threshold, path, depth)
+    return solve_run(r, h, mode, keep, must, path, depth)
+
+
+cdef int solve_run(const Rules* r, const Hand* h, int mode, int keep, int must,
+                   int* path, int* depth) noexcept nogil:
+    """The opening questions when the opening must show a run (docs/rules.md 4, option
+    ``opening_run``): a collection holds such a run R exactly when it is R plus any
+    collection of the rest of the hand (a run longer than 5 splits into catalogue runs,
+    each piece a run, a jokerless run into jokerless pieces). So the answer is the best
+    over the runs R of the opening-run block that the hand holds of v(R) plus the
+    unconstrained answer for the hand without R (``solve_free``, the threshold lowered by
+    v(R)). Exact, at the price of one search per run held (a few dozen at most).
+
+    One corner is not told apart: with ``must`` outside R, a rest whose only collections
+    holding the card are worth 0 (aces worth 0) counts as having none."""
+    cdef Hand rest
+    cdef uint64_t m
+    cdef int i, nc, nj, v, sub, total, best = 0, found = 0, sub_must, thr
+    cdef int sub_depth = 0, best_depth = 0
+    cdef int sub_path[MAX_DEPTH]
+    cdef int cap = h.n - 1 if mode == MODE_GO_OUT else h.n - keep
+    if depth != NULL:
+        depth[0] = 0
+    if mode == MODE_GO_OUT and h.n < 4:
+        return 0
+    for i in range(r.orun_lo, r.orun_hi):
+        m = r.mask[i]
+        nj = r.njokers[i]
+        nc = r.ncards[i]
+        if (m & ~h.once) or nj > h.jokers or nc > cap:
+            continue
+        v = r.value[i]
+        rest.once = h.once & ~(m & ~h.twice)
+        rest.twice = h.twice & ~m
+        rest.jokers = h.jokers - nj
+        rest.n = h.n - nc
+        sub_must = must
+        if must == 52 and nj > 0 or 0 <= must < 52 and (m & CARD_BIT[must]):
+            sub_must = -1
+        if mode == MODE_BEST:
+            sub_depth = 0
+            if sub_must < 0 and rest.n - keep < 3:
+                sub = 0
+            else:
+                sub = solve_free(r, &rest, MODE_BEST, keep, sub_must, r.threshold,
+                                 sub_path if path != NULL else NULL, &sub_depth)
+                if sub < 0:
+                    return sub
+                if sub_must >= 0 and sub == 0:
+                    continue  # the card that must be melded finds no meld in the rest
+            total = v + sub
+            if not found or total > best:
+                found = 1
+                best = total
+                if path != NULL:
+                    path[0] = i
+                    memcpy(path + 1, sub_path, sub_depth * sizeof(int))
+                    best_depth = 1 + sub_depth
+        elif mode == MODE_CAN_OPEN:
+            if sub_must < 0 and v >= r.threshold:
+                return 1
+            thr = r.threshold - v
+            if thr < 1:
+                thr = 1
+            sub = solve_free(r, &rest, MODE_CAN_OPEN, keep, sub_must, thr, NULL, NULL)
+            if sub != 0:
+                return sub
+        else:
+            if rest.n == 1:
+                if sub_must < 0 and v >= r.threshold:
+                    return 1
+                continue
+            if rest.n < 4:
+                continue
+            thr = r.threshold - v
+            if thr < 1:
+                thr = 1
+            sub = solve_free(r, &rest, MODE_GO_OUT, keep, sub_must, thr, NULL, NULL)
+            if sub != 0:
+                return sub
+    if mode == MODE_BEST:
+        if depth != NULL:
+            depth[0] = best_depth
+        return best
+    return 0
+
+
+cdef int solve_free(const Rules* r, const Hand* h, int mode, int keep, int must, int thr,
+                    int* path, int* depth) noexcept nogil:
+    """Answer one question about a parsed hand (see the MODE_* enum), any collection
+    counting, ``thr`` standing for the threshold.
+
+    ``must``: -1, or a card code (0..51, or 52 for a joker) that must lie in a meld.
+    Returns the best value (MODE_BEST), the least deadwood (MODE_DEADWOOD) or 0/1.
+    With ``path`` not NULL, the chosen melds' ids go there and their number to
     ``depth`` (0 when there is no collection)."""
     cdef Search s
     cdef uint64_t u, u0, once, twice
@@ -1016,7 +1116,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         bound = lanes_sum(h.once & u0, r.tabv)
         if h.twice & u0:
             bound += lanes_sum(h.twice & u0, r.tabv)
-        if bound < r.threshold:
+        if bound < thr:
             return 0
     s.r = r
     s.mode = mode
@@ -1109,10 +1209,10 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
             bound = bound_of(&s, once, twice, h.jokers, &gains)
             if cap * s.maxc < bound:
                 bound = cap * s.maxc
-            if bound < r.threshold:
+            if bound < thr:
                 return 0
-            s.best = r.threshold - 1
-            s.stop_at = r.threshold
+            s.best = thr - 1
+            s.stop_at = thr
         else:
             s.best = 0
         if (one_joker(&s, once, twice, u0) if h.jokers == 1
@@ -1124,7 +1224,7 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
                 return s.best
             if mode == MODE_DEADWOOD:
                 return weight - s.best
-            return 1 if s.best >= r.threshold else 0
+            return 1 if s.best >= thr else 0
         s.gfloor = 0
     if h.jokers > 0 and r.mj > 0:
         if mode == MODE_CAN_OPEN or mode == MODE_GO_OUT:
@@ -1141,15 +1241,15 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         s.best = 0
         s.stop_at = bound
     else:
-        if bound < r.threshold:
+        if bound < thr:
             return 0
         if mode == MODE_GO_OUT:
             # naturals in no meld are left over; more than one and the hand is lost
             left = (h.n - h.jokers) - nuse
             if left > 1:
                 return 0
-        s.best = r.threshold - 1
-        s.stop_at = r.threshold
+        s.best = thr - 1
+        s.stop_at = thr
     if (h.jokers == 0 or r.mj == 0) and must < 0 and mode != MODE_GO_OUT:
         dfs0(&s, once, twice, 0, 0, 0, -1)
     else:
@@ -1158,14 +1258,14 @@ cdef int solve(const Rules* r, const Hand* h, int mode, int keep, int must,
         return ERR_BUDGET
 
     if s.record and depth != NULL:
-        if mode == MODE_BEST or mode == MODE_DEADWOOD or s.best >= r.threshold:
+        if mode == MODE_BEST or mode == MODE_DEADWOOD or s.best >= thr:
             depth[0] = s.best_depth
             memcpy(path, s.best_path, s.best_depth * sizeof(int))
     if mode == MODE_BEST:
         return s.best
     if mode == MODE_DEADWOOD:
         return weight - s.best
-    return 1 if s.best >= r.threshold else 0
+    return 1 if s.best >= thr else 0
 
 
 # ---------------------------------------------------------------------------
@@ -1197,6 +1297,11 @@ cdef class CoreRules:
         self.r.bottom_card = 1 if rules.bottom_card else 0
         self.r.reshuffle_stock = 1 if rules.reshuffle_stock else 0
         self.r.jmax = jmax
+        self.r.opening_run = ("any", "run", "pure_run").index(rules.opening_run)
+        self.r.orun_lo = catalogue.start[52]
+        self.r.orun_hi = catalogue.start[52] + catalogue.opening_runs
+        if self.r.opening_run and catalogue.opening_runs == 0:
+            raise ValueError("the catalogue lists no opening runs for rules.opening_run")
         self.decks = rules.decks
         self.jokers = rules.jokers
         self.threshold = rules.threshold

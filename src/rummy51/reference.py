@@ -98,6 +98,14 @@ def _top_position(rules: RuleSet) -> int:
 
 
 # --------------------------------------------------------------------- melds
+def _opening_run(meld, rules: RuleSet) -> bool:
+    """Whether ``meld`` is a run an opening may show under ``rules.opening_run`` (docs/rules.md
+    4): any run ("run"), a run without a joker ("pure_run"); never needed with "any"."""
+    if rules.opening_run == "any":
+        return False
+    return meld.kind == "run" and (rules.opening_run == "run" or meld.jokers == 0)
+
+
 @dataclass(frozen=True)
 class RefMeld:
     """One meld: its kind (``"run"`` or ``"set"``), natural cards (sorted codes), number of
@@ -266,10 +274,11 @@ def _order(code: int) -> tuple:
 class _Search:
     """The memoised search over one hand.
 
-    ``table(rest)`` maps ``(u, s)`` to ``[best value, least deadwood, back]`` over all
+    ``table(rest)`` maps ``(u, s, q)`` to ``[best value, least deadwood, back]`` over all
     collections of disjoint melds taken from the multiset ``rest`` that meld exactly
     ``u`` cards; ``s`` says whether a copy of the must-use card is melded (always False
-    without one). ``back`` = ``(meld, next rest, next key)`` records a move that reaches
+    without one), ``q`` whether a run the opening must show (``rules.opening_run``) is
+    among the melds (always False with "any"). ``back`` = ``(meld, next rest, next key)`` records a move that reaches
     the best value, so a best collection can be read back.
     """
 
@@ -287,7 +296,7 @@ class _Search:
             holds_must = must is not None and (must in m.naturals
                                                or (must == JOKER and m.jokers > 0))
             self.holding.setdefault(cards[0], []).append(
-                (m, cards, frozenset(cards), holds_must))
+                (m, cards, frozenset(cards), holds_must, _opening_run(m, rules)))
         self.memo: dict[tuple, dict] = {}
 
     @staticmethod
@@ -307,7 +316,7 @@ class _Search:
             return got
         out: dict = {}
         if not rest:
-            out[(0, False)] = [0, 0, None]
+            out[(0, False, False)] = [0, 0, None]
             self.memo[rest] = out
             return out
         first = rest[0]  # the lowest undecided card
@@ -320,16 +329,16 @@ class _Search:
             self._offer(out, key, v, d + penalty, (None, after, key))
         # 2. cover it with a meld that holds it and fits in what is left
         present = frozenset(rest)
-        for meld, cards, distinct, holds_must in self.holding.get(first, ()):
+        for meld, cards, distinct, holds_must, holds_run in self.holding.get(first, ()):
             if not distinct <= present:
                 continue  # quick test; _take checks the multiplicities
             taken = self._take(rest, cards)
             if taken is None:
                 continue
             after = taken
-            for (u, s), (v, d, _) in self.table(after).items():
-                self._offer(out, (u + meld.size, s or holds_must), v + meld.value, d,
-                            (meld, after, (u, s)))
+            for (u, s, q), (v, d, _) in self.table(after).items():
+                self._offer(out, (u + meld.size, s or holds_must, q or holds_run),
+                            v + meld.value, d, (meld, after, (u, s, q)))
         self.memo[rest] = out
         return out
 
@@ -374,13 +383,15 @@ def _best(codes, rules, keep, must_use):
     must = _check_must(must_use)
     (search, table), n = _table(codes, rules, must)
     best_key, best_value = None, 0
-    for (u, s), (v, _, _) in table.items():
+    for (u, s, q), (v, _, _) in table.items():
         if u == 0 or u > n - keep:
             continue
         if must is not None and not s:
             continue
+        if rules.opening_run != "any" and not q:
+            continue  # the opening must show a run (rules.opening_run)
         if best_key is None or v > best_value:
-            best_key, best_value = (u, s), v
+            best_key, best_value = (u, s, q), v
     return search, best_key, best_value
 
 
@@ -419,7 +430,7 @@ def can_go_out(codes: Iterable[int], rules: RuleSet) -> bool:
     (_, table), n = _table(codes, rules)
     if n < 4:
         return False
-    entry = table.get((n - 1, False))
+    entry = table.get((n - 1, False, rules.opening_run != "any"))
     return entry is not None and entry[0] >= rules.threshold
 
 
@@ -428,4 +439,4 @@ def min_deadwood(codes: Iterable[int], rules: RuleSet, keep: int = 0) -> int:
     ``len(hand) - keep`` cards (aces ``rules.ace_value``, jokers ``rules.joker_penalty``)."""
     keep = _check_keep(keep)
     (_, table), n = _table(codes, rules)
-    return min(d for (u, _), (_, d, _) in table.items() if u <= max(n - keep, 0))
+    return min(d for (u, _, _), (_, d, _) in table.items() if u <= max(n - keep, 0))

@@ -20,7 +20,13 @@ import numpy as np
 
 from ._checks import range_text
 
-__all__ = ["RuleSet", "PRESETS", "rules_label", "rules_to_dict", "rules_from_dict"]
+__all__ = ["RuleSet", "PRESETS", "PRESET_NOTES", "PresetNote", "rules_label", "rules_to_dict",
+           "rules_from_dict"]
+
+#: ``RuleSet.opening_run``: what the opening must hold.
+OPENING_RUNS = ("any", "run", "pure_run")
+#: ``RuleSet.doubles_on``: which wins by hand double the others' points.
+DOUBLES_ON = ("hand", "bottom")
 
 
 #: Most turns a deal may be capped at (the C kernels count turns in 32-bit ints; a cap
@@ -77,10 +83,25 @@ class RuleSet:
       -140): the winner's points for going out, by hand, by hand with the bottom card.
     * ``score_unopened`` (100): a player who never opened.
     * ``hand_doubles`` (True): after a win by hand every other player's points are
-      doubled.
+      doubled; ``doubles_on`` ("hand") says after which wins: "hand" every win by hand
+      (with the bottom card or not), "bottom" only the win by hand with the bottom card.
     * ``match_deals`` (None) and ``match_points`` (None): a match ends after this
       many deals, or when a player's total reaches this many points; with both None
       a match is a single deal.
+    * ``match_elimination`` (None): an elimination match: after each deal a player
+      whose total is above this (251, 501) drops out; the last one left wins.
+
+    Readings on which tables differ (docs/rules.md; the presets of ``PRESETS``):
+
+    * ``joker_limit_on_table`` (True): ``max_jokers_per_meld`` binds every meld on the
+      table, so a joker may be laid off only while the meld keeps within it; False: the
+      limit binds melds as they are laid down only, and jokers may be laid off beyond it.
+    * ``opening_run`` ("any"): the opening must hold a run ("run", as MLEO-M) or a run
+      without a joker ("pure_run", as Polish Remik and French 51); "any" asks nothing.
+    * ``first_player_free_take`` (False): the first player's first drawing turn (turn n)
+      counts as their first round, so they too may take the discard freely once.
+    * ``first_player_draws`` (False): equal hands: every player is dealt ``hand_size``
+      cards and the first player draws in turn 0 like everybody else.
 
     Options docs/rules.md leaves open, chosen as a Rummy 51 table would (docs/engine.md):
 
@@ -116,6 +137,13 @@ class RuleSet:
     free_discard_rounds: int = 1
     discard_taken_card: bool = False
     draw_scoring: str = "zero"
+    # readings on which tables differ (issue 14)
+    joker_limit_on_table: bool = True
+    opening_run: str = "any"
+    first_player_free_take: bool = False
+    first_player_draws: bool = False
+    doubles_on: str = "hand"
+    match_elimination: Optional[int] = None
 
     def __hash__(self) -> int:
         # computed once: rule sets key the compiled-core caches on every solver call
@@ -148,21 +176,34 @@ class RuleSet:
             object.__setattr__(self, "draw_scoring", str(self.draw_scoring))
         if self.draw_scoring not in ("zero", "hands"):
             raise ValueError(f"rules.draw_scoring must be 'zero' or 'hands', got {self.draw_scoring!r}")
+        for name, choices in (("opening_run", OPENING_RUNS), ("doubles_on", DOUBLES_ON)):
+            if isinstance(getattr(self, name), str):
+                object.__setattr__(self, name, str(getattr(self, name)))
+            if getattr(self, name) not in choices:
+                raise ValueError(f"rules.{name} must be one of {', '.join(map(repr, choices))}, "
+                                 f"got {getattr(self, name)!r}")
         for name in ("ace_high", "bottom_card", "discard_card_must_meld", "reshuffle_stock",
-                     "hand_doubles", "discard_taken_card"):
+                     "hand_doubles", "discard_taken_card", "joker_limit_on_table",
+                     "first_player_free_take", "first_player_draws"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"rules.{name} must be True or False, got {getattr(self, name)!r}")
             object.__setattr__(self, name, bool(getattr(self, name)))
-        for name in ("match_deals", "match_points"):
+        for name in ("match_deals", "match_points", "match_elimination"):
             if getattr(self, name) is not None:
                 _check_int(self, name, 1, MAX_MATCH)
         # the first player's hand plus the others' must fit the deck with one card to spare
-        if self.hand_size + 2 > self.deck_size:
+        if self.first_hand_size + 1 > self.deck_size:
             raise ValueError(
                 f"rules.hand_size {self.hand_size} does not fit a deck of {self.deck_size} cards"
             )
 
     # ------------------------------------------------------------------ deck
+    @property
+    def first_hand_size(self) -> int:
+        """Cards dealt to the first player: ``hand_size + 1``, or ``hand_size`` with
+        ``first_player_draws`` (equal hands)."""
+        return self.hand_size + (0 if self.first_player_draws else 1)
+
     @property
     def deck_size(self) -> int:
         """Cards in the deck: ``52 * decks + jokers``."""
@@ -174,7 +215,7 @@ class RuleSet:
 
     def max_players(self) -> int:
         """Most players the deck can deal to (one card left for the stock)."""
-        return (self.deck_size - 2) // self.hand_size
+        return (self.deck_size - 1 - (self.first_hand_size - self.hand_size)) // self.hand_size
 
     # --------------------------------------------------------------- presets
     @classmethod
@@ -201,11 +242,79 @@ class RuleSet:
         return dataclasses.replace(self, **changes)
 
 
+@dataclass(frozen=True)
+class PresetNote:
+    """What a preset is and the rule text it follows (``rummy51 rules``)."""
+
+    description: str  # one line; says which of the source's rules rummy51 does not have
+    source: str       # the page or document followed
+
+
 PRESETS: dict[str, RuleSet] = {
     "default": RuleSet(),
     "two-jokers": RuleSet(jokers=2),
     "ace-low-1": RuleSet(ace_low_value=1),
     "gin": RuleSet.gin(),
+    # Balkan Remi as askarte.com states it: the defaults already are its deal, values and melds
+    "serbian-remi": RuleSet(),
+    "remik": RuleSet(hand_size=13, ace_value=11, ace_low_value=1, joker_penalty=50,
+                     opening_run="pure_run", bottom_card=False, score_out=-10, score_hand=-20,
+                     free_discard_rounds=0, discard_card_must_meld=True,
+                     match_elimination=501),
+    "kaluki": RuleSet(hand_size=15, first_player_draws=True, ace_value=15, ace_low_value=15,
+                      joker_penalty=25, bottom_card=False),
+    "romanian-remi": RuleSet(jokers=2, ace_value=11, ace_low_value=11, max_jokers_per_meld=2),
+    "mleo-run": RuleSet(opening_run="run"),
+    "open-jokers": RuleSet(joker_limit_on_table=False),
+}
+
+#: A one-line description and the source of every preset (``rummy51 rules``).
+PRESET_NOTES: dict[str, PresetNote] = {
+    "default": PresetNote(
+        "Balkan Rummy 51: 2x52+4 jokers, 14 cards (first player 15), open at 51, aces and "
+        "court cards 10, the bottom card taken only to win by hand",
+        "docs/rules.md, after www.remi51.rs/uputstvo_sr, igresakartama.com/remi and "
+        "www.forestrummy.com/uputstvo_sr"),
+    "two-jokers": PresetNote(
+        "the default with 2 jokers (106 cards), the other common Balkan deck",
+        "docs/rules.md section 1"),
+    "ace-low-1": PresetNote(
+        "the default with the low ace of A-2-3 worth 1, as some tables count it",
+        "docs/rules.md section 2"),
+    "gin": PresetNote(
+        "gin rummy's meld rules (one deck, no jokers, ace 1 and low only, 10 cards); for the "
+        "solver and studies, not a Rummy 51 table",
+        "gin rummy's standard rules (OpenSpiel gin_rummy)"),
+    "serbian-remi": PresetNote(
+        "Serbian Remi: 2x52+4 jokers, 14 cards (first player 15), open at 51, runs up to the "
+        "14-card A..A, the bottom card; the same fields as the default, since its rule that "
+        "nobody opens or goes out in the first 2 rounds is not a rummy51 option",
+        "www.askarte.com/pravila/pravila_za_remi.html"),
+    "remik": PresetNote(
+        "Polish Remik: starting player 14 cards, others 13, no bottom card, ace 11 (1 as low "
+        "ace), joker 50 in hand, open at 51 with a run without a joker, the discard taken only "
+        "to meld it, out -10, out at once -20 (others doubled), out at 501 (elimination); "
+        "not in rummy51: a joker run whose naturals hold 3 in a row also qualifies there, "
+        "two jokers side by side are banned rather than capped at one a meld, an opened "
+        "player's discard take is not checked, the deal ends when the stock runs out twice",
+        "github.com/CammyCodes/Remik REMIK.md"),
+    "kaluki": PresetNote(
+        "Kaluki: 15 cards to everyone, the first player draws too, no bottom card, aces 15, "
+        "joker 25 in hand, first meld 51; not in rummy51: sets with two cards of a suit, a "
+        "turned-up card starting the discard pile, the game to 250 points",
+        "www.bicyclecards.com/card-games/rule/kaluki (also gamerules.com/rules/bicycles-kaluki)"),
+    "romanian-remi": PresetNote(
+        "Romanian Remi 51: 2x52+2 jokers, aces 11 always, joker 20 in hand, two jokers in a "
+        "meld (the source allows them in runs; rummy51's limit binds sets too); the C game "
+        "kernel cannot play it",
+        "rummy-party.com/remi-51"),
+    "mleo-run": PresetNote(
+        "the default with an opening that must hold a run (a set-only opening is refused)",
+        "the MLEO-M engine's Rummy 51 (github.com/GLA7479/MLEO-M), as issue 14 reports it"),
+    "open-jokers": PresetNote(
+        "the default with the joker limit binding melds as laid down only: jokers may be laid "
+        "off beyond it (\"at the beginning a group can only have one joker\")",
+        "the Balkan rule pages' wording, read as issue 14 reports it"),
 }
 
 

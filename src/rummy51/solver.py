@@ -174,6 +174,8 @@ def _merge_runs(melds: list[Meld], rules: RuleSet) -> list[Meld]:
                     continue
                 if len(a.jokers) + len(b.jokers) > rules.max_jokers_per_meld:
                     continue
+                if rules.opening_run == "pure_run" and (a.jokers or b.jokers):
+                    continue  # the run without a joker the opening shows stays apart
                 joined = Meld("run", a.cards + b.cards, a.represents + b.represents, a.value + b.value)
                 melds = [m for i, m in enumerate(melds) if i not in (ia, ib)] + [joined]
                 merged = True

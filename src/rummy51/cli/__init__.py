@@ -40,7 +40,7 @@ from ..runs.signals import EXIT_TERMINATED, Terminated
 from ._common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
                       add_format_options, add_hand_arguments, add_rule_options, read_hands,
                       in_option_words, rules_from_args)
-from . import best, odds, play, report, simulate
+from . import best, odds, play, report, rules, simulate
 
 __all__ = [
     "main",
@@ -77,6 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     odds.add_parser(subparsers)
     report.add_parser(subparsers)
     play.add_parser(subparsers)
+    rules.add_parser(subparsers)
     from ..carousel import cli as carousel_cli
 
     carousel = carousel_cli.add_parser(subparsers)

@@ -34,6 +34,7 @@ from .melds import (
     lay_off_sides,
     make_meld,
     melds_in,
+    opening_run,
     swap_joker,
     swap_targets,
 )
@@ -47,6 +48,7 @@ class _MoveRules:
 
     rules: RuleSet
     n_players: int
+    first: int
     phase: Phase
     turn: int
     current: int
@@ -77,8 +79,14 @@ class _MoveRules:
 
     def free_round(self) -> bool:
         """Whether taking the discard is free for an unopened player this turn
-        (docs/rules.md 5.4: the first round; option ``rules.free_discard_rounds``)."""
-        return self.round < rule_option(self.rules, "free_discard_rounds", 1)
+        (docs/rules.md 5.4: the first round; option ``rules.free_discard_rounds``). With
+        ``rules.first_player_free_take`` the first player's rounds count from their first
+        drawing turn, so their turn n is free too."""
+        free = rule_option(self.rules, "free_discard_rounds", 1)
+        if (rule_option(self.rules, "first_player_free_take", False) and free > 0
+                and self.current == self.first):
+            free += 1
+        return self.round < free
 
     # ------------------------------------------------------------------ helpers
     def _in_phase(self, phase: Phase, what: str) -> None:
@@ -212,6 +220,10 @@ class _MoveRules:
             if value < self.rules.threshold:
                 raise IllegalMove("4", f"an opening must be worth at least {self.rules.threshold} "
                                        f"(rules.threshold); these melds are worth {value}")
+            if not any(opening_run(m, self.rules) for m in built):
+                raise IllegalMove("4", "an opening must hold a run" + (
+                    " without a joker" if self.rules.opening_run == "pure_run" else "")
+                    + f" (rules.opening_run = {self.rules.opening_run!r})")
             if ti.must_open and self.rules.discard_card_must_meld and ti.taken not in used:
                 raise IllegalMove("5.4", f"the card taken from the discard pile "
                                          f"({card_text(ti.taken)}) must be in the opening melds "
@@ -375,7 +387,7 @@ class _MoveRules:
                 if len(best.leftover) == 1:
                     return out  # the best opening already goes out
         if len(hand) >= 4 and solver.can_go_out(hand, rules):
-            melds = go_out_melds(hand, rules)
+            melds = go_out_melds(hand, rules, opening=True)
             if melds is not None and (must is None or any(must in m.cards for m in melds)):
                 lay = LayDown.of(melds)
                 if lay not in out:

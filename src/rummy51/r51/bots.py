@@ -515,6 +515,6 @@ def play_match(bots: Sequence[Bot], rules: Optional[RuleSet] = None, seed=None,
     m = Match(rules, players=len(bots), seed=seed, first=first)
     while not m.over:
         d = m.new_deal()
-        play_deal(bots, state=d)
+        play_deal([bots[s] for s in m.seats], state=d)
         m.record(d)
     return m

@@ -254,11 +254,11 @@ def stacked_deck(rules: RuleSet, hands: Sequence, stock: Iterable = (), bottom=N
     rest = [int(x) for x in rng.permutation(np.array(rest, dtype=np.int64))]
     deck = []
     for i, h in enumerate(named_hands):
-        size = rules.hand_size + (1 if i == 0 else 0)
+        size = rules.first_hand_size if i == 0 else rules.hand_size
         if len(h) > size:
             raise ValueError(f"stacked hand {i} has {len(h)} cards; it is dealt {size}")
         deck.extend(h)
-        while len(deck) < sum(rules.hand_size + (1 if j == 0 else 0) for j in range(i + 1)):
+        while len(deck) < rules.first_hand_size + i * rules.hand_size:
             deck.append(rest.pop())
     deck.extend(named_stock)
     if rules.bottom_card:
@@ -322,7 +322,8 @@ class GameState(_MoveRules):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         if isinstance(players, bool) or not isinstance(players, (int, np.integer)) or players < 2:
             raise ValueError(f"players must be an int >= 2, got {players!r}")
-        need = players * rules.hand_size + 1 + (1 if rules.bottom_card else 0) + 1
+        need = (rules.first_hand_size + (players - 1) * rules.hand_size
+                + (1 if rules.bottom_card else 0) + 1)
         if need > rules.deck_size:
             raise ValueError(f"{players} players need {need} cards (hands, a stock card"
                              f"{', the bottom card' if rules.bottom_card else ''}) but the deck "
@@ -352,7 +353,7 @@ class GameState(_MoveRules):
         pos = 0
         for i in range(n):
             seat = (self.first + i) % n
-            size = rules.hand_size + (1 if i == 0 else 0)
+            size = rules.first_hand_size if i == 0 else rules.hand_size
             self.hands[seat] = sorted(order[pos:pos + size])
             pos += size
         rest = order[pos:]
@@ -362,7 +363,8 @@ class GameState(_MoveRules):
         self._stock = rest[::-1]
         self.opened = [False] * n
         self.current = self.first
-        self.phase = Phase.PLAY
+        # equal hands (rules.first_player_draws): the first player draws in turn 0 too
+        self.phase = Phase.DRAW if rules.first_player_draws else Phase.PLAY
         self.turn = 0
         self.turn_info = TurnInfo(opened_at_start=False)
         self.history.append(ChanceRecord(0, -1, None, "deal", tuple(order)))
@@ -567,7 +569,8 @@ class GameState(_MoveRules):
                 return (0,) * n
             return tuple(self._hand_points(p) for p in range(n))
         base = {"out": r.score_out, "hand": r.score_hand, "hand_bottom": r.score_hand_bottom}[how]
-        mult = 2 if how != "out" and r.hand_doubles else 1
+        doubles = how == "hand_bottom" or (how == "hand" and r.doubles_on == "hand")
+        mult = 2 if doubles and r.hand_doubles else 1
         return tuple(base if p == winner else mult * self._hand_points(p) for p in range(n))
 
     def _hand_points(self, p: int) -> int:

@@ -16,7 +16,10 @@ by the Python engine).
 >>> d.how in ("out", "hand", "hand_bottom", "capped", "stock_out"), len(d.scores)
 (True, 4)
 
-Rules the kernel does not play (``supported`` names why): ``max_jokers_per_meld=2``.
+Rules the kernel does not play (``supported`` names why): ``max_jokers_per_meld=2``, and the
+table readings of issue 14 other than their defaults (``joker_limit_on_table``, ``opening_run='pure_run'``,
+``first_player_free_take``, ``first_player_draws``, ``doubles_on``). ``match_elimination`` is a
+match rule: the kernel plays single deals.
 """
 from __future__ import annotations
 
@@ -89,6 +92,20 @@ def supported(rules: RuleSet, players: int = 4) -> Optional[str]:
     """Why the C kernel cannot play these rules (None if it can)."""
     if rules.max_jokers_per_meld > 1:
         return "max_jokers_per_meld=2 (the kernel plays at most one joker per meld)"
+    # the options of issue 14 the kernel does not play (yet): each names the engine's rule
+    if not rules.joker_limit_on_table:
+        return ("joker_limit_on_table=False (the kernel lays jokers off only within "
+                "max_jokers_per_meld)")
+    if rules.opening_run == "pure_run":
+        # "run" it plays: the constraint lives in the solver core it asks
+        return ("opening_run='pure_run' (the kernel joins a jokerless run to a joker run on "
+                "the table, losing the run the opening must show)")
+    if rules.first_player_free_take:
+        return "first_player_free_take=True (the kernel counts free rounds from turn 0)"
+    if rules.first_player_draws:
+        return "first_player_draws=True (the kernel deals the first player one card more)"
+    if rules.doubles_on != "hand":
+        return f"doubles_on={rules.doubles_on!r} (the kernel doubles after every win by hand)"
     if not 2 <= players <= MAX_PLAYERS:
         return f"{players} players (the kernel plays 2..{MAX_PLAYERS})"
     return None

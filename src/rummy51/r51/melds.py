@@ -379,12 +379,18 @@ def meld_value(meld, rules: RuleSet) -> int:
     return opening_value(meld, rules)
 
 
+def table_joker_limit(rules: RuleSet) -> int:
+    """Most jokers a meld on the table may come to hold by lay-offs: the joker limit, or with
+    ``rules.joker_limit_on_table`` off (the limit binds lay-downs only) every joker there is."""
+    return rules.max_jokers_per_meld if rules.joker_limit_on_table else rules.jokers
+
+
 def check_meld(meld: TableMeld, rules: RuleSet) -> None:
     """Raise ``MeldError`` unless ``meld`` is a valid table meld: a set or run whose
     slots agree with ``represents``, within the joker limit."""
     if len(meld.cards) != len(meld.represents):
         raise MeldError(f"{meld.text()!r}: cards and represents differ in length")
-    if meld.jokers > rules.max_jokers_per_meld:
+    if meld.jokers > table_joker_limit(rules):
         raise MeldError(f"{meld.text()!r}: more jokers than rules.max_jokers_per_meld")
     for c, r in zip(meld.cards, meld.represents):
         if c != JOKER and c != r:
@@ -409,7 +415,7 @@ def check_meld(meld: TableMeld, rules: RuleSet) -> None:
 def lay_off_sides(meld: TableMeld, card: int, rules: RuleSet) -> tuple[Optional[str], ...]:
     """The sides on which ``card`` can be laid off on ``meld``: for a run ``"low"`` and/or
     ``"high"``; for a set ``(None,)``; ``()`` if it does not fit."""
-    if card == JOKER and meld.jokers + 1 > rules.max_jokers_per_meld:
+    if card == JOKER and meld.jokers + 1 > table_joker_limit(rules):
         return ()
     if meld.kind == SET:
         if len(meld.cards) >= 4:
@@ -495,7 +501,7 @@ def _set_meld(nat: list[int], keep: list[int], nj: int, owner: int) -> TableMeld
 
 def _why_no_lay_off(meld: TableMeld, card: int, rules: RuleSet) -> str:
     what = f"{card_text(card)} cannot be laid off on {meld.text()!r}"
-    if card == JOKER and meld.jokers + 1 > rules.max_jokers_per_meld:
+    if card == JOKER and meld.jokers + 1 > table_joker_limit(rules):
         return (f"{what}: a meld holds at most {rules.max_jokers_per_meld} joker(s) "
                 "(rules.max_jokers_per_meld)")
     if meld.kind == SET:
@@ -691,18 +697,28 @@ def _melds_with(counts: Counter, rules: RuleSet, card: Optional[int]) -> list[Ta
     return out
 
 
-def go_out_melds(hand, rules: RuleSet, leave: int = 1) -> Optional[list[TableMeld]]:
+def opening_run(meld: TableMeld, rules: RuleSet) -> bool:
+    """Whether ``meld`` is the run an opening must hold under ``rules.opening_run``: any run
+    ("run"), a run without a joker ("pure_run"); always True with "any"."""
+    if rules.opening_run == "any":
+        return True
+    return meld.kind == RUN and (rules.opening_run == "run" or meld.jokers == 0)
+
+
+def go_out_melds(hand, rules: RuleSet, leave: int = 1,
+                 opening: bool = False) -> Optional[list[TableMeld]]:
     """Melds covering all the hand's cards but exactly ``leave`` of them, the collection of
-    highest total value (opening values), or None if there is none.
+    highest total value (opening values), or None if there is none. With ``opening`` the
+    collection is an opening and holds the run ``rules.opening_run`` asks for.
 
     Used for the hand win (all but one card laid down at once). A small exact-cover
     search over melds of 3..5 cards (a longer run splits into such pieces with the
     same value); adjacent pieces of one run are joined again when the joker limit
-    allows."""
+    allows (under "pure_run" only jokerless pieces, so the run without a joker stays)."""
     codes = tuple(sorted(_codes(hand)))
     if len(codes) - leave < 3 and len(codes) != leave:
         return None
-    found = _cover(codes, leave, rules)
+    found = _cover(codes, leave, rules, opening and rules.opening_run != "any")
     if found is None:
         return None
     _, melds = found
@@ -710,10 +726,11 @@ def go_out_melds(hand, rules: RuleSet, leave: int = 1) -> Optional[list[TableMel
 
 
 @lru_cache(maxsize=4096)
-def _cover(codes: tuple[int, ...], leave: int, rules: RuleSet):
-    """(value, melds) of the best exact cover of all but ``leave`` cards, or None."""
+def _cover(codes: tuple[int, ...], leave: int, rules: RuleSet, need_run: bool = False):
+    """(value, melds) of the best exact cover of all but ``leave`` cards, or None; with
+    ``need_run`` one of the melds is an ``opening_run``."""
     if len(codes) == leave:
-        return (0, ())
+        return None if need_run else (0, ())
     if len(codes) < leave:
         return None
     first = codes[0]
@@ -723,7 +740,7 @@ def _cover(codes: tuple[int, ...], leave: int, rules: RuleSet):
         return None
     # leave the lowest card out
     if leave > 0:
-        sub = _cover(codes[1:], leave - 1, rules)
+        sub = _cover(codes[1:], leave - 1, rules, need_run)
         if sub is not None:
             best = sub
     counts = Counter(codes)
@@ -731,7 +748,7 @@ def _cover(codes: tuple[int, ...], leave: int, rules: RuleSet):
         rest = list(codes)
         for c in m.cards:
             rest.remove(c)
-        sub = _cover(tuple(rest), leave, rules)
+        sub = _cover(tuple(rest), leave, rules, need_run and not opening_run(m, rules))
         if sub is None:
             continue
         v = sub[0] + m.value(rules)
@@ -752,6 +769,8 @@ def _join_runs(melds: list[TableMeld], rules: RuleSet) -> list[TableMeld]:
                     continue
                 if a.jokers + b.jokers > rules.max_jokers_per_meld:
                     continue
+                if rules.opening_run == "pure_run" and a.jokers + b.jokers > 0:
+                    continue  # keep the run without a joker an opening must show
                 joined = TableMeld(RUN, a.cards + b.cards, a.represents + b.represents, a.owner)
                 melds = [m for k, m in enumerate(melds) if k not in (i, j)] + [joined]
                 changed = True
