@@ -144,7 +144,7 @@ def test_two_processes_on_one_directory(tmp_path):
     run = tmp_path / "run"
     # long enough (Python engine) that it is still running when the second one starts
     proc = subprocess.Popen([sys.executable, "-m", "rummy51", "simulate", "games", "--games",
-                             "50000", "--chunk-size", "10", "--seed", "1", "--engine", "python",
+                             "3000", "--chunk-size", "10", "--seed", "1", "--engine", "python",
                              "--workers", "1", "--no-progress", "--out", str(run)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
@@ -159,6 +159,6 @@ def test_two_processes_on_one_directory(tmp_path):
         os.killpg(proc.pid, signal.SIGINT)
         proc.communicate(timeout=120)
     # once the first run has stopped, the directory can be resumed
-    r = _cli("simulate", "games", "--resume", str(run), "--no-progress", "--games", "50000",
+    r = _cli("simulate", "games", "--resume", str(run), "--no-progress", "--games", "3000",
              timeout=600)
     assert r.returncode == 0, r.stderr
