@@ -25,6 +25,20 @@ jokers used so far, and for the aces how many naturals and slots the low end use
 (the high end, position 14, takes the rest). States of one layer live in an
 open-addressing hash table; the answer is the best value over the last layer. The
 program is exact for every position: there is no node limit.
+
+What keeps the layers small, each cut exact (it only drops states or choices that
+no best play needs):
+
+* hand cards no meld could hold (no set of their rank, no three consecutive
+  positions of their suit with the cards and jokers there are) are left out;
+* lookahead: a run shorter than three must go on, so a state whose short runs need
+  more jokers at the next positions than are left is never stored;
+* a run starts with a joker only on a card some table joker is declared as, or when
+  it can still reach the top position (otherwise the joker moves to the run's other
+  end, same meld size, no declared card lost);
+* sets try only the suits that have a card at that rank, and a joker in a set stands
+  for the lowest suits no table joker is declared as (which of those it names
+  changes nothing).
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc
@@ -55,10 +69,15 @@ cdef struct Pos:
     int JH                # hand jokers
 
 # --------------------------------------------------------------------------- hash table
+# The states of one layer: entries stored densely (so a layer is read, and cleared, in
+# time proportional to its states, however large an earlier position made the table)
+# and found through an open-addressing index.
 cdef struct Table:
-    uint64_t* keys        # 3 words per entry
-    int32_t* vals         # -1: empty slot
-    int64_t cap           # power of two
+    uint64_t* keys        # 3 words per entry, entries 0..n-1
+    int32_t* vals         # the best value of each entry
+    int32_t* slot         # the index slot of each entry (to clear the index quickly)
+    int32_t* idx          # open addressing: an entry number, or -1 for an empty slot
+    int64_t cap           # index slots, a power of two; at most cap / 2 entries
     int64_t n             # entries in use
 
 cdef inline uint64_t _hash3(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
@@ -72,40 +91,41 @@ cdef int _table_init(Table* t, int64_t cap) noexcept nogil:
     cdef int64_t i
     t.cap = cap
     t.n = 0
-    t.keys = <uint64_t*>malloc(3 * cap * sizeof(uint64_t))
-    t.vals = <int32_t*>malloc(cap * sizeof(int32_t))
-    if t.keys == NULL or t.vals == NULL:
+    t.keys = <uint64_t*>malloc(3 * (cap // 2 + 1) * sizeof(uint64_t))
+    t.vals = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    t.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    t.idx = <int32_t*>malloc(cap * sizeof(int32_t))
+    if t.keys == NULL or t.vals == NULL or t.slot == NULL or t.idx == NULL:
         return -1
     for i in range(cap):
-        t.vals[i] = -1
+        t.idx[i] = -1
     return 0
 
 cdef void _table_free(Table* t) noexcept nogil:
-    if t.keys != NULL:
-        free(t.keys)
-    if t.vals != NULL:
-        free(t.vals)
+    free(t.keys)
+    free(t.vals)
+    free(t.slot)
+    free(t.idx)
     t.keys = NULL
     t.vals = NULL
+    t.slot = NULL
+    t.idx = NULL
 
-cdef void _table_clear(Table* t) noexcept nogil:
-    cdef int64_t i
-    if t.n == 0:
-        return
-    for i in range(t.cap):
-        t.vals[i] = -1
+cdef inline void _table_clear(Table* t) noexcept nogil:
+    cdef int64_t e
+    for e in range(t.n):
+        t.idx[t.slot[e]] = -1
     t.n = 0
 
 cdef int _table_grow(Table* t) noexcept nogil:
     cdef Table old = t[0]
-    cdef int64_t i
+    cdef int64_t e
     if _table_init(t, old.cap * 2) != 0:
         _table_free(t)
         t[0] = old
         return -1
-    for i in range(old.cap):
-        if old.vals[i] >= 0:
-            _table_put(t, old.keys[3 * i], old.keys[3 * i + 1], old.keys[3 * i + 2], old.vals[i])
+    for e in range(old.n):
+        _table_put(t, old.keys[3 * e], old.keys[3 * e + 1], old.keys[3 * e + 2], old.vals[e])
     _table_free(&old)
     return 0
 
@@ -113,16 +133,21 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v) noe
     """Insert the state (a, b, c) with value v, keeping the larger value; -1 on no memory."""
     cdef uint64_t mask = <uint64_t>(t.cap - 1)
     cdef uint64_t i = _hash3(a, b, c) & mask
-    while t.vals[i] >= 0:
-        if t.keys[3 * i] == a and t.keys[3 * i + 1] == b and t.keys[3 * i + 2] == c:
-            if v > t.vals[i]:
-                t.vals[i] = v
+    cdef int32_t e = t.idx[i]
+    while e >= 0:
+        if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
+            if v > t.vals[e]:
+                t.vals[e] = v
             return 0
         i = (i + 1) & mask
-    t.keys[3 * i] = a
-    t.keys[3 * i + 1] = b
-    t.keys[3 * i + 2] = c
-    t.vals[i] = v
+        e = t.idx[i]
+    e = <int32_t>t.n
+    t.keys[3 * e] = a
+    t.keys[3 * e + 1] = b
+    t.keys[3 * e + 2] = c
+    t.vals[e] = v
+    t.slot[e] = <int32_t>i
+    t.idx[i] = e
     t.n += 1
     if 2 * t.n > t.cap:
         return _table_grow(t)
@@ -160,6 +185,11 @@ cdef struct Ctx:
     uint32_t packed[4]     # successor runs of suits already decided
     uint64_t w2new
     int settypes
+    int hi1[4]             # cards of each suit at the next position (table and hand)
+    int hi2[4]             # and at the one after (-1: no such position)
+    int need[4]            # jokers the open short runs of suit s need next (lookahead)
+    int ltypes             # the set types worth trying at this rank (see _solve)
+    uint8_t ltype[64]
     uint8_t setmask[64]
     uint8_t setjmask[64]
     uint8_t setjn[64]
@@ -184,7 +214,18 @@ cdef inline uint32_t _pack_runs(uint8_t* codes, int n) noexcept nogil:
         out |= (<uint32_t>codes[i]) << (5 * i)
     return out
 
+# Work counters (diagnostics for the benchmarks; not exact under threads)
+cdef int64_t _n_emit = 0
+cdef int64_t _n_states = 0
+
+def _py_counters():
+    """``(successors emitted, states expanded)`` since the module was loaded (exact
+    only when one thread solves)."""
+    return _n_emit, _n_states
+
 cdef void _emit(Ctx* c, int jused, int32_t gain) noexcept nogil:
+    global _n_emit
+    _n_emit += 1
     cdef uint64_t a = (<uint64_t>c.packed[0]) | ((<uint64_t>c.packed[1]) << 32)
     cdef uint64_t b = (<uint64_t>c.packed[2]) | ((<uint64_t>c.packed[3]) << 32)
     cdef uint64_t w2 = (c.w2new & ~(<uint64_t>7)) | <uint64_t>jused
@@ -200,7 +241,7 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
     cdef uint8_t buf[MAXRUNS + 8]
     cdef int32_t g
     cdef uint64_t field
-    cdef int req_rem, rem_total, pend
+    cdef int req_rem, rem_total, pend, short, len1, nd
     if i < c.nruns[s]:
         code = c.runs[s][i]
         ln = code & 3
@@ -269,6 +310,28 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 buf[nnew + k] = <uint8_t>(1 | 4)
             for k in range(uj):
                 buf[nnew + un + k] = <uint8_t>(1 | (8 if c.track_jk else 0) | (0 if c.track_nat else 4))
+            # lookahead: runs shorter than 3 must go on; the next positions' cards of
+            # this suit serve at most that many of them, jokers the others
+            short = 0
+            len1 = 0
+            for k in range(nnew + un + uj):
+                if (buf[k] & 3) < 3:
+                    short += 1
+                    if (buf[k] & 3) == 1:
+                        len1 += 1
+            nd = short - c.hi1[s]
+            if nd < 0:
+                nd = 0
+            if len1 > 0:
+                if c.hi2[s] < 0:
+                    continue
+                if len1 > c.hi2[s]:
+                    nd += len1 - c.hi2[s]
+            c.need[s] = nd
+            for k in range(s):
+                nd += c.need[k]
+            if jused + uj + nd > c.jtotal:
+                continue
             c.packed[s] = _pack_runs(buf, nnew + un + uj)
             extra = nat_total - c.thr[s]
             if extra < 0:
@@ -300,7 +363,9 @@ cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
     """Choose the multiset of sets of rank p (set types in non-decreasing order)."""
     cdef int t, s, ok, m, jm
     _suit(c, 0, jused, 0)
-    for t in range(t0, c.settypes):
+    cdef int k
+    for k in range(t0, c.ltypes):
+        t = c.ltype[k]
         m = c.setmask[t]
         jm = c.setjmask[t]
         if jused + c.setjn[t] > c.jtotal:
@@ -319,7 +384,7 @@ cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
                     c.nj[s] += 1
                 else:
                     c.na[s] += 1
-        _sets_rec(c, t, jused + c.setjn[t])
+        _sets_rec(c, k, jused + c.setjn[t])
         for s in range(4):
             if (m >> s) & 1:
                 if (jm >> s) & 1:
@@ -337,10 +402,7 @@ cdef struct Work:
     Table b
 
 cdef int _work_init(Work* w) noexcept nogil:
-    w.a.keys = NULL
-    w.a.vals = NULL
-    w.b.keys = NULL
-    w.b.vals = NULL
+    memset(w, 0, sizeof(Work))
     if _table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0:
         _table_free(&w.a)
         _table_free(&w.b)
@@ -351,10 +413,62 @@ cdef void _work_free(Work* w) noexcept nogil:
     _table_free(&w.a)
     _table_free(&w.b)
 
-cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
+cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
+    """Drop the hand cards no meld can hold (they stay in hand in every play): a card
+    is kept if a set of its rank could hold it (other suits of that rank in table or
+    hand, plus jokers, make 2) or some three consecutive positions through it could
+    (the positions without a card of its suit are at most the jokers a meld may hold)."""
+    cdef int P = 14 if r.ace_high else 13
+    cdef int J = pos.JT + pos.JH
+    cdef int c, s, rank, s2, k, q, a, x, missing, ok, n_pos
+    cdef int qs[2]
+    if J > r.mj:
+        J = r.mj
+    for c in range(52):
+        if pos.H[c] == 0:
+            continue
+        s = c // 13
+        rank = c % 13
+        k = 0
+        for s2 in range(4):
+            if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
+                k += 1
+        ok = 1 if k + J >= 2 else 0
+        qs[0] = rank + 1
+        n_pos = 1
+        if rank == 0 and r.ace_high:
+            qs[1] = 14
+            n_pos = 2
+        for k in range(n_pos):
+            if ok:
+                break
+            q = qs[k]
+            for a in range(q - 2, q + 1):
+                if a < 1 or a + 2 > P:
+                    continue
+                missing = 0
+                for x in range(a, a + 3):
+                    if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
+                        missing += 1
+                if missing <= J:
+                    ok = 1
+                    break
+        if not ok:
+            pos.H[c] = 0
+
+
+cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     """Best value (points * 256 + cards) of the hand cards a play can place, -1 when no
     arrangement keeps every table card (never for a real table), -2 on no memory.
     A value of 0 means no legal play (no hand card can be played)."""
+    cdef Pos pp = pos0[0]
+    _prune_hand(r, &pp)
+    return _solve_dp(r, &pp, w)
+
+
+cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
+    """The dynamic program over the positions (the module docstring)."""
+    global _n_states
     cdef Ctx c
     cdef Table* cur = &w.a
     cdef Table* nxt = &w.b
@@ -365,7 +479,7 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     cdef int32_t best, v
     cdef uint64_t ka, kb, kc
     cdef uint32_t word
-    cdef int ace_info
+    cdef int ace_info, missing, natmask, freemask, fr, jf, low
     memset(&c, 0, sizeof(Ctx))
     c.r = r
     c.pos = pos
@@ -389,6 +503,7 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             c.setjn[c.settypes] = <uint8_t>jn
             c.settypes += 1
     _table_clear(cur)
+    _table_clear(nxt)
     if _table_put(cur, 0, 0, 0, 0) != 0:
         return -2
     for p in range(1, P + 1):
@@ -401,6 +516,18 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         for s in range(4):
             q = _card_at(s, p)
             c.v[s] = r.val[q]
+            c.hi1[s] = 0
+            c.hi2[s] = -1
+            if p + 1 <= P:
+                c.hi1[s] = pos.T[_card_at(s, p + 1)] + pos.H[_card_at(s, p + 1)]
+            if p + 2 <= P:
+                c.hi2[s] = pos.T[_card_at(s, p + 2)] + pos.H[_card_at(s, p + 2)]
+            # A run starts with a joker only where it must (exactness kept): a joker
+            # at the start of a run standing for a card no table joker is declared as
+            # can move to the run's other end, unless the run already reaches the
+            # top position. So a joker-started run is tried only on a card some table
+            # joker is declared as, or where the run can still reach the top; and
+            # only if a natural of its suit is near enough to join it.
             c.jstart_ok[s] = 0
             for k in range(p + 1, P + 1):
                 if k > p + c.jtotal:
@@ -408,9 +535,48 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                 if pos.T[_card_at(s, k)] + pos.H[_card_at(s, k)] > 0:
                     c.jstart_ok[s] = 1
                     break
-        for e in range(cur.cap):
-            if cur.vals[e] < 0:
-                continue
+            if c.jstart_ok[s] and pos.D[q] == 0:
+                missing = 1
+                for k in range(p + 1, P + 1):
+                    if pos.T[_card_at(s, k)] + pos.H[_card_at(s, k)] == 0:
+                        missing += 1
+                if missing > c.jtotal or missing > r.mj:
+                    c.jstart_ok[s] = 0
+        # The set types worth trying at this rank: every natural suit has a card here,
+        # and jokers standing for cards no table joker is declared as take the lowest
+        # such suits (which of those suits a joker stands for changes nothing).
+        c.ltypes = 0
+        if c.sets_ok:
+            natmask = 0
+            freemask = 0
+            for s in range(4):
+                q = _card_at(s, p)
+                if pos.T[q] + pos.H[q] > 0:
+                    natmask |= 1 << s
+                if pos.D[q] == 0:
+                    freemask |= 1 << s
+            for t in range(c.settypes):
+                sm = c.setmask[t]
+                jm = c.setjmask[t]
+                if (sm & ~jm) & ~natmask:
+                    continue
+                fr = freemask & ~(sm & ~jm) & 15
+                jf = jm & fr
+                # jf must be the popcount(jf) lowest bits of fr
+                low = 0
+                k = 0
+                for i in range(4):
+                    if k == (jf & 1) + ((jf >> 1) & 1) + ((jf >> 2) & 1) + ((jf >> 3) & 1):
+                        break
+                    if (fr >> i) & 1:
+                        low |= 1 << i
+                        k += 1
+                if low != jf:
+                    continue
+                c.ltype[c.ltypes] = <uint8_t>t
+                c.ltypes += 1
+        for e in range(cur.n):
+            _n_states += 1
             ka = cur.keys[3 * e]
             kb = cur.keys[3 * e + 1]
             kc = cur.keys[3 * e + 2]
@@ -459,9 +625,7 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         cur = nxt
         nxt = tmp
     best = -1
-    for e in range(cur.cap):
-        if cur.vals[e] < 0:
-            continue
+    for e in range(cur.n):
         k = <int>(cur.keys[3 * e + 2] & 7)
         if k < pos.JT:
             continue
