@@ -650,9 +650,10 @@ cdef class CoreRules:
 
 
 cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow,
-               Py_ssize_t nh, const CRules* r, int32_t* hand_points) noexcept nogil:
-    """Counts from one row of tables and hands; 0, or a negative error code:
-    -10 bad table code, -11 bad hand code, -12 too many copies, -13 too many jokers."""
+               Py_ssize_t nh, const CRules* r, int32_t* hand_points, int* detail) noexcept nogil:
+    """Counts from one row of tables and hands; 0, or a negative error code with
+    ``detail``: -10 bad table code (detail: its column), -11 bad hand code (column),
+    -12 too many copies (detail: the card), -13 too many jokers (detail: how many)."""
     cdef Py_ssize_t i
     cdef int x, jt = 0, jh = 0
     cdef int32_t hp = 0
@@ -667,6 +668,7 @@ cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow
             pos.D[x - 53] += 1
             jt += 1
         else:
+            detail[0] = <int>i
             return -10
     for i in range(nh):
         x = hrow[i]
@@ -679,16 +681,46 @@ cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow
             jh += 1
             hp += r.val[52]
         else:
+            detail[0] = <int>i
             return -11
     for i in range(52):
         if pos.T[i] + pos.H[i] > r.decks:
+            detail[0] = <int>i
             return -12
     if jt + jh > r.jokers:
+        detail[0] = jt + jh
         return -13
     pos.JT = jt
     pos.JH = jh
     hand_points[0] = hp
     return 0
+
+
+_SUITS = "SHDC"
+_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def _row_error(int err, int detail, Py_ssize_t i, Py_ssize_t row, tables, hands, CoreRules rules):
+    """The ValueError of bad batch row ``i`` (row ``row`` of the caller's arrays),
+    naming the row and what is wrong."""
+    if err == -10:
+        return ValueError(f"tables row {row}, column {detail}: {tables[i, detail]} is not a table "
+                          "code (0..51 a natural, 53..104 a table joker declared as code - 53, "
+                          "255 padding)")
+    if err == -11:
+        return ValueError(f"hands row {row}, column {detail}: {hands[i, detail]} is not a hand "
+                          "code (0..51 a natural, 52 a joker, 255 padding)")
+    if err == -12:
+        n = 0
+        for x in tables[i]:
+            n += x == detail
+        for x in hands[i]:
+            n += x == detail
+        return ValueError(f"row {row}: table and hand hold {n} copies of "
+                          f"{_RANKS[detail % 13]}{_SUITS[detail // 13]}, but rules.decks is "
+                          f"{rules.r.decks}")
+    return ValueError(f"row {row}: table and hand hold {detail} jokers, but rules.jokers is "
+                      f"{rules.r.jokers}")
 
 
 def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
@@ -730,7 +762,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     cdef Pos pos
     cdef Work w
     cdef int32_t v, hp
-    cdef int err = 0
+    cdef int err = 0, detail = 0
     cdef Py_ssize_t bad = -1
     if hands.shape[0] != n or points_left.shape[0] != n or cards_played.shape[0] != n:
         raise ValueError("tables, hands and the outputs must have the same number of rows")
@@ -740,7 +772,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
         for i in range(n):
             hp = 0
             err = _fill(&pos, &tables[i, 0] if nt > 0 else NULL, nt,
-                        &hands[i, 0] if nh > 0 else NULL, nh, &rules.r, &hp)
+                        &hands[i, 0] if nh > 0 else NULL, nh, &rules.r, &hp, &detail)
             if err != 0:
                 bad = i
                 break
@@ -758,14 +790,5 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     _work_free(&w)
     if err == -2:
         raise MemoryError(f"the carousel solver ran out of memory on row {row0 + bad}")
-    if err == -10:
-        raise ValueError(f"tables row {row0 + bad}: codes are 0..51 (naturals), 53..104 "
-                         "(a table joker declared code-53) or 255 (padding)")
-    if err == -11:
-        raise ValueError(f"hands row {row0 + bad}: codes are 0..52 or 255 (padding)")
-    if err == -12:
-        raise ValueError(f"row {row0 + bad}: table and hand hold more copies of a card "
-                         f"than rules.decks ({rules.r.decks})")
-    if err == -13:
-        raise ValueError(f"row {row0 + bad}: table and hand hold more jokers than "
-                         f"rules.jokers ({rules.r.jokers})")
+    if err != 0:
+        raise _row_error(err, detail, bad, row0 + bad, np.asarray(tables), np.asarray(hands), rules)
