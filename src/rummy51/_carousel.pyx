@@ -41,7 +41,7 @@ no best play needs):
   changes nothing).
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free, calloc
+from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset
 
 import numpy as np
@@ -154,6 +154,25 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v) noe
     return 0
 
 # --------------------------------------------------------------------------- expansion context
+cdef struct Opt:
+    uint32_t packed        # the suit's runs after this position, packed
+    int32_t gain           # value of the hand cards of this suit placed here
+    uint8_t uj             # joker slots the suit's runs take here
+    uint8_t need           # jokers its short runs need at the next positions (lookahead)
+    uint8_t ace            # at position 1: the suit's ace field for position 14
+
+cdef struct Cache:
+    uint64_t* keys         # (suit, runs, set naturals, set jokers, ace field) of each entry
+    int32_t* off           # its options: pool[off .. off + cnt)
+    int32_t* cnt
+    int32_t* slot          # the index slot of each entry
+    int32_t* idx           # open addressing: an entry number, or -1
+    int64_t cap            # index slots, a power of two; at most cap / 2 entries
+    int64_t n
+    Opt* pool
+    int64_t pool_cap
+    int64_t pool_n
+
 cdef struct Ctx:
     const CRules* r
     const Pos* pos
@@ -182,8 +201,10 @@ cdef struct Ctx:
     # partial successor
     int na[4]              # natural slots of suit s put into sets
     int nj[4]              # joker slots of suit s put into sets
-    uint32_t packed[4]     # successor runs of suits already decided
-    uint64_t w2new
+    uint64_t w2new         # the successor's third word (jokers used: filled in at the end)
+    uint32_t word[4]       # the state's runs of each suit, packed
+    Cache* cache           # each suit's successors at this position (see _suit_options)
+    int64_t opt0           # where the options being generated start in the pool
     int settypes
     int hi1[4]             # cards of each suit at the next position (table and hand)
     int hi2[4]             # and at the one after (-1: no such position)
@@ -223,25 +244,135 @@ def _py_counters():
     only when one thread solves)."""
     return _n_emit, _n_states
 
-cdef void _emit(Ctx* c, int jused, int32_t gain) noexcept nogil:
-    global _n_emit
-    _n_emit += 1
-    cdef uint64_t a = (<uint64_t>c.packed[0]) | ((<uint64_t>c.packed[1]) << 32)
-    cdef uint64_t b = (<uint64_t>c.packed[2]) | ((<uint64_t>c.packed[3]) << 32)
-    cdef uint64_t w2 = (c.w2new & ~(<uint64_t>7)) | <uint64_t>jused
-    if _table_put(c.out, a, b, w2, c.val + gain) != 0:
-        c.failed = 1
+# --------------------------------------------------------------------------- one suit's successors
+# Within a layer the successors of a state are, suit by suit, independent given the
+# sets laid at this rank (the naturals and jokers each suit gives them) and the jokers
+# left. So each suit's choices for (its runs, what it gives the sets) are enumerated
+# once per layer into a pool of options, and every state of the layer combines the
+# four suits' lists, checking the joker budget: states share their suits' runs, so
+# most lookups hit.
+cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
+    cdef int64_t i
+    k.cap = cap
+    k.n = 0
+    k.keys = <uint64_t*>malloc((cap // 2 + 1) * sizeof(uint64_t))
+    k.off = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    k.cnt = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    k.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    k.idx = <int32_t*>malloc(cap * sizeof(int32_t))
+    if k.pool == NULL:
+        k.pool = <Opt*>malloc(pool_cap * sizeof(Opt))
+        k.pool_cap = pool_cap
+        k.pool_n = 0
+    if (k.keys == NULL or k.off == NULL or k.cnt == NULL or k.slot == NULL or k.idx == NULL
+            or k.pool == NULL):
+        return -1
+    for i in range(cap):
+        k.idx[i] = -1
+    return 0
 
-cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
-                    uint8_t* newc, int nnew, int jused, int32_t gain) noexcept nogil:
+cdef void _cache_free_index(Cache* k) noexcept nogil:
+    free(k.keys)
+    free(k.off)
+    free(k.cnt)
+    free(k.slot)
+    free(k.idx)
+    k.keys = NULL
+    k.off = NULL
+    k.cnt = NULL
+    k.slot = NULL
+    k.idx = NULL
+
+cdef void _cache_free(Cache* k) noexcept nogil:
+    _cache_free_index(k)
+    free(k.pool)
+    k.pool = NULL
+
+cdef inline void _cache_clear(Cache* k) noexcept nogil:
+    cdef int64_t e
+    for e in range(k.n):
+        k.idx[k.slot[e]] = -1
+    k.n = 0
+    k.pool_n = 0
+
+cdef inline int64_t _cache_find(Cache* k, uint64_t key) noexcept nogil:
+    cdef uint64_t mask = <uint64_t>(k.cap - 1)
+    cdef uint64_t i = _hash3(key, 0, 0) & mask
+    cdef int32_t e = k.idx[i]
+    while e >= 0:
+        if k.keys[e] == key:
+            return e
+        i = (i + 1) & mask
+        e = k.idx[i]
+    return -1
+
+cdef int _cache_add(Cache* k, uint64_t key, int32_t off, int32_t cnt) noexcept nogil:
+    """Add an entry (not present); -1 on no memory."""
+    cdef uint64_t mask
+    cdef uint64_t i
+    cdef int64_t e
+    cdef Cache old
+    if 2 * (k.n + 1) > k.cap:
+        old = k[0]
+        k.keys = NULL
+        if _cache_init(k, old.cap * 2, 0) != 0:
+            _cache_free_index(k)
+            k[0] = old
+            return -1
+        for e in range(old.n):
+            _cache_add(k, old.keys[e], old.off[e], old.cnt[e])
+        _cache_free_index(&old)
+    mask = <uint64_t>(k.cap - 1)
+    i = _hash3(key, 0, 0) & mask
+    while k.idx[i] >= 0:
+        i = (i + 1) & mask
+    e = k.n
+    k.keys[e] = key
+    k.off[e] = off
+    k.cnt[e] = cnt
+    k.slot[e] = <int32_t>i
+    k.idx[i] = <int32_t>e
+    k.n += 1
+    return 0
+
+cdef int _pool_push(Ctx* c, uint32_t packed, int32_t gain, int uj, int need, int ace) noexcept nogil:
+    """Add an option to the list being generated (the same runs, jokers and ace field
+    already there: keep the larger gain); -1 on no memory."""
+    cdef Cache* k = c.cache
+    cdef int64_t i
+    cdef Opt* o
+    cdef Opt* grown
+    for i in range(c.opt0, k.pool_n):
+        o = &k.pool[i]
+        if o.packed == packed and o.uj == uj and o.ace == ace:
+            if gain > o.gain:
+                o.gain = gain
+            return 0
+    if k.pool_n == k.pool_cap:
+        grown = <Opt*>realloc(k.pool, 2 * k.pool_cap * sizeof(Opt))
+        if grown == NULL:
+            return -1
+        k.pool = grown
+        k.pool_cap *= 2
+    o = &k.pool[k.pool_n]
+    o.packed = packed
+    o.gain = gain
+    o.uj = <uint8_t>uj
+    o.need = <uint8_t>need
+    o.ace = <uint8_t>ace
+    k.pool_n += 1
+    return 0
+
+cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
+                    uint8_t* newc, int nnew, int juse) noexcept nogil:
     """Choose, run by run, what the open runs of suit s do at position p:
-    0 end before p, 1 continue with a natural, 2 continue with a joker."""
-    cdef int code, ln, hasnat, jk, choice, first, nn, k, un, uj, nat_total, slots, extra
-    cdef int lo, hi, jleft, new_code, base_n
+    0 end before p, 1 continue with a natural, 2 continue with a joker; then the new
+    runs starting here. Each outcome is an option of the suit (``juse``: the joker
+    slots its runs take so far, at most every joker of the position)."""
+    cdef int code, ln, hasnat, jk, choice, first, k, un, uj, nat_total, slots, extra
+    cdef int lo, hi, new_code, base_n
     cdef uint8_t buf[MAXRUNS + 8]
-    cdef int32_t g
-    cdef uint64_t field
-    cdef int req_rem, rem_total, pend, short, len1, nd
+    cdef int req_rem, rem_total, pend, short, len1, nd, ace
     if i < c.nruns[s]:
         code = c.runs[s][i]
         ln = code & 3
@@ -255,7 +386,7 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
             if choice == 0:
                 if ln < 3 or not hasnat:
                     continue
-                _runs_rec(c, s, i + 1, choice, nnat, njk, newc, nnew, jused, gain)
+                _opts_rec(c, s, i + 1, choice, nnat, njk, newc, nnew, juse)
             elif choice == 1:
                 if c.na[s] + nnat + 1 > c.hi[s]:
                     continue
@@ -263,26 +394,26 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                     # the run ends with this card: it must then be a valid run
                     if ln < 2:
                         continue
-                    _runs_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew, jused, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew, juse)
                 else:
                     new_code = (ln + 1 if ln < 3 else 3) | 4 | (jk << 3)
                     newc[nnew] = <uint8_t>new_code
-                    _runs_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew + 1, jused, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew + 1, juse)
             else:
-                if jused >= c.jtotal or c.r.mj == 0:
+                if juse >= c.jtotal or c.r.mj == 0:
                     continue
                 if c.track_jk and jk >= c.r.mj:
                     continue
                 if c.last:
                     if ln < 2 or not hasnat:
                         continue
-                    _runs_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew, jused + 1, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew, juse + 1)
                 else:
                     new_code = (ln + 1 if ln < 3 else 3) | (hasnat << 2)
                     if c.track_jk:
                         new_code |= (jk + 1) << 3
                     newc[nnew] = <uint8_t>new_code
-                    _runs_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew + 1, jused + 1, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew + 1, juse + 1)
         return
     # new runs starting at p: un with a natural, uj with a joker
     lo = c.lo[s]
@@ -293,7 +424,7 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
             break
         if nnew + un > MAXRUNS:
             break
-        for uj in range(0, c.jtotal - jused + 1):
+        for uj in range(0, c.jtotal - juse + 1):
             if uj > 0 and (not c.can_start or not c.jstart_ok[s] or c.r.mj == 0):
                 break
             if nnew + un + uj > MAXRUNS:
@@ -327,16 +458,12 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                     continue
                 if len1 > c.hi2[s]:
                     nd += len1 - c.hi2[s]
-            c.need[s] = nd
-            for k in range(s):
-                nd += c.need[k]
-            if jused + uj + nd > c.jtotal:
+            if juse + uj + nd > c.jtotal:
                 continue
-            c.packed[s] = _pack_runs(buf, nnew + un + uj)
             extra = nat_total - c.thr[s]
             if extra < 0:
                 extra = 0
-            g = gain + extra * (c.v[s] * VALMUL + 1)
+            ace = 0
             if c.p == 1 and c.r.ace_high:
                 # the ace's low end: remember what the high end (position 14) may still take
                 req_rem = c.thr[s] - nat_total
@@ -346,24 +473,109 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 pend = c.pos.D[13 * s] - slots
                 if pend < 0:
                     pend = 0
-                field = (<uint64_t>(req_rem | (rem_total << 2) | (pend << 4))) << (8 + 8 * s)
-                c.w2new = (c.w2new & ~((<uint64_t>0xFF) << (8 + 8 * s))) | field
-            _suit(c, s + 1, jused + uj, g)
+                ace = req_rem | (rem_total << 2) | (pend << 4)
+            if _pool_push(c, _pack_runs(buf, nnew + un + uj), extra * (c.v[s] * VALMUL + 1),
+                          juse + uj, nd, ace) != 0:
+                c.failed = 1
+                return
 
-cdef void _suit(Ctx* c, int s, int jused, int32_t gain) noexcept nogil:
+cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
+    """The entry of suit s's options for the state's runs and the sets chosen (made on
+    first use in the layer); -1 on no memory."""
+    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36)
+                         | (<uint64_t>s << 40))
+    cdef int64_t e
+    cdef int32_t off
     cdef uint8_t newc[MAXRUNS + 8]
+    if c.p == 14:
+        key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
+    e = _cache_find(c.cache, key)
+    if e >= 0:
+        return e
+    off = <int32_t>c.cache.pool_n
+    c.opt0 = off
+    _opts_rec(c, s, 0, 0, 0, 0, newc, 0, 0)
     if c.failed:
+        return -1
+    if _cache_add(c.cache, key, off, <int32_t>(c.cache.pool_n - off)) != 0:
+        return -1
+    return c.cache.n - 1
+
+cdef void _combine(Ctx* c, int jused) noexcept nogil:
+    """Every successor of the state with the sets chosen: one option per suit within
+    the joker budget (the options' jokers plus the jokers their short runs need next)."""
+    global _n_emit
+    cdef int64_t e0, e1, e2, e3
+    cdef int32_t o0, n0, o1, n1, o2, n2, o3, n3, a0, a1, a2, a3
+    cdef int jt = c.jtotal, j0, j1, j2, j3, d0, d1, d2, d3
+    cdef int32_t g0, g1, g2
+    cdef uint64_t acebits, w3, w2, wa, wb
+    cdef Opt* pool
+    cdef Opt* p0
+    cdef Opt* p1
+    cdef Opt* p2
+    cdef Opt* p3
+    e0 = _suit_options(c, 0)
+    e1 = _suit_options(c, 1) if e0 >= 0 else -1
+    e2 = _suit_options(c, 2) if e1 >= 0 else -1
+    e3 = _suit_options(c, 3) if e2 >= 0 else -1
+    if e3 < 0:
+        c.failed = 1
         return
-    if s == 4:
-        _emit(c, jused, gain)
-        return
-    _runs_rec(c, s, 0, 0, 0, 0, newc, 0, jused, gain)
+    pool = c.cache.pool
+    o0 = c.cache.off[e0]
+    n0 = c.cache.cnt[e0]
+    o1 = c.cache.off[e1]
+    n1 = c.cache.cnt[e1]
+    o2 = c.cache.off[e2]
+    n2 = c.cache.cnt[e2]
+    o3 = c.cache.off[e3]
+    n3 = c.cache.cnt[e3]
+    w2 = c.w2new & ~(<uint64_t>7)
+    for a0 in range(n0):
+        p0 = &pool[o0 + a0]
+        j0 = jused + p0.uj
+        d0 = p0.need
+        if j0 + d0 > jt:
+            continue
+        g0 = c.val + p0.gain
+        for a1 in range(n1):
+            p1 = &pool[o1 + a1]
+            j1 = j0 + p1.uj
+            d1 = d0 + p1.need
+            if j1 + d1 > jt:
+                continue
+            g1 = g0 + p1.gain
+            wa = (<uint64_t>p0.packed) | ((<uint64_t>p1.packed) << 32)
+            for a2 in range(n2):
+                p2 = &pool[o2 + a2]
+                j2 = j1 + p2.uj
+                d2 = d1 + p2.need
+                if j2 + d2 > jt:
+                    continue
+                g2 = g1 + p2.gain
+                for a3 in range(n3):
+                    p3 = &pool[o3 + a3]
+                    j3 = j2 + p3.uj
+                    if j3 + d2 + p3.need > jt:
+                        continue
+                    wb = (<uint64_t>p2.packed) | ((<uint64_t>p3.packed) << 32)
+                    w3 = w2 | <uint64_t>j3
+                    if c.p == 1:
+                        w3 |= ((<uint64_t>p0.ace) << 8) | ((<uint64_t>p1.ace) << 16) | \
+                              ((<uint64_t>p2.ace) << 24) | ((<uint64_t>p3.ace) << 32)
+                    _n_emit += 1
+                    if _table_put(c.out, wa, wb, w3, g2 + p3.gain) != 0:
+                        c.failed = 1
+                        return
 
 cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
     """Choose the multiset of sets of rank p (set types in non-decreasing order)."""
     cdef int t, s, ok, m, jm
-    _suit(c, 0, jused, 0)
     cdef int k
+    if c.failed:
+        return
+    _combine(c, jused)
     for k in range(t0, c.ltypes):
         t = c.ltype[k]
         m = c.setmask[t]
@@ -400,18 +612,20 @@ cdef inline int _card_at(int s, int p) noexcept nogil:
 cdef struct Work:
     Table a
     Table b
+    Cache cache
 
 cdef int _work_init(Work* w) noexcept nogil:
     memset(w, 0, sizeof(Work))
-    if _table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0:
-        _table_free(&w.a)
-        _table_free(&w.b)
+    if (_table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0
+            or _cache_init(&w.cache, 64, 256) != 0):
+        _work_free(w)
         return -1
     return 0
 
 cdef void _work_free(Work* w) noexcept nogil:
     _table_free(&w.a)
     _table_free(&w.b)
+    _cache_free(&w.cache)
 
 cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
     """Drop the hand cards no meld can hold (they stay in hand in every play): a card
@@ -506,8 +720,10 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     _table_clear(nxt)
     if _table_put(cur, 0, 0, 0, 0) != 0:
         return -2
+    c.cache = &w.cache
     for p in range(1, P + 1):
         _table_clear(nxt)
+        _cache_clear(&w.cache)
         c.out = nxt
         c.p = p
         c.last = 1 if p == P else 0
@@ -582,12 +798,14 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             kc = cur.keys[3 * e + 2]
             c.val = cur.vals[e]
             c.jused = <int>(kc & 7)
+            c.w2 = kc
             c.w2new = kc
             for s in range(4):
                 if s < 2:
                     word = <uint32_t>((ka >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
                 else:
                     word = <uint32_t>((kb >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
+                c.word[s] = word
                 c.nruns[s] = 0
                 for i in range(MAXRUNS):
                     code = (word >> (5 * i)) & 31
@@ -618,7 +836,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             if c.sets_ok:
                 _sets_rec(&c, 0, c.jused)
             else:
-                _suit(&c, 0, c.jused, 0)
+                _combine(&c, c.jused)
             if c.failed:
                 return -2
         tmp = cur
