@@ -38,7 +38,19 @@ no best play needs):
   end, same meld size, no declared card lost);
 * sets try only the suits that have a card at that rank, and a joker in a set stands
   for the lowest suits no table joker is declared as (which of those it names
-  changes nothing).
+  changes nothing);
+* a run does not start right after a run of its suit ended (the two make one run;
+  only when the per-meld joker limit cannot be broken by merging);
+* the high ace of a suit is carried to position 14 only if some run can reach it;
+* dominance: in a layer of more than 32 states, a state is dropped when another has
+  the same jokers and ace fields, the same runs except one run a step better in one
+  suit (longer, holding a natural, one joker fewer) or one more complete run, and at
+  least its value: the better state can answer every later choice with the same
+  cards. On the densest tables this removes most of each layer.
+
+Each suit's successors within a layer depend only on its runs and on what it gives
+the sets of that rank, so they are enumerated once per layer (``_suit_options``) and
+each state combines the four suits' lists under the joker budget.
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
@@ -52,6 +64,7 @@ cnp.import_array()
 DEF NSLOT = 52
 DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4 jokers
 DEF VALMUL = 256         # value = points * VALMUL + cards played
+DEF DOMINANCE_FROM = 32  # layers with more states than this drop the dominated ones
 
 # --------------------------------------------------------------------------- rules
 cdef struct CRules:
@@ -153,6 +166,17 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v) noe
         return _table_grow(t)
     return 0
 
+cdef inline int64_t _table_find(Table* t, uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
+    cdef uint64_t mask = <uint64_t>(t.cap - 1)
+    cdef uint64_t i = _hash3(a, b, c) & mask
+    cdef int32_t e = t.idx[i]
+    while e >= 0:
+        if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
+            return e
+        i = (i + 1) & mask
+        e = t.idx[i]
+    return -1
+
 # --------------------------------------------------------------------------- expansion context
 cdef struct Opt:
     uint32_t packed        # the suit's runs after this position, packed
@@ -206,6 +230,7 @@ cdef struct Ctx:
     Cache* cache           # each suit's successors at this position (see _suit_options)
     int64_t opt0           # where the options being generated start in the pool
     int settypes
+    int high_ok[4]         # a run of the suit can reach the high ace (position 14)
     int hi1[4]             # cards of each suit at the next position (table and hand)
     int hi2[4]             # and at the one after (-1: no such position)
     int need[4]            # jokers the open short runs of suit s need next (lookahead)
@@ -364,11 +389,16 @@ cdef int _pool_push(Ctx* c, uint32_t packed, int32_t gain, int uj, int need, int
     return 0
 
 cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
-                    uint8_t* newc, int nnew, int juse) noexcept nogil:
+                    uint8_t* newc, int nnew, int juse, int ended) noexcept nogil:
     """Choose, run by run, what the open runs of suit s do at position p:
     0 end before p, 1 continue with a natural, 2 continue with a joker; then the new
     runs starting here. Each outcome is an option of the suit (``juse``: the joker
-    slots its runs take so far, at most every joker of the position)."""
+    slots its runs take so far, at most every joker of the position; ``ended``: a run
+    of the suit ended before p).
+
+    A run does not start at p where a run of its suit ended just before (when no
+    meld can hold more jokers than the rules allow, so merging never breaks the
+    limit): the two would make one run, the same cards and slots."""
     cdef int code, ln, hasnat, jk, choice, first, k, un, uj, nat_total, slots, extra
     cdef int lo, hi, new_code, base_n
     cdef uint8_t buf[MAXRUNS + 8]
@@ -386,7 +416,7 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
             if choice == 0:
                 if ln < 3 or not hasnat:
                     continue
-                _opts_rec(c, s, i + 1, choice, nnat, njk, newc, nnew, juse)
+                _opts_rec(c, s, i + 1, choice, nnat, njk, newc, nnew, juse, 1)
             elif choice == 1:
                 if c.na[s] + nnat + 1 > c.hi[s]:
                     continue
@@ -394,11 +424,11 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                     # the run ends with this card: it must then be a valid run
                     if ln < 2:
                         continue
-                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew, juse)
+                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew, juse, ended)
                 else:
                     new_code = (ln + 1 if ln < 3 else 3) | 4 | (jk << 3)
                     newc[nnew] = <uint8_t>new_code
-                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew + 1, juse)
+                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew + 1, juse, ended)
             else:
                 if juse >= c.jtotal or c.r.mj == 0:
                     continue
@@ -407,25 +437,26 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 if c.last:
                     if ln < 2 or not hasnat:
                         continue
-                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew, juse + 1)
+                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew, juse + 1, ended)
                 else:
                     new_code = (ln + 1 if ln < 3 else 3) | (hasnat << 2)
                     if c.track_jk:
                         new_code |= (jk + 1) << 3
                     newc[nnew] = <uint8_t>new_code
-                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew + 1, juse + 1)
+                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew + 1, juse + 1, ended)
         return
     # new runs starting at p: un with a natural, uj with a joker
     lo = c.lo[s]
     hi = c.hi[s]
     base_n = c.na[s] + nnat
     for un in range(0, hi - base_n + 1):
-        if not c.can_start and un > 0:
+        if (not c.can_start or (ended and not c.track_jk)) and un > 0:
             break
         if nnew + un > MAXRUNS:
             break
         for uj in range(0, c.jtotal - juse + 1):
-            if uj > 0 and (not c.can_start or not c.jstart_ok[s] or c.r.mj == 0):
+            if uj > 0 and (not c.can_start or not c.jstart_ok[s] or c.r.mj == 0
+                           or (ended and not c.track_jk)):
                 break
             if nnew + un + uj > MAXRUNS:
                 break
@@ -464,7 +495,7 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
             if extra < 0:
                 extra = 0
             ace = 0
-            if c.p == 1 and c.r.ace_high:
+            if c.p == 1 and c.high_ok[s]:
                 # the ace's low end: remember what the high end (position 14) may still take
                 req_rem = c.thr[s] - nat_total
                 if req_rem < 0:
@@ -494,7 +525,7 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         return e
     off = <int32_t>c.cache.pool_n
     c.opt0 = off
-    _opts_rec(c, s, 0, 0, 0, 0, newc, 0, 0)
+    _opts_rec(c, s, 0, 0, 0, 0, newc, 0, 0, 0)
     if c.failed:
         return -1
     if _cache_add(c.cache, key, off, <int32_t>(c.cache.pool_n - off)) != 0:
@@ -627,6 +658,98 @@ cdef void _work_free(Work* w) noexcept nogil:
     _table_free(&w.b)
     _cache_free(&w.cache)
 
+cdef inline int32_t _live_val(int32_t v) noexcept nogil:
+    return v if v >= 0 else -(v + 1)
+
+cdef int _dominated(Table* t, int64_t e, int track_nat, int track_jk) noexcept nogil:
+    """Whether another state of the layer dominates state e: the same jokers and ace
+    fields, the same runs but in one suit one run a step better (one longer, holding a
+    natural, or one joker fewer) or one more complete run, and a value at least as
+    large. The better state can answer every later choice of e's with the same cards
+    (a longer run continues as the shorter does, a complete run may end at once; where
+    a run may not start because one just ended, the complete run continues instead)."""
+    cdef uint64_t ka = t.keys[3 * e], kb = t.keys[3 * e + 1], kc = t.keys[3 * e + 2]
+    cdef int32_t v = _live_val(t.vals[e])
+    cdef int s, i, n, k, step, x, y
+    cdef uint32_t word, nw
+    cdef uint8_t codes[MAXRUNS + 1]
+    cdef uint8_t buf[MAXRUNS + 1]
+    cdef uint64_t a, b
+    cdef int64_t f
+    for s in range(4):
+        if s < 2:
+            word = <uint32_t>((ka >> (32 * s)) & <uint64_t>0xFFFFFFFF)
+        else:
+            word = <uint32_t>((kb >> (32 * (s - 2))) & <uint64_t>0xFFFFFFFF)
+        n = 0
+        while n < MAXRUNS:
+            x = (word >> (5 * n)) & 31
+            if x == 0:
+                break
+            codes[n] = <uint8_t>x
+            n += 1
+        for i in range(n + 1):
+            if i > 0 and i < n and codes[i] == codes[i - 1]:
+                continue
+            for step in range(3):
+                if i == n:
+                    # one more complete run holding a natural
+                    if step > 0 or n == MAXRUNS:
+                        continue
+                    y = 7
+                else:
+                    x = codes[i]
+                    if step == 0:
+                        if (x & 3) == 3:
+                            continue
+                        y = x + 1
+                    elif step == 1:
+                        if not track_nat or (x & 4):
+                            continue
+                        y = x | 4
+                    else:
+                        if not track_jk or (x >> 3) == 0:
+                            continue
+                        y = x - 8
+                for k in range(n):
+                    buf[k] = codes[k]
+                if i == n:
+                    buf[n] = <uint8_t>y
+                    nw = _pack_runs(buf, n + 1)
+                else:
+                    buf[i] = <uint8_t>y
+                    nw = _pack_runs(buf, n)
+                a = ka
+                b = kb
+                if s < 2:
+                    a = (ka & ~((<uint64_t>0xFFFFFFFF) << (32 * s))) | ((<uint64_t>nw) << (32 * s))
+                else:
+                    b = (kb & ~((<uint64_t>0xFFFFFFFF) << (32 * (s - 2)))) | ((<uint64_t>nw) << (32 * (s - 2)))
+                f = _table_find(t, a, b, kc)
+                if f >= 0 and _live_val(t.vals[f]) >= v:
+                    return 1
+    return 0
+
+cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
+    """Remove the states another state of the layer dominates (``_dominated``)."""
+    cdef int64_t e, j = 0
+    for e in range(t.n):
+        if _dominated(t, e, track_nat, track_jk):
+            t.vals[e] = -(t.vals[e] + 1)
+    for e in range(t.n):
+        if t.vals[e] >= 0:
+            t.keys[3 * j] = t.keys[3 * e]
+            t.keys[3 * j + 1] = t.keys[3 * e + 1]
+            t.keys[3 * j + 2] = t.keys[3 * e + 2]
+            t.vals[j] = t.vals[e]
+            t.slot[j] = t.slot[e]
+            t.idx[t.slot[j]] = <int32_t>j
+            j += 1
+        else:
+            t.idx[t.slot[e]] = -1
+    t.n = j
+
+
 cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
     """Drop the hand cards no meld can hold (they stay in hand in every play): a card
     is kept if a set of its rank could hold it (other suits of that rank in table or
@@ -720,6 +843,18 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     _table_clear(nxt)
     if _table_put(cur, 0, 0, 0, 0) != 0:
         return -2
+    # The high ace (position 14) of a suit is kept track of only if some run can reach
+    # it: the king and queen there, or jokers for them. Otherwise the aces of that suit
+    # are decided at position 1 like any card (and the state carries nothing for 14).
+    for s in range(4):
+        c.high_ok[s] = 0
+        if r.ace_high:
+            missing = 0
+            for k in range(12, 14):
+                if pos.T[_card_at(s, k)] + pos.H[_card_at(s, k)] == 0:
+                    missing += 1
+            if missing <= c.jtotal and missing <= r.mj:
+                c.high_ok[s] = 1
     c.cache = &w.cache
     for p in range(1, P + 1):
         _table_clear(nxt)
@@ -821,7 +956,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     c.thr[s] = ace_info & 3
                     c.dem[s] = ace_info >> 4
                     c.w2new &= ~((<uint64_t>0xFF) << (8 + 8 * s))
-                elif p == 1 and r.ace_high:
+                elif p == 1 and c.high_ok[s]:
                     c.lo[s] = 0
                     c.hi[s] = pos.T[q] + pos.H[q]
                     c.thr[s] = pos.T[q]
@@ -839,6 +974,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                 _combine(&c, c.jused)
             if c.failed:
                 return -2
+        if nxt.n > DOMINANCE_FROM:
+            _drop_dominated(nxt, c.track_nat, c.track_jk)
         tmp = cur
         cur = nxt
         nxt = tmp
