@@ -143,3 +143,142 @@ def deal_position(rng: random.Random, rules: CarouselRules, n_melds: int, hand_s
     else:
         hand = rng.sample(pool, min(hand_size, len(pool)))
     return [" ".join(m) for m in melds], sorted(hand)
+
+
+# --------------------------------------------------------------------------- generated positions
+class RandomChoices:
+    """Choices from a ``random.Random`` (fast: thousands of positions a second)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def int(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+    def subset(self, n: int, lo: int, hi: int) -> list[int]:
+        """``lo..hi`` distinct indices of ``range(n)``."""
+        hi = min(hi, n)
+        return self.rng.sample(range(n), self.rng.randint(min(lo, hi), hi))
+
+
+class DrawChoices:
+    """The same choices drawn by hypothesis (slower, but failures shrink)."""
+
+    def __init__(self, draw):
+        from hypothesis import strategies as st
+        self.draw, self.st = draw, st
+
+    def int(self, lo: int, hi: int) -> int:
+        return self.draw(self.st.integers(lo, hi))
+
+    def subset(self, n: int, lo: int, hi: int) -> list[int]:
+        hi = min(hi, n)
+        if n == 0 or hi == 0:
+            return []
+        return self.draw(self.st.lists(self.st.integers(0, n - 1), min_size=min(lo, hi),
+                                       max_size=hi, unique=True))
+
+
+def random_rules(pick) -> CarouselRules:
+    """A CarouselRules with every option that changes the solver's answer picked."""
+    decks = pick.int(1, 2)
+    return CarouselRules(
+        players=2 if decks == 1 else 4,
+        decks=decks,
+        jokers=pick.int(0, 4),
+        max_jokers_per_meld=(None, None, 0, 1, 2, 3)[pick.int(0, 5)],
+        ace_high=bool(pick.int(0, 1)),
+        ace_value=(1, 1, 11)[pick.int(0, 2)],
+        face_value=(10, 10, 12)[pick.int(0, 2)],
+        joker_value=(25, 25, 4)[pick.int(0, 2)],
+    )
+
+
+def random_meld(pick, rules: CarouselRules, window=None):
+    """The slots (``(card, stands_for)`` pairs) of one valid meld, some of them jokers;
+    ``window``: the positions (lo, hi), A=1 .. K=13, A=14, the meld lies in."""
+    top = 14 if rules.ace_high else 13
+    lo, hi = window or (1, top)
+    if pick.int(0, 1):
+        length = pick.int(3, min(7, hi - lo + 1))
+        start = pick.int(lo, hi - length + 1)
+        cards = _run_cards(pick.int(0, 3), start, length)
+    else:
+        ranks = sorted({(p - 1) % 13 for p in range(lo, hi + 1)})
+        rank = ranks[pick.int(0, len(ranks) - 1)]
+        suits = pick.subset(4, 3, 4)
+        cards = [s * 13 + rank for s in sorted(suits)]
+    limit = len(cards) - 1 if rules.max_jokers_per_meld is None else \
+        min(len(cards) - 1, rules.max_jokers_per_meld)
+    jokers = set(pick.subset(len(cards), 0, pick.int(0, limit))) if limit > 0 else set()
+    return [(JOKER, c) if i in jokers else (c, c) for i, c in enumerate(cards)]
+
+
+def fitting_cards(melds) -> list[int]:
+    """Cards that fit a table: a run's neighbours (one and two away) and copies of
+    its cards, every card of a set's rank, every joker's declared card."""
+    out = []
+    for m in melds:
+        reps = [r for _, r in m]
+        if len({r % 13 for r in reps}) == 1:
+            out += [s * 13 + reps[0] % 13 for s in range(4)]
+            continue
+        suit = reps[0] // 13
+        pos = sorted((r % 13) + 1 for r in reps)
+        if pos[0] == 1 and pos[-1] == 13:   # Q K A: the ace stands high
+            pos = sorted(14 if p == 1 else p for p in pos)
+        for p in (pos[0] - 2, pos[0] - 1, pos[-1] + 1, pos[-1] + 2):
+            if 1 <= p <= 14:
+                out.append(suit * 13 + (p - 1 if p <= 13 else 0))
+        out += reps
+    return out
+
+
+def random_position(pick, rules: CarouselRules, dense: bool = False, max_melds: int | None = None,
+                    max_fit: int = 9):
+    """``(table, hand)``: a table of valid melds (meld texts) and a hand (codes),
+    dealt from one deck of ``rules`` (so the counts are always legal).
+
+    Random: 0..5 melds anywhere, 0..9 hand cards from the rest of the deck.
+    Dense: 3..``max_melds`` (8) melds from a window of 3..6 consecutive ranks (the
+    melds overlap and compete), jokers among them, and 1..``max_fit`` hand cards that
+    fit the table (neighbours, copies, a set's missing suits, jokers' cards) plus
+    0..2 others."""
+    deck = Counter({c: rules.decks for c in range(52)})
+    jokers = rules.jokers
+    window = None
+    top = 14 if rules.ace_high else 13
+    if dense:
+        width = pick.int(3, 6)
+        low = pick.int(1, top - width + 1)
+        window = (low, low + width - 1)
+        n_melds = pick.int(3, max_melds or 8)
+    else:
+        n_melds = pick.int(0, max_melds or 5)
+    melds = []
+    for _ in range(n_melds):
+        m = random_meld(pick, rules, window)
+        need = Counter(c for c, _ in m if c != JOKER)
+        nj = sum(1 for c, _ in m if c == JOKER)
+        if nj > jokers or any(deck[c] < k for c, k in need.items()):
+            continue
+        deck -= need
+        jokers -= nj
+        melds.append(m)
+    hand = []
+    if dense:
+        fit = sorted({c for c in fitting_cards(melds) if deck[c] > 0})
+        fit += [JOKER] * jokers
+        for i in pick.subset(len(fit), 1, max_fit):
+            c = fit[i]
+            if c == JOKER or hand.count(c) < deck[c]:
+                hand.append(c)
+        extra = pick.int(0 if hand else 1, 2)
+    else:
+        extra = pick.int(0, 9)
+    left = Counter(sorted(deck.elements()) + [JOKER] * jokers) - Counter(hand)
+    rest = sorted(left.elements())
+    hand += [rest[i] for i in pick.subset(len(rest), extra, extra)]
+    table = [" ".join(f"JK({card_text(r)})" if c == JOKER else card_text(c) for c, r in m)
+             for m in melds]
+    return table, sorted(hand)

@@ -92,3 +92,17 @@ def test_oracle_plays_are_legal():
             broken = Play(left, len(played), played, tuple(melds[1:]), True, left <= 5, total)
             with pytest.raises(AssertionError):
                 check_play(parse_table(case["table"], rules), case["hand_codes"], broken, rules)
+
+
+def test_carousel_doctests():
+    """The examples in the docstrings of rummy51.carousel run as written."""
+    import doctest
+
+    import rummy51.carousel.rules
+    import rummy51.carousel.solver
+    import rummy51.carousel.table
+
+    for module in (rummy51.carousel, rummy51.carousel.rules, rummy51.carousel.table,
+                   rummy51.carousel.solver):
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, module.__name__

@@ -25,9 +25,35 @@ jokers used so far, and for the aces how many naturals and slots the low end use
 (the high end, position 14, takes the rest). States of one layer live in an
 open-addressing hash table; the answer is the best value over the last layer. The
 program is exact for every position: there is no node limit.
+
+What keeps the layers small, each cut exact (it only drops states or choices that
+no best play needs):
+
+* hand cards no meld could hold (no set of their rank, no three consecutive
+  positions of their suit with the cards and jokers there are) are left out;
+* lookahead: a run shorter than three must go on, so a state whose short runs need
+  more jokers at the next positions than are left is never stored;
+* a run starts with a joker only on a card some table joker is declared as, or when
+  it can still reach the top position (otherwise the joker moves to the run's other
+  end, same meld size, no declared card lost);
+* sets try only the suits that have a card at that rank, and a joker in a set stands
+  for the lowest suits no table joker is declared as (which of those it names
+  changes nothing);
+* a run does not start right after a run of its suit ended (the two make one run;
+  only when the per-meld joker limit cannot be broken by merging);
+* the high ace of a suit is carried to position 14 only if some run can reach it;
+* dominance: in a layer of more than 32 states, a state is dropped when another has
+  the same jokers and ace fields, the same runs except one run a step better in one
+  suit (longer, holding a natural, one joker fewer) or one more complete run, and at
+  least its value: the better state can answer every later choice with the same
+  cards. On the densest tables this removes most of each layer.
+
+Each suit's successors within a layer depend only on its runs and on what it gives
+the sets of that rank, so they are enumerated once per layer (``_suit_options``) and
+each state combines the four suits' lists under the joker budget.
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free, calloc
+from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset
 
 import numpy as np
@@ -38,6 +64,7 @@ cnp.import_array()
 DEF NSLOT = 52
 DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4 jokers
 DEF VALMUL = 256         # value = points * VALMUL + cards played
+DEF DOMINANCE_FROM = 32  # layers with more states than this drop the dominated ones
 
 # --------------------------------------------------------------------------- rules
 cdef struct CRules:
@@ -55,10 +82,15 @@ cdef struct Pos:
     int JH                # hand jokers
 
 # --------------------------------------------------------------------------- hash table
+# The states of one layer: entries stored densely (so a layer is read, and cleared, in
+# time proportional to its states, however large an earlier position made the table)
+# and found through an open-addressing index.
 cdef struct Table:
-    uint64_t* keys        # 3 words per entry
-    int32_t* vals         # -1: empty slot
-    int64_t cap           # power of two
+    uint64_t* keys        # 3 words per entry, entries 0..n-1
+    int32_t* vals         # the best value of each entry
+    int32_t* slot         # the index slot of each entry (to clear the index quickly)
+    int32_t* idx          # open addressing: an entry number, or -1 for an empty slot
+    int64_t cap           # index slots, a power of two; at most cap / 2 entries
     int64_t n             # entries in use
 
 cdef inline uint64_t _hash3(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
@@ -72,40 +104,41 @@ cdef int _table_init(Table* t, int64_t cap) noexcept nogil:
     cdef int64_t i
     t.cap = cap
     t.n = 0
-    t.keys = <uint64_t*>malloc(3 * cap * sizeof(uint64_t))
-    t.vals = <int32_t*>malloc(cap * sizeof(int32_t))
-    if t.keys == NULL or t.vals == NULL:
+    t.keys = <uint64_t*>malloc(3 * (cap // 2 + 1) * sizeof(uint64_t))
+    t.vals = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    t.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    t.idx = <int32_t*>malloc(cap * sizeof(int32_t))
+    if t.keys == NULL or t.vals == NULL or t.slot == NULL or t.idx == NULL:
         return -1
     for i in range(cap):
-        t.vals[i] = -1
+        t.idx[i] = -1
     return 0
 
 cdef void _table_free(Table* t) noexcept nogil:
-    if t.keys != NULL:
-        free(t.keys)
-    if t.vals != NULL:
-        free(t.vals)
+    free(t.keys)
+    free(t.vals)
+    free(t.slot)
+    free(t.idx)
     t.keys = NULL
     t.vals = NULL
+    t.slot = NULL
+    t.idx = NULL
 
-cdef void _table_clear(Table* t) noexcept nogil:
-    cdef int64_t i
-    if t.n == 0:
-        return
-    for i in range(t.cap):
-        t.vals[i] = -1
+cdef inline void _table_clear(Table* t) noexcept nogil:
+    cdef int64_t e
+    for e in range(t.n):
+        t.idx[t.slot[e]] = -1
     t.n = 0
 
 cdef int _table_grow(Table* t) noexcept nogil:
     cdef Table old = t[0]
-    cdef int64_t i
+    cdef int64_t e
     if _table_init(t, old.cap * 2) != 0:
         _table_free(t)
         t[0] = old
         return -1
-    for i in range(old.cap):
-        if old.vals[i] >= 0:
-            _table_put(t, old.keys[3 * i], old.keys[3 * i + 1], old.keys[3 * i + 2], old.vals[i])
+    for e in range(old.n):
+        _table_put(t, old.keys[3 * e], old.keys[3 * e + 1], old.keys[3 * e + 2], old.vals[e])
     _table_free(&old)
     return 0
 
@@ -113,22 +146,57 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v) noe
     """Insert the state (a, b, c) with value v, keeping the larger value; -1 on no memory."""
     cdef uint64_t mask = <uint64_t>(t.cap - 1)
     cdef uint64_t i = _hash3(a, b, c) & mask
-    while t.vals[i] >= 0:
-        if t.keys[3 * i] == a and t.keys[3 * i + 1] == b and t.keys[3 * i + 2] == c:
-            if v > t.vals[i]:
-                t.vals[i] = v
+    cdef int32_t e = t.idx[i]
+    while e >= 0:
+        if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
+            if v > t.vals[e]:
+                t.vals[e] = v
             return 0
         i = (i + 1) & mask
-    t.keys[3 * i] = a
-    t.keys[3 * i + 1] = b
-    t.keys[3 * i + 2] = c
-    t.vals[i] = v
+        e = t.idx[i]
+    e = <int32_t>t.n
+    t.keys[3 * e] = a
+    t.keys[3 * e + 1] = b
+    t.keys[3 * e + 2] = c
+    t.vals[e] = v
+    t.slot[e] = <int32_t>i
+    t.idx[i] = e
     t.n += 1
     if 2 * t.n > t.cap:
         return _table_grow(t)
     return 0
 
+cdef inline int64_t _table_find(Table* t, uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
+    cdef uint64_t mask = <uint64_t>(t.cap - 1)
+    cdef uint64_t i = _hash3(a, b, c) & mask
+    cdef int32_t e = t.idx[i]
+    while e >= 0:
+        if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
+            return e
+        i = (i + 1) & mask
+        e = t.idx[i]
+    return -1
+
 # --------------------------------------------------------------------------- expansion context
+cdef struct Opt:
+    uint32_t packed        # the suit's runs after this position, packed
+    int32_t gain           # value of the hand cards of this suit placed here
+    uint8_t uj             # joker slots the suit's runs take here
+    uint8_t need           # jokers its short runs need at the next positions (lookahead)
+    uint8_t ace            # at position 1: the suit's ace field for position 14
+
+cdef struct Cache:
+    uint64_t* keys         # (suit, runs, set naturals, set jokers, ace field) of each entry
+    int32_t* off           # its options: pool[off .. off + cnt)
+    int32_t* cnt
+    int32_t* slot          # the index slot of each entry
+    int32_t* idx           # open addressing: an entry number, or -1
+    int64_t cap            # index slots, a power of two; at most cap / 2 entries
+    int64_t n
+    Opt* pool
+    int64_t pool_cap
+    int64_t pool_n
+
 cdef struct Ctx:
     const CRules* r
     const Pos* pos
@@ -157,9 +225,17 @@ cdef struct Ctx:
     # partial successor
     int na[4]              # natural slots of suit s put into sets
     int nj[4]              # joker slots of suit s put into sets
-    uint32_t packed[4]     # successor runs of suits already decided
-    uint64_t w2new
+    uint64_t w2new         # the successor's third word (jokers used: filled in at the end)
+    uint32_t word[4]       # the state's runs of each suit, packed
+    Cache* cache           # each suit's successors at this position (see _suit_options)
+    int64_t opt0           # where the options being generated start in the pool
     int settypes
+    int high_ok[4]         # a run of the suit can reach the high ace (position 14)
+    int hi1[4]             # cards of each suit at the next position (table and hand)
+    int hi2[4]             # and at the one after (-1: no such position)
+    int need[4]            # jokers the open short runs of suit s need next (lookahead)
+    int ltypes             # the set types worth trying at this rank (see _solve)
+    uint8_t ltype[64]
     uint8_t setmask[64]
     uint8_t setjmask[64]
     uint8_t setjn[64]
@@ -184,23 +260,149 @@ cdef inline uint32_t _pack_runs(uint8_t* codes, int n) noexcept nogil:
         out |= (<uint32_t>codes[i]) << (5 * i)
     return out
 
-cdef void _emit(Ctx* c, int jused, int32_t gain) noexcept nogil:
-    cdef uint64_t a = (<uint64_t>c.packed[0]) | ((<uint64_t>c.packed[1]) << 32)
-    cdef uint64_t b = (<uint64_t>c.packed[2]) | ((<uint64_t>c.packed[3]) << 32)
-    cdef uint64_t w2 = (c.w2new & ~(<uint64_t>7)) | <uint64_t>jused
-    if _table_put(c.out, a, b, w2, c.val + gain) != 0:
-        c.failed = 1
+# Work counters (diagnostics for the benchmarks; not exact under threads)
+cdef int64_t _n_emit = 0
+cdef int64_t _n_states = 0
 
-cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
-                    uint8_t* newc, int nnew, int jused, int32_t gain) noexcept nogil:
+def _py_counters():
+    """``(successors emitted, states expanded)`` since the module was loaded (exact
+    only when one thread solves)."""
+    return _n_emit, _n_states
+
+# --------------------------------------------------------------------------- one suit's successors
+# Within a layer the successors of a state are, suit by suit, independent given the
+# sets laid at this rank (the naturals and jokers each suit gives them) and the jokers
+# left. So each suit's choices for (its runs, what it gives the sets) are enumerated
+# once per layer into a pool of options, and every state of the layer combines the
+# four suits' lists, checking the joker budget: states share their suits' runs, so
+# most lookups hit.
+cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
+    cdef int64_t i
+    k.cap = cap
+    k.n = 0
+    k.keys = <uint64_t*>malloc((cap // 2 + 1) * sizeof(uint64_t))
+    k.off = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    k.cnt = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    k.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    k.idx = <int32_t*>malloc(cap * sizeof(int32_t))
+    if k.pool == NULL:
+        k.pool = <Opt*>malloc(pool_cap * sizeof(Opt))
+        k.pool_cap = pool_cap
+        k.pool_n = 0
+    if (k.keys == NULL or k.off == NULL or k.cnt == NULL or k.slot == NULL or k.idx == NULL
+            or k.pool == NULL):
+        return -1
+    for i in range(cap):
+        k.idx[i] = -1
+    return 0
+
+cdef void _cache_free_index(Cache* k) noexcept nogil:
+    free(k.keys)
+    free(k.off)
+    free(k.cnt)
+    free(k.slot)
+    free(k.idx)
+    k.keys = NULL
+    k.off = NULL
+    k.cnt = NULL
+    k.slot = NULL
+    k.idx = NULL
+
+cdef void _cache_free(Cache* k) noexcept nogil:
+    _cache_free_index(k)
+    free(k.pool)
+    k.pool = NULL
+
+cdef inline void _cache_clear(Cache* k) noexcept nogil:
+    cdef int64_t e
+    for e in range(k.n):
+        k.idx[k.slot[e]] = -1
+    k.n = 0
+    k.pool_n = 0
+
+cdef inline int64_t _cache_find(Cache* k, uint64_t key) noexcept nogil:
+    cdef uint64_t mask = <uint64_t>(k.cap - 1)
+    cdef uint64_t i = _hash3(key, 0, 0) & mask
+    cdef int32_t e = k.idx[i]
+    while e >= 0:
+        if k.keys[e] == key:
+            return e
+        i = (i + 1) & mask
+        e = k.idx[i]
+    return -1
+
+cdef int _cache_add(Cache* k, uint64_t key, int32_t off, int32_t cnt) noexcept nogil:
+    """Add an entry (not present); -1 on no memory."""
+    cdef uint64_t mask
+    cdef uint64_t i
+    cdef int64_t e
+    cdef Cache old
+    if 2 * (k.n + 1) > k.cap:
+        old = k[0]
+        k.keys = NULL
+        if _cache_init(k, old.cap * 2, 0) != 0:
+            _cache_free_index(k)
+            k[0] = old
+            return -1
+        for e in range(old.n):
+            _cache_add(k, old.keys[e], old.off[e], old.cnt[e])
+        _cache_free_index(&old)
+    mask = <uint64_t>(k.cap - 1)
+    i = _hash3(key, 0, 0) & mask
+    while k.idx[i] >= 0:
+        i = (i + 1) & mask
+    e = k.n
+    k.keys[e] = key
+    k.off[e] = off
+    k.cnt[e] = cnt
+    k.slot[e] = <int32_t>i
+    k.idx[i] = <int32_t>e
+    k.n += 1
+    return 0
+
+cdef int _pool_push(Ctx* c, uint32_t packed, int32_t gain, int uj, int need, int ace) noexcept nogil:
+    """Add an option to the list being generated (the same runs, jokers and ace field
+    already there: keep the larger gain); -1 on no memory."""
+    cdef Cache* k = c.cache
+    cdef int64_t i
+    cdef Opt* o
+    cdef Opt* grown
+    for i in range(c.opt0, k.pool_n):
+        o = &k.pool[i]
+        if o.packed == packed and o.uj == uj and o.ace == ace:
+            if gain > o.gain:
+                o.gain = gain
+            return 0
+    if k.pool_n == k.pool_cap:
+        grown = <Opt*>realloc(k.pool, 2 * k.pool_cap * sizeof(Opt))
+        if grown == NULL:
+            return -1
+        k.pool = grown
+        k.pool_cap *= 2
+    o = &k.pool[k.pool_n]
+    o.packed = packed
+    o.gain = gain
+    o.uj = <uint8_t>uj
+    o.need = <uint8_t>need
+    o.ace = <uint8_t>ace
+    k.pool_n += 1
+    return 0
+
+cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
+                    uint8_t* newc, int nnew, int juse, int ended) noexcept nogil:
     """Choose, run by run, what the open runs of suit s do at position p:
-    0 end before p, 1 continue with a natural, 2 continue with a joker."""
-    cdef int code, ln, hasnat, jk, choice, first, nn, k, un, uj, nat_total, slots, extra
-    cdef int lo, hi, jleft, new_code, base_n
+    0 end before p, 1 continue with a natural, 2 continue with a joker; then the new
+    runs starting here. Each outcome is an option of the suit (``juse``: the joker
+    slots its runs take so far, at most every joker of the position; ``ended``: a run
+    of the suit ended before p).
+
+    A run does not start at p where a run of its suit ended just before (when no
+    meld can hold more jokers than the rules allow, so merging never breaks the
+    limit): the two would make one run, the same cards and slots."""
+    cdef int code, ln, hasnat, jk, choice, first, k, un, uj, nat_total, slots, extra
+    cdef int lo, hi, new_code, base_n
     cdef uint8_t buf[MAXRUNS + 8]
-    cdef int32_t g
-    cdef uint64_t field
-    cdef int req_rem, rem_total, pend
+    cdef int req_rem, rem_total, pend, short, len1, nd, ace
     if i < c.nruns[s]:
         code = c.runs[s][i]
         ln = code & 3
@@ -214,7 +416,7 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
             if choice == 0:
                 if ln < 3 or not hasnat:
                     continue
-                _runs_rec(c, s, i + 1, choice, nnat, njk, newc, nnew, jused, gain)
+                _opts_rec(c, s, i + 1, choice, nnat, njk, newc, nnew, juse, 1)
             elif choice == 1:
                 if c.na[s] + nnat + 1 > c.hi[s]:
                     continue
@@ -222,38 +424,39 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                     # the run ends with this card: it must then be a valid run
                     if ln < 2:
                         continue
-                    _runs_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew, jused, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew, juse, ended)
                 else:
                     new_code = (ln + 1 if ln < 3 else 3) | 4 | (jk << 3)
                     newc[nnew] = <uint8_t>new_code
-                    _runs_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew + 1, jused, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat + 1, njk, newc, nnew + 1, juse, ended)
             else:
-                if jused >= c.jtotal or c.r.mj == 0:
+                if juse >= c.jtotal or c.r.mj == 0:
                     continue
                 if c.track_jk and jk >= c.r.mj:
                     continue
                 if c.last:
                     if ln < 2 or not hasnat:
                         continue
-                    _runs_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew, jused + 1, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew, juse + 1, ended)
                 else:
                     new_code = (ln + 1 if ln < 3 else 3) | (hasnat << 2)
                     if c.track_jk:
                         new_code |= (jk + 1) << 3
                     newc[nnew] = <uint8_t>new_code
-                    _runs_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew + 1, jused + 1, gain)
+                    _opts_rec(c, s, i + 1, choice, nnat, njk + 1, newc, nnew + 1, juse + 1, ended)
         return
     # new runs starting at p: un with a natural, uj with a joker
     lo = c.lo[s]
     hi = c.hi[s]
     base_n = c.na[s] + nnat
     for un in range(0, hi - base_n + 1):
-        if not c.can_start and un > 0:
+        if (not c.can_start or (ended and not c.track_jk)) and un > 0:
             break
         if nnew + un > MAXRUNS:
             break
-        for uj in range(0, c.jtotal - jused + 1):
-            if uj > 0 and (not c.can_start or not c.jstart_ok[s] or c.r.mj == 0):
+        for uj in range(0, c.jtotal - juse + 1):
+            if uj > 0 and (not c.can_start or not c.jstart_ok[s] or c.r.mj == 0
+                           or (ended and not c.track_jk)):
                 break
             if nnew + un + uj > MAXRUNS:
                 break
@@ -269,12 +472,30 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 buf[nnew + k] = <uint8_t>(1 | 4)
             for k in range(uj):
                 buf[nnew + un + k] = <uint8_t>(1 | (8 if c.track_jk else 0) | (0 if c.track_nat else 4))
-            c.packed[s] = _pack_runs(buf, nnew + un + uj)
+            # lookahead: runs shorter than 3 must go on; the next positions' cards of
+            # this suit serve at most that many of them, jokers the others
+            short = 0
+            len1 = 0
+            for k in range(nnew + un + uj):
+                if (buf[k] & 3) < 3:
+                    short += 1
+                    if (buf[k] & 3) == 1:
+                        len1 += 1
+            nd = short - c.hi1[s]
+            if nd < 0:
+                nd = 0
+            if len1 > 0:
+                if c.hi2[s] < 0:
+                    continue
+                if len1 > c.hi2[s]:
+                    nd += len1 - c.hi2[s]
+            if juse + uj + nd > c.jtotal:
+                continue
             extra = nat_total - c.thr[s]
             if extra < 0:
                 extra = 0
-            g = gain + extra * (c.v[s] * VALMUL + 1)
-            if c.p == 1 and c.r.ace_high:
+            ace = 0
+            if c.p == 1 and c.high_ok[s]:
                 # the ace's low end: remember what the high end (position 14) may still take
                 req_rem = c.thr[s] - nat_total
                 if req_rem < 0:
@@ -283,24 +504,111 @@ cdef void _runs_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 pend = c.pos.D[13 * s] - slots
                 if pend < 0:
                     pend = 0
-                field = (<uint64_t>(req_rem | (rem_total << 2) | (pend << 4))) << (8 + 8 * s)
-                c.w2new = (c.w2new & ~((<uint64_t>0xFF) << (8 + 8 * s))) | field
-            _suit(c, s + 1, jused + uj, g)
+                ace = req_rem | (rem_total << 2) | (pend << 4)
+            if _pool_push(c, _pack_runs(buf, nnew + un + uj), extra * (c.v[s] * VALMUL + 1),
+                          juse + uj, nd, ace) != 0:
+                c.failed = 1
+                return
 
-cdef void _suit(Ctx* c, int s, int jused, int32_t gain) noexcept nogil:
+cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
+    """The entry of suit s's options for the state's runs and the sets chosen (made on
+    first use in the layer); -1 on no memory."""
+    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36)
+                         | (<uint64_t>s << 40))
+    cdef int64_t e
+    cdef int32_t off
     cdef uint8_t newc[MAXRUNS + 8]
+    if c.p == 14:
+        key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
+    e = _cache_find(c.cache, key)
+    if e >= 0:
+        return e
+    off = <int32_t>c.cache.pool_n
+    c.opt0 = off
+    _opts_rec(c, s, 0, 0, 0, 0, newc, 0, 0, 0)
     if c.failed:
+        return -1
+    if _cache_add(c.cache, key, off, <int32_t>(c.cache.pool_n - off)) != 0:
+        return -1
+    return c.cache.n - 1
+
+cdef void _combine(Ctx* c, int jused) noexcept nogil:
+    """Every successor of the state with the sets chosen: one option per suit within
+    the joker budget (the options' jokers plus the jokers their short runs need next)."""
+    global _n_emit
+    cdef int64_t e0, e1, e2, e3
+    cdef int32_t o0, n0, o1, n1, o2, n2, o3, n3, a0, a1, a2, a3
+    cdef int jt = c.jtotal, j0, j1, j2, j3, d0, d1, d2, d3
+    cdef int32_t g0, g1, g2
+    cdef uint64_t acebits, w3, w2, wa, wb
+    cdef Opt* pool
+    cdef Opt* p0
+    cdef Opt* p1
+    cdef Opt* p2
+    cdef Opt* p3
+    e0 = _suit_options(c, 0)
+    e1 = _suit_options(c, 1) if e0 >= 0 else -1
+    e2 = _suit_options(c, 2) if e1 >= 0 else -1
+    e3 = _suit_options(c, 3) if e2 >= 0 else -1
+    if e3 < 0:
+        c.failed = 1
         return
-    if s == 4:
-        _emit(c, jused, gain)
-        return
-    _runs_rec(c, s, 0, 0, 0, 0, newc, 0, jused, gain)
+    pool = c.cache.pool
+    o0 = c.cache.off[e0]
+    n0 = c.cache.cnt[e0]
+    o1 = c.cache.off[e1]
+    n1 = c.cache.cnt[e1]
+    o2 = c.cache.off[e2]
+    n2 = c.cache.cnt[e2]
+    o3 = c.cache.off[e3]
+    n3 = c.cache.cnt[e3]
+    w2 = c.w2new & ~(<uint64_t>7)
+    for a0 in range(n0):
+        p0 = &pool[o0 + a0]
+        j0 = jused + p0.uj
+        d0 = p0.need
+        if j0 + d0 > jt:
+            continue
+        g0 = c.val + p0.gain
+        for a1 in range(n1):
+            p1 = &pool[o1 + a1]
+            j1 = j0 + p1.uj
+            d1 = d0 + p1.need
+            if j1 + d1 > jt:
+                continue
+            g1 = g0 + p1.gain
+            wa = (<uint64_t>p0.packed) | ((<uint64_t>p1.packed) << 32)
+            for a2 in range(n2):
+                p2 = &pool[o2 + a2]
+                j2 = j1 + p2.uj
+                d2 = d1 + p2.need
+                if j2 + d2 > jt:
+                    continue
+                g2 = g1 + p2.gain
+                for a3 in range(n3):
+                    p3 = &pool[o3 + a3]
+                    j3 = j2 + p3.uj
+                    if j3 + d2 + p3.need > jt:
+                        continue
+                    wb = (<uint64_t>p2.packed) | ((<uint64_t>p3.packed) << 32)
+                    w3 = w2 | <uint64_t>j3
+                    if c.p == 1:
+                        w3 |= ((<uint64_t>p0.ace) << 8) | ((<uint64_t>p1.ace) << 16) | \
+                              ((<uint64_t>p2.ace) << 24) | ((<uint64_t>p3.ace) << 32)
+                    _n_emit += 1
+                    if _table_put(c.out, wa, wb, w3, g2 + p3.gain) != 0:
+                        c.failed = 1
+                        return
 
 cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
     """Choose the multiset of sets of rank p (set types in non-decreasing order)."""
     cdef int t, s, ok, m, jm
-    _suit(c, 0, jused, 0)
-    for t in range(t0, c.settypes):
+    cdef int k
+    if c.failed:
+        return
+    _combine(c, jused)
+    for k in range(t0, c.ltypes):
+        t = c.ltype[k]
         m = c.setmask[t]
         jm = c.setjmask[t]
         if jused + c.setjn[t] > c.jtotal:
@@ -319,7 +627,7 @@ cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
                     c.nj[s] += 1
                 else:
                     c.na[s] += 1
-        _sets_rec(c, t, jused + c.setjn[t])
+        _sets_rec(c, k, jused + c.setjn[t])
         for s in range(4):
             if (m >> s) & 1:
                 if (jm >> s) & 1:
@@ -335,26 +643,169 @@ cdef inline int _card_at(int s, int p) noexcept nogil:
 cdef struct Work:
     Table a
     Table b
+    Cache cache
 
 cdef int _work_init(Work* w) noexcept nogil:
-    w.a.keys = NULL
-    w.a.vals = NULL
-    w.b.keys = NULL
-    w.b.vals = NULL
-    if _table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0:
-        _table_free(&w.a)
-        _table_free(&w.b)
+    memset(w, 0, sizeof(Work))
+    if (_table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0
+            or _cache_init(&w.cache, 64, 256) != 0):
+        _work_free(w)
         return -1
     return 0
 
 cdef void _work_free(Work* w) noexcept nogil:
     _table_free(&w.a)
     _table_free(&w.b)
+    _cache_free(&w.cache)
 
-cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
+cdef inline int32_t _live_val(int32_t v) noexcept nogil:
+    return v if v >= 0 else -(v + 1)
+
+cdef int _dominated(Table* t, int64_t e, int track_nat, int track_jk) noexcept nogil:
+    """Whether another state of the layer dominates state e: the same jokers and ace
+    fields, the same runs but in one suit one run a step better (one longer, holding a
+    natural, or one joker fewer) or one more complete run, and a value at least as
+    large. The better state can answer every later choice of e's with the same cards
+    (a longer run continues as the shorter does, a complete run may end at once; where
+    a run may not start because one just ended, the complete run continues instead)."""
+    cdef uint64_t ka = t.keys[3 * e], kb = t.keys[3 * e + 1], kc = t.keys[3 * e + 2]
+    cdef int32_t v = _live_val(t.vals[e])
+    cdef int s, i, n, k, step, x, y
+    cdef uint32_t word, nw
+    cdef uint8_t codes[MAXRUNS + 1]
+    cdef uint8_t buf[MAXRUNS + 1]
+    cdef uint64_t a, b
+    cdef int64_t f
+    for s in range(4):
+        if s < 2:
+            word = <uint32_t>((ka >> (32 * s)) & <uint64_t>0xFFFFFFFF)
+        else:
+            word = <uint32_t>((kb >> (32 * (s - 2))) & <uint64_t>0xFFFFFFFF)
+        n = 0
+        while n < MAXRUNS:
+            x = (word >> (5 * n)) & 31
+            if x == 0:
+                break
+            codes[n] = <uint8_t>x
+            n += 1
+        for i in range(n + 1):
+            if i > 0 and i < n and codes[i] == codes[i - 1]:
+                continue
+            for step in range(3):
+                if i == n:
+                    # one more complete run holding a natural
+                    if step > 0 or n == MAXRUNS:
+                        continue
+                    y = 7
+                else:
+                    x = codes[i]
+                    if step == 0:
+                        if (x & 3) == 3:
+                            continue
+                        y = x + 1
+                    elif step == 1:
+                        if not track_nat or (x & 4):
+                            continue
+                        y = x | 4
+                    else:
+                        if not track_jk or (x >> 3) == 0:
+                            continue
+                        y = x - 8
+                for k in range(n):
+                    buf[k] = codes[k]
+                if i == n:
+                    buf[n] = <uint8_t>y
+                    nw = _pack_runs(buf, n + 1)
+                else:
+                    buf[i] = <uint8_t>y
+                    nw = _pack_runs(buf, n)
+                a = ka
+                b = kb
+                if s < 2:
+                    a = (ka & ~((<uint64_t>0xFFFFFFFF) << (32 * s))) | ((<uint64_t>nw) << (32 * s))
+                else:
+                    b = (kb & ~((<uint64_t>0xFFFFFFFF) << (32 * (s - 2)))) | ((<uint64_t>nw) << (32 * (s - 2)))
+                f = _table_find(t, a, b, kc)
+                if f >= 0 and _live_val(t.vals[f]) >= v:
+                    return 1
+    return 0
+
+cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
+    """Remove the states another state of the layer dominates (``_dominated``)."""
+    cdef int64_t e, j = 0
+    for e in range(t.n):
+        if _dominated(t, e, track_nat, track_jk):
+            t.vals[e] = -(t.vals[e] + 1)
+    for e in range(t.n):
+        if t.vals[e] >= 0:
+            t.keys[3 * j] = t.keys[3 * e]
+            t.keys[3 * j + 1] = t.keys[3 * e + 1]
+            t.keys[3 * j + 2] = t.keys[3 * e + 2]
+            t.vals[j] = t.vals[e]
+            t.slot[j] = t.slot[e]
+            t.idx[t.slot[j]] = <int32_t>j
+            j += 1
+        else:
+            t.idx[t.slot[e]] = -1
+    t.n = j
+
+
+cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
+    """Drop the hand cards no meld can hold (they stay in hand in every play): a card
+    is kept if a set of its rank could hold it (other suits of that rank in table or
+    hand, plus jokers, make 2) or some three consecutive positions through it could
+    (the positions without a card of its suit are at most the jokers a meld may hold)."""
+    cdef int P = 14 if r.ace_high else 13
+    cdef int J = pos.JT + pos.JH
+    cdef int c, s, rank, s2, k, q, a, x, missing, ok, n_pos
+    cdef int qs[2]
+    if J > r.mj:
+        J = r.mj
+    for c in range(52):
+        if pos.H[c] == 0:
+            continue
+        s = c // 13
+        rank = c % 13
+        k = 0
+        for s2 in range(4):
+            if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
+                k += 1
+        ok = 1 if k + J >= 2 else 0
+        qs[0] = rank + 1
+        n_pos = 1
+        if rank == 0 and r.ace_high:
+            qs[1] = 14
+            n_pos = 2
+        for k in range(n_pos):
+            if ok:
+                break
+            q = qs[k]
+            for a in range(q - 2, q + 1):
+                if a < 1 or a + 2 > P:
+                    continue
+                missing = 0
+                for x in range(a, a + 3):
+                    if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
+                        missing += 1
+                if missing <= J:
+                    ok = 1
+                    break
+        if not ok:
+            pos.H[c] = 0
+
+
+cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     """Best value (points * 256 + cards) of the hand cards a play can place, -1 when no
     arrangement keeps every table card (never for a real table), -2 on no memory.
     A value of 0 means no legal play (no hand card can be played)."""
+    cdef Pos pp = pos0[0]
+    _prune_hand(r, &pp)
+    return _solve_dp(r, &pp, w)
+
+
+cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
+    """The dynamic program over the positions (the module docstring)."""
+    global _n_states
     cdef Ctx c
     cdef Table* cur = &w.a
     cdef Table* nxt = &w.b
@@ -365,7 +816,7 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     cdef int32_t best, v
     cdef uint64_t ka, kb, kc
     cdef uint32_t word
-    cdef int ace_info
+    cdef int ace_info, missing, natmask, freemask, fr, jf, low
     memset(&c, 0, sizeof(Ctx))
     c.r = r
     c.pos = pos
@@ -389,10 +840,25 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             c.setjn[c.settypes] = <uint8_t>jn
             c.settypes += 1
     _table_clear(cur)
+    _table_clear(nxt)
     if _table_put(cur, 0, 0, 0, 0) != 0:
         return -2
+    # The high ace (position 14) of a suit is kept track of only if some run can reach
+    # it: the king and queen there, or jokers for them. Otherwise the aces of that suit
+    # are decided at position 1 like any card (and the state carries nothing for 14).
+    for s in range(4):
+        c.high_ok[s] = 0
+        if r.ace_high:
+            missing = 0
+            for k in range(12, 14):
+                if pos.T[_card_at(s, k)] + pos.H[_card_at(s, k)] == 0:
+                    missing += 1
+            if missing <= c.jtotal and missing <= r.mj:
+                c.high_ok[s] = 1
+    c.cache = &w.cache
     for p in range(1, P + 1):
         _table_clear(nxt)
+        _cache_clear(&w.cache)
         c.out = nxt
         c.p = p
         c.last = 1 if p == P else 0
@@ -401,6 +867,18 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         for s in range(4):
             q = _card_at(s, p)
             c.v[s] = r.val[q]
+            c.hi1[s] = 0
+            c.hi2[s] = -1
+            if p + 1 <= P:
+                c.hi1[s] = pos.T[_card_at(s, p + 1)] + pos.H[_card_at(s, p + 1)]
+            if p + 2 <= P:
+                c.hi2[s] = pos.T[_card_at(s, p + 2)] + pos.H[_card_at(s, p + 2)]
+            # A run starts with a joker only where it must (exactness kept): a joker
+            # at the start of a run standing for a card no table joker is declared as
+            # can move to the run's other end, unless the run already reaches the
+            # top position. So a joker-started run is tried only on a card some table
+            # joker is declared as, or where the run can still reach the top; and
+            # only if a natural of its suit is near enough to join it.
             c.jstart_ok[s] = 0
             for k in range(p + 1, P + 1):
                 if k > p + c.jtotal:
@@ -408,20 +886,61 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                 if pos.T[_card_at(s, k)] + pos.H[_card_at(s, k)] > 0:
                     c.jstart_ok[s] = 1
                     break
-        for e in range(cur.cap):
-            if cur.vals[e] < 0:
-                continue
+            if c.jstart_ok[s] and pos.D[q] == 0:
+                missing = 1
+                for k in range(p + 1, P + 1):
+                    if pos.T[_card_at(s, k)] + pos.H[_card_at(s, k)] == 0:
+                        missing += 1
+                if missing > c.jtotal or missing > r.mj:
+                    c.jstart_ok[s] = 0
+        # The set types worth trying at this rank: every natural suit has a card here,
+        # and jokers standing for cards no table joker is declared as take the lowest
+        # such suits (which of those suits a joker stands for changes nothing).
+        c.ltypes = 0
+        if c.sets_ok:
+            natmask = 0
+            freemask = 0
+            for s in range(4):
+                q = _card_at(s, p)
+                if pos.T[q] + pos.H[q] > 0:
+                    natmask |= 1 << s
+                if pos.D[q] == 0:
+                    freemask |= 1 << s
+            for t in range(c.settypes):
+                sm = c.setmask[t]
+                jm = c.setjmask[t]
+                if (sm & ~jm) & ~natmask:
+                    continue
+                fr = freemask & ~(sm & ~jm) & 15
+                jf = jm & fr
+                # jf must be the popcount(jf) lowest bits of fr
+                low = 0
+                k = 0
+                for i in range(4):
+                    if k == (jf & 1) + ((jf >> 1) & 1) + ((jf >> 2) & 1) + ((jf >> 3) & 1):
+                        break
+                    if (fr >> i) & 1:
+                        low |= 1 << i
+                        k += 1
+                if low != jf:
+                    continue
+                c.ltype[c.ltypes] = <uint8_t>t
+                c.ltypes += 1
+        for e in range(cur.n):
+            _n_states += 1
             ka = cur.keys[3 * e]
             kb = cur.keys[3 * e + 1]
             kc = cur.keys[3 * e + 2]
             c.val = cur.vals[e]
             c.jused = <int>(kc & 7)
+            c.w2 = kc
             c.w2new = kc
             for s in range(4):
                 if s < 2:
                     word = <uint32_t>((ka >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
                 else:
                     word = <uint32_t>((kb >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
+                c.word[s] = word
                 c.nruns[s] = 0
                 for i in range(MAXRUNS):
                     code = (word >> (5 * i)) & 31
@@ -437,7 +956,7 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     c.thr[s] = ace_info & 3
                     c.dem[s] = ace_info >> 4
                     c.w2new &= ~((<uint64_t>0xFF) << (8 + 8 * s))
-                elif p == 1 and r.ace_high:
+                elif p == 1 and c.high_ok[s]:
                     c.lo[s] = 0
                     c.hi[s] = pos.T[q] + pos.H[q]
                     c.thr[s] = pos.T[q]
@@ -452,16 +971,16 @@ cdef int32_t _solve(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             if c.sets_ok:
                 _sets_rec(&c, 0, c.jused)
             else:
-                _suit(&c, 0, c.jused, 0)
+                _combine(&c, c.jused)
             if c.failed:
                 return -2
+        if nxt.n > DOMINANCE_FROM:
+            _drop_dominated(nxt, c.track_nat, c.track_jk)
         tmp = cur
         cur = nxt
         nxt = tmp
     best = -1
-    for e in range(cur.cap):
-        if cur.vals[e] < 0:
-            continue
+    for e in range(cur.n):
         k = <int>(cur.keys[3 * e + 2] & 7)
         if k < pos.JT:
             continue
@@ -486,9 +1005,10 @@ cdef class CoreRules:
 
 
 cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow,
-               Py_ssize_t nh, const CRules* r, int32_t* hand_points) noexcept nogil:
-    """Counts from one row of tables and hands; 0, or a negative error code:
-    -10 bad table code, -11 bad hand code, -12 too many copies, -13 too many jokers."""
+               Py_ssize_t nh, const CRules* r, int32_t* hand_points, int* detail) noexcept nogil:
+    """Counts from one row of tables and hands; 0, or a negative error code with
+    ``detail``: -10 bad table code (detail: its column), -11 bad hand code (column),
+    -12 too many copies (detail: the card), -13 too many jokers (detail: how many)."""
     cdef Py_ssize_t i
     cdef int x, jt = 0, jh = 0
     cdef int32_t hp = 0
@@ -503,6 +1023,7 @@ cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow
             pos.D[x - 53] += 1
             jt += 1
         else:
+            detail[0] = <int>i
             return -10
     for i in range(nh):
         x = hrow[i]
@@ -515,16 +1036,46 @@ cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow
             jh += 1
             hp += r.val[52]
         else:
+            detail[0] = <int>i
             return -11
     for i in range(52):
         if pos.T[i] + pos.H[i] > r.decks:
+            detail[0] = <int>i
             return -12
     if jt + jh > r.jokers:
+        detail[0] = jt + jh
         return -13
     pos.JT = jt
     pos.JH = jh
     hand_points[0] = hp
     return 0
+
+
+_SUITS = "SHDC"
+_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def _row_error(int err, int detail, Py_ssize_t i, Py_ssize_t row, tables, hands, CoreRules rules):
+    """The ValueError of bad batch row ``i`` (row ``row`` of the caller's arrays),
+    naming the row and what is wrong."""
+    if err == -10:
+        return ValueError(f"tables row {row}, column {detail}: {tables[i, detail]} is not a table "
+                          "code (0..51 a natural, 53..104 a table joker declared as code - 53, "
+                          "255 padding)")
+    if err == -11:
+        return ValueError(f"hands row {row}, column {detail}: {hands[i, detail]} is not a hand "
+                          "code (0..51 a natural, 52 a joker, 255 padding)")
+    if err == -12:
+        n = 0
+        for x in tables[i]:
+            n += x == detail
+        for x in hands[i]:
+            n += x == detail
+        return ValueError(f"row {row}: table and hand hold {n} copies of "
+                          f"{_RANKS[detail % 13]}{_SUITS[detail // 13]}, but rules.decks is "
+                          f"{rules.r.decks}")
+    return ValueError(f"row {row}: table and hand hold {detail} jokers, but rules.jokers is "
+                      f"{rules.r.jokers}")
 
 
 def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
@@ -566,7 +1117,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     cdef Pos pos
     cdef Work w
     cdef int32_t v, hp
-    cdef int err = 0
+    cdef int err = 0, detail = 0
     cdef Py_ssize_t bad = -1
     if hands.shape[0] != n or points_left.shape[0] != n or cards_played.shape[0] != n:
         raise ValueError("tables, hands and the outputs must have the same number of rows")
@@ -576,7 +1127,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
         for i in range(n):
             hp = 0
             err = _fill(&pos, &tables[i, 0] if nt > 0 else NULL, nt,
-                        &hands[i, 0] if nh > 0 else NULL, nh, &rules.r, &hp)
+                        &hands[i, 0] if nh > 0 else NULL, nh, &rules.r, &hp, &detail)
             if err != 0:
                 bad = i
                 break
@@ -594,14 +1145,5 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     _work_free(&w)
     if err == -2:
         raise MemoryError(f"the carousel solver ran out of memory on row {row0 + bad}")
-    if err == -10:
-        raise ValueError(f"tables row {row0 + bad}: codes are 0..51 (naturals), 53..104 "
-                         "(a table joker declared code-53) or 255 (padding)")
-    if err == -11:
-        raise ValueError(f"hands row {row0 + bad}: codes are 0..52 or 255 (padding)")
-    if err == -12:
-        raise ValueError(f"row {row0 + bad}: table and hand hold more copies of a card "
-                         f"than rules.decks ({rules.r.decks})")
-    if err == -13:
-        raise ValueError(f"row {row0 + bad}: table and hand hold more jokers than "
-                         f"rules.jokers ({rules.r.jokers})")
+    if err != 0:
+        raise _row_error(err, detail, bad, row0 + bad, np.asarray(tables), np.asarray(hands), rules)

@@ -9,7 +9,8 @@ RULES-carousel.md (2 players: one deck and a joker), or ``--decks D --jokers J``
 ace. Bad input prints one line on stderr and exits with status 2.
 
 ``add_parser(subparsers)`` registers the same command as ``carousel best`` under
-another argparse program (the package's main CLI).
+another argparse program (the package's main CLI: ``rummy51 carousel best ...``);
+it sets ``handler`` on the namespace, as the main CLI's subcommands do.
 """
 from __future__ import annotations
 
@@ -61,13 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``carousel`` (with its ``best`` command) on an argparse subparsers object.
 
-    The parsed namespace has ``_carousel_run``; call ``run(args)`` (or
-    ``args._carousel_run(args)``) to execute it; it returns the exit status."""
-    car = subparsers.add_parser("carousel", help="Carousel: the table-manipulation solver")
-    sub = car.add_subparsers(dest="carousel_command", required=True)
+    The parsed namespace gets ``handler``, the convention of the package's main CLI:
+    ``args.handler(args)`` runs the command and returns the exit status, letting bad
+    input raise ValueError/TypeError for the caller to print. ``run(args)`` does the
+    same but prints the error itself (one stderr line) and returns 2."""
+    car = subparsers.add_parser("carousel", help="Carousel: the table-manipulation solver",
+                                description="Carousel (manipulation rummy) solver")
+    sub = car.add_subparsers(dest="carousel_command", metavar="COMMAND", required=True)
     _add_best(sub)
-    car.set_defaults(_carousel_main=run)
+    car.set_defaults(handler=_dispatch)
     return car
+
+
+def _dispatch(args) -> int:
+    return int(args._carousel_run(args))
 
 
 def _rules(args) -> CarouselRules:
@@ -98,16 +106,20 @@ def _run_best(args) -> int:
         print(json.dumps({
             "table": [m.text() for m in play.melds],
             "played": [cards_text([c]) for c in play.played],
-            "points_left": play.points_left,
             "cards_played": play.cards_played,
+            "points_left": play.points_left,
+            "hand_points": play.hand_points,
             "can_meld": play.can_meld,
             "can_knock": play.can_knock,
         }))
     else:
-        print("table:       " + (table_text(play.melds) or "(empty)"))
-        print("played:      " + (cards_text(play.played) or "nothing (no legal play)"))
-        print(f"points left: {play.points_left}")
-        print(f"can knock:   {'yes' if play.can_knock else 'no'}")
+        played = cards_text(play.played)
+        print("table:        " + (table_text(play.melds) or "(empty)"))
+        print("cards played: " + (f"{played} ({play.cards_played})" if played
+                                  else "none (no legal play)"))
+        print(f"points left:  {play.points_left} (of {play.hand_points} in hand)")
+        print(f"can knock:    {'yes' if play.can_knock else 'no'} "
+              f"(limit {rules.knock_limit})")
     return 0
 
 
@@ -116,18 +128,21 @@ def run(args) -> int:
     try:
         return args._carousel_run(args)
     except (ValueError, TypeError) as e:
-        print(f"error: {e}", file=sys.stderr)
+        print("error: " + " ".join(str(e).split()), file=sys.stderr)
         return 2
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    """``best --table ... --hand ...``; returns the exit status (0, or 2 on bad input)."""
+    """``best --table ... --hand ...``; returns the exit status (0, or 2 on bad input,
+    with one line on stderr)."""
     parser = build_parser()
     try:
         args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     except _ArgError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except SystemExit as e:  # --help
+        return e.code if isinstance(e.code, int) else 0
     return run(args)
 
 

@@ -21,6 +21,8 @@ import operator
 from dataclasses import dataclass, fields
 from typing import Optional
 
+import numpy as np
+
 from ..cards import JOKER
 
 __all__ = ["CarouselRules", "MAX_DECKS", "MAX_JOKERS"]
@@ -34,7 +36,7 @@ MAX_JOKERS = 4
 
 def _as_int(name: str, value) -> int:
     """A plain ``int`` from an int or a numpy integer; TypeError for bool, float, str."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"CarouselRules.{name} must be an int, got {value!r}")
     try:
         return operator.index(value)
@@ -95,7 +97,7 @@ class CarouselRules:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in ("ace_high", "round_bonus_for_all"):
-                if not isinstance(value, bool) and type(value).__name__ != "bool_":
+                if not isinstance(value, (bool, np.bool_)):
                     raise TypeError(f"CarouselRules.{f.name} must be a bool, got {value!r}")
                 object.__setattr__(self, f.name, bool(value))
                 continue

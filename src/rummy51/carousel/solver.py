@@ -272,8 +272,8 @@ def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
     core = _core_rules(rules)
     value = st.value(core)
     total = rules.hand_points(codes)
-    if value < 0:
-        raise ValueError("the table's cards cannot be arranged into melds")
+    if value < 0:  # never for melds that parse: each is a valid meld
+        raise ValueError("the table is not valid: its cards cannot be arranged into melds")
     if value == 0:
         return Play(total, 0, (), tuple(melds), False, total <= rules.knock_limit, total)
     new_melds, hand_jokers = _rebuild(st, value, rules, core)
@@ -329,7 +329,8 @@ def _as_array(x, name: str) -> np.ndarray:
     if not isinstance(x, np.ndarray):
         raise TypeError(f"{name} must be a numpy array (see pack_positions), got {type(x).__name__}")
     if x.ndim != 2 or x.dtype != np.uint8:
-        raise ValueError(f"{name} must be a 2-D uint8 array, got shape {x.shape} and dtype {x.dtype}")
+        raise ValueError(f"{name} must be a 2-D uint8 array of shape (positions, cards) (see "
+                         f"pack_positions), got shape {x.shape} and dtype {x.dtype}")
     return np.ascontiguousarray(x)
 
 
@@ -364,7 +365,10 @@ def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threa
     with ``pack_positions``). Rows are split over ``threads`` (default: the cores, for
     batches of 512+ rows); the GIL is released."""
     rules = _rules(rules)
-    if not isinstance(tables, np.ndarray) or not isinstance(hands, np.ndarray):
+    if isinstance(tables, np.ndarray) != isinstance(hands, np.ndarray):
+        raise TypeError("tables and hands must both be numpy arrays (see pack_positions) or both "
+                        f"lists of positions, got {type(tables).__name__} and {type(hands).__name__}")
+    if not isinstance(tables, np.ndarray):
         tables, hands = pack_positions(tables, hands, rules)
     ta = _as_array(tables, "tables")
     ha = _as_array(hands, "hands")
@@ -393,7 +397,8 @@ def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threa
             raise errors[0]
     bad = np.flatnonzero(left < 0)
     if bad.size:
-        raise ValueError(f"tables row {int(bad[0])}: its cards cannot be arranged into melds")
+        raise ValueError(f"tables row {int(bad[0])} is not a valid table: its cards cannot be "
+                         "arranged into melds")
     return left, cards
 
 

@@ -21,7 +21,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
-from ..cards import JOKER, card_text, parse_card, parse_cards
+import numpy as np
+
+from ..cards import JOKER, card_text, parse_card
 from .rules import CarouselRules
 
 __all__ = [
@@ -114,7 +116,7 @@ def meld_positions(represents: Sequence[int], ace_high: bool = True):
 
 
 def _check_int_code(x, where: str) -> int:
-    if isinstance(x, bool) or type(x).__name__ == "bool_":
+    if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: {x!r} is not a card code")
     try:
         c = operator.index(x)
@@ -125,16 +127,24 @@ def _check_int_code(x, where: str) -> int:
     return c
 
 
+def _card(token: str, where: str) -> int:
+    """``parse_card`` with the meld or hand it came from named in the error."""
+    try:
+        return parse_card(token)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
 def _parse_token(tok, where: str) -> tuple[int, Optional[int]]:
     """``(card, declared)``: a natural ``(c, c)``, a joker ``(52, d)`` or ``(52, None)``."""
     if isinstance(tok, str):
         m = _JOKER_DECL.match(tok.strip())
         if m:
-            d = parse_card(m.group(1).strip())
+            d = _card(m.group(1).strip(), where)
             if d == JOKER:
                 raise ValueError(f"{where}: a joker is declared as a natural card, not {tok!r}")
             return JOKER, d
-        c = parse_card(tok.strip())
+        c = _card(tok.strip(), where)
         return c, (None if c == JOKER else c)
     if isinstance(tok, (list, tuple)):
         if len(tok) != 2 or _check_int_code(tok[0], where) != JOKER:
@@ -240,7 +250,7 @@ def parse_hand(hand) -> list[int]:
         if "(" in hand:
             raise ValueError(f"hand {hand!r}: a joker in hand is a plain JK (its card is "
                              "declared when it is played)")
-        return parse_cards(hand)
+        return [_card(tok, f"hand {hand!r}") for tok in hand.replace(",", " ").split()]
     try:
         items = list(hand)
     except TypeError:
@@ -248,7 +258,7 @@ def parse_hand(hand) -> list[int]:
     out = []
     for x in items:
         if isinstance(x, str):
-            out.append(parse_card(x))
+            out.append(_card(x, "hand"))
         else:
             out.append(_check_int_code(x, "hand"))
     return out

@@ -1,0 +1,18 @@
+"""Typed stub of the Carousel kernel's def wrappers (private: use rummy51.carousel)."""
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+class CoreRules:
+    """The rules the kernel reads, compiled once from a ``CarouselRules``."""
+    def __init__(self, rules: Any) -> None: ...
+
+def solve_counts(rules: CoreRules, T: bytes | npt.NDArray[np.uint8], H: bytes | npt.NDArray[np.uint8],
+                 D: bytes | npt.NDArray[np.uint8], JT: int, JH: int) -> int: ...
+def solve_batch(rules: CoreRules, tables: npt.NDArray[np.uint8], hands: npt.NDArray[np.uint8],
+                points_left: npt.NDArray[np.int32], cards_played: npt.NDArray[np.int32],
+                row0: int = ...) -> None: ...
+def _row_error(err: int, detail: int, i: int, row: int, tables: npt.NDArray[np.uint8],
+               hands: npt.NDArray[np.uint8], rules: CoreRules) -> ValueError: ...
+def _py_counters() -> tuple[int, int]: ...
