@@ -59,9 +59,10 @@ def utility_bounds(rules: RuleSet) -> tuple[float, float]:
     (returns are ``-score``, higher is better)."""
     worst_card = max(rules.joker_penalty, rules.ace_value, 10)
     mult = 2 if rules.hand_doubles else 1
-    worst = max(rules.score_unopened, (rules.hand_size + 1) * worst_card, 0)
+    # the winner's score, a draw's 0, a hand's points (doubled or not), an unopened player's
     scores = [rules.score_out, rules.score_hand, rules.score_hand_bottom, 0,
-              mult * worst, -mult * abs(rules.score_unopened)]
+              mult * (rules.hand_size + 1) * worst_card, rules.score_unopened,
+              mult * rules.score_unopened]
     lo, hi = min(scores), max(scores)
     return float(-hi), float(-lo)
 
