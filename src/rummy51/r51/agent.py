@@ -256,40 +256,45 @@ class AgentState:
             raise ValueError(f"cannot {what}: the deal is still being dealt (chance nodes)")
 
     def why_illegal(self, action: int) -> str:
-        """Why ``action`` is not legal now (for error messages)."""
+        """Why ``action`` is not legal now, in a few words (for error messages)."""
         a = self.codec.check_id(action)
         p = self.current_player()
         if p == TERMINAL:
             return "the deal is over"
         if p == CHANCE:
             return "this is a chance node (apply a card code from chance_outcomes())"
+        kind = self.codec.kind(a)
+        g = self.game
+        if kind == "cancel":
+            return "nothing is staged to cancel" if not self.staged else \
+                "the turn's one cancel was used"
+        if kind == "open" and not self.staged:
+            return "nothing is staged to open"
         try:
             move = self.decode(a)
         except ValueError as e:
-            return str(e)
+            why = str(e)
+            return "it" + why[len(f"action {a}"):] if why.startswith(f"action {a} ") else why
         text = action_text(move)
-        kind = self.codec.kind(a)
-        if kind == "meld" and self.staged == () and not self.game.opened[p] or kind == "meld" \
-                and self.staged:
-            if self.game.phase is not Phase.PLAY:
-                return f"{text}: the turn starts with a draw"
-            try:
-                self.game.verify_lay_down(self.codec.meld(a).lay_down().melds,
-                                          self.codec.meld(a).lay_down().stand_ins)
-            except IllegalMove as e:
-                if "threshold" not in str(e):
-                    return f"{text}: {e}"
-            return (f"{text}: no opening worth {self.rules.threshold} holds the staged melds and "
-                    "this one, or the hand does not hold its cards")
-        if kind == "cancel":
-            return ("nothing is staged to cancel" if not self.staged else
-                    "the turn's one cancel was used")
-        if kind == "open" and not self.staged:
-            return "nothing is staged to open"
-        if self.staged and kind not in ("meld", "open", "cancel"):
+        if self.staged and kind not in ("meld", "open"):
             return f"{text}: melds are staged; open them or cancel first"
+        if kind == "meld" and not g.opened[p]:
+            if g.phase is not Phase.PLAY:
+                return f"{text}: the turn starts with a draw"
+            left = list(g.hands[p])
+            for i in self.staged:
+                for c in self.codec.meld(i).cards:
+                    left.remove(c)
+            for c in self.codec.meld(a).cards:
+                if c not in left:
+                    return f"{text}: the hand holds no {card_text(c)} to stage"
+                left.remove(c)
+            if not left:
+                return f"{text}: a card must stay in the hand for the discard"
+            return (f"{text}: no legal opening holds the staged melds and this one (an opening "
+                    f"is worth at least {self.rules.threshold})")
         try:
-            self.game.verify(move)
+            g.verify(move)
         except (IllegalMove, ValueError) as e:
             return f"{text}: {e}"
         return f"{text}: not a legal move here"
@@ -306,7 +311,7 @@ class AgentState:
             return
         a = self.codec.check_id(action)
         if a not in self.legal_actions():
-            raise IllegalMove("engine", f"action {a} is not legal now ({self.why_illegal(a)})")
+            raise IllegalMove("engine", f"action {a} is not legal now: {self.why_illegal(a)}")
         g = self.game
         if a == DRAW_STOCK and self.chance:
             self._pending = True

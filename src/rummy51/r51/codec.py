@@ -379,8 +379,9 @@ class ActionCodec:
         slot, sub = divmod(a - self.slot0, SLOT_ACTIONS)
         table = moves.table
         if slot >= len(table):
-            raise IllegalMove("engine", f"action {a} is a move on table meld {slot}, but the "
-                                        f"table holds {len(table)} meld(s)")
+            held = f"holds {len(table)} meld{'s' if len(table) != 1 else ''}" if table else "is empty"
+            raise IllegalMove("engine", f"action {a} is a move on table meld {slot}, and the "
+                                        f"table {held}")
         meld = table[slot]
         if meld.kind == RUN:
             if sub == RUN_LOW or sub == RUN_HIGH:
