@@ -243,3 +243,15 @@ def test_bounds():
     lo, hi = utility_bounds(DEFAULT)
     assert lo == -2 * 15 * 20 and hi == 120
     assert max_game_length(DEFAULT, 4) == 4 * 14 + 2 + 1000 * 35
+
+
+@pytest.mark.parametrize("module, lib, extra", [("openspiel", "pyspiel", "openspiel"),
+                                                ("pettingzoo", "pettingzoo", "pettingzoo")])
+def test_missing_library_says_which_extra(monkeypatch, module, lib, extra):
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, lib, None)  # as if it were not installed
+    monkeypatch.delitem(sys.modules, f"rummy51.envs.{module}", raising=False)
+    with pytest.raises(ImportError, match=rf'pip install "rummy51\[{extra}\]"'):
+        importlib.import_module(f"rummy51.envs.{module}")

@@ -37,7 +37,8 @@ from ..r51.agent import AgentState, max_game_length, utility_bounds  # noqa: E40
 from ..r51.chance import seed_from  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
 from ..r51.observation import layout_for  # noqa: E402
-from ..solver import can_open, min_deadwood  # noqa: E402
+from ..r51.melds import card_value  # noqa: E402
+from ..solver import best_opening  # noqa: E402
 
 __all__ = ["Rummy51Game", "Rummy51State", "Rummy51Observer", "EngineBot", "PointsEvaluator",
            "GAME_NAME", "PARAMETERS", "rules_of"]
@@ -220,11 +221,11 @@ class EngineBot(pyspiel.Bot):
 
 class PointsEvaluator(_mcts.Evaluator):
     """A quick leaf value for MCTS and IS-MCTS, without rollouts (a random Rummy 51 deal
-    runs for hundreds of moves). Each player's value is minus the points they would pay
-    if the deal ended now as the rules score it, with their hand laid down as well as it
-    can be: an opened player (or one whose hand can open) pays its least deadwood
-    (``min_deadwood``), one who cannot open yet ``score_unopened``, scaled down by how
-    close its hand is to opening. At the end, the real returns."""
+    runs for hundreds of moves): minus the points each player would pay if another went
+    out now (docs/rules.md 6): an opened player the cards left in hand, one who has not
+    opened ``score_unopened``, less half the value of the best opening its hand holds (up
+    to the threshold), so that getting close to opening counts. At the end, the returns.
+    A simple heuristic, not tuned: docs/agents.md gives its results against greedy bots."""
 
     def evaluate(self, state):
         a = state.agent if isinstance(state, Rummy51State) else state
@@ -237,11 +238,11 @@ class PointsEvaluator(_mcts.Evaluator):
         out = []
         for q in range(a.n_players):
             hand = g.hands[q]
-            dead = min_deadwood(hand, r)
-            if g.opened[q] or can_open(hand, r):
-                out.append(-float(dead))
+            if g.opened[q]:
+                out.append(-float(sum(card_value(c, r) for c in hand)))
             else:
-                out.append(-float(min(r.score_unopened, dead + r.score_unopened / 2)))
+                v = best_opening(hand, r, keep=1).value
+                out.append(-float(r.score_unopened) + 0.5 * min(v, r.threshold))
         return np.array(out)
 
     def prior(self, state):

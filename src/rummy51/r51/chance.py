@@ -65,7 +65,14 @@ def seed_from(rng) -> np.random.Generator:
         return rng
     if callable(rng) and not isinstance(rng, (int, np.integer)):
         return np.random.default_rng(int(float(rng()) * 2**53))
-    return np.random.default_rng(rng)
+    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
+        raise TypeError(f"rng must be a seed (a whole number >= 0), a numpy Generator or a "
+                        f"sampler, got {type(rng).__name__} {rng!r:.40}")
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"rng must be a seed (a whole number >= 0), a numpy Generator or a "
+                      f"sampler, got {rng!r:.40}") from None
 
 
 def resample(state, player: int, rng=None):

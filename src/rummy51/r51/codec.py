@@ -57,7 +57,6 @@ at least 3 cards. ``sub``:
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
