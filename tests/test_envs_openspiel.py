@@ -84,10 +84,10 @@ def test_resample_from_infostate_keeps_the_information_state():
     r.agent.game.check()
 
 
-def _play(game, bots, seed):
+def _play(game, bots, seed, moves=None):
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
-    while not state.is_terminal():
+    while not state.is_terminal() and (moves is None or len(state.history()) < moves):
         if state.is_chance_node():
             outcomes, probs = zip(*state.chance_outcomes())
             state.apply_action(int(rng.choice(outcomes, p=probs)))
@@ -106,10 +106,26 @@ def test_mcts_and_ismcts_play_against_greedy():
                        random_state=np.random.RandomState(1), allow_inconsistent_action_sets=True)
     mcts = MCTSBot(game, uct_c=30.0, max_simulations=10, evaluator=ev, solve=False,
                    random_state=np.random.RandomState(2))
+    ismcts.set_resampler(ros.resampler(7))
     for searcher in (ismcts, mcts):
         state = _play(game, [searcher, ros.EngineBot(GreedyBot(), 1)], seed=3)
         assert state.is_terminal() and len(state.returns()) == 2
         state.agent.game.check()
+
+
+def test_ismcts_with_a_seeded_resampler_replays():
+    from open_spiel.python.algorithms.ismcts import ISMCTSBot
+
+    game = pyspiel.load_game("python_rummy51", {"players": 2})
+    ends = []
+    for _ in range(2):
+        bot = ISMCTSBot(game, ros.PointsEvaluator(), uct_c=30.0, max_simulations=8,
+                        random_state=np.random.RandomState(1),
+                        allow_inconsistent_action_sets=True)
+        bot.set_resampler(ros.resampler(3))
+        state = _play(game, [bot, ros.EngineBot(GreedyBot(), 1)], seed=4, moves=120)
+        ends.append((str(state), state.returns()))
+    assert ends[0] == ends[1]
 
 
 def test_engine_bot_plays_a_whole_opening():

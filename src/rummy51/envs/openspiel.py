@@ -16,7 +16,8 @@ parameters are ``players``, ``first`` and every ``RuleSet`` field but the match 
 points (docs/rules.md 6), so higher is better; the game is general-sum.
 
 ``state.resample_from_infostate(player, sampler)`` deals the hidden cards again
-(``rummy51.r51.chance``), which OpenSpiel's IS-MCTS bot uses. ``EngineBot`` plays one
+(``rummy51.r51.chance``), which OpenSpiel's IS-MCTS bot uses; ``resampler(seed)`` makes
+its worlds come from a seeded generator, so that a search replays. ``EngineBot`` plays one
 of rummy51's own bots (``GreedyBot``...) through the integer actions and
 ``PointsEvaluator`` is a quick leaf evaluator for MCTS; docs/agents.md has a game of
 IS-MCTS against greedy bots.
@@ -41,7 +42,7 @@ from ..r51.melds import card_value  # noqa: E402
 from ..solver import best_opening  # noqa: E402
 
 __all__ = ["Rummy51Game", "Rummy51State", "Rummy51Observer", "EngineBot", "PointsEvaluator",
-           "GAME_NAME", "PARAMETERS", "rules_of"]
+           "resampler", "GAME_NAME", "PARAMETERS", "rules_of"]
 
 GAME_NAME = "python_rummy51"
 #: Most players the game type declares (a deal checks that the deck can deal them).
@@ -160,6 +161,19 @@ class Rummy51State(pyspiel.State):
 
     def __str__(self):
         return str(self.agent)
+
+
+def resampler(seed=None):
+    """A resampler for ``ISMCTSBot.set_resampler``: the worlds come from a numpy Generator
+    seeded with ``seed``, so a search replays. (OpenSpiel's IS-MCTS otherwise passes a
+    fresh ``UniformProbabilitySampler``, which the OS seeds: its searches differ from run
+    to run.)"""
+    rng = np.random.default_rng(seed)
+
+    def resample(state, player):
+        return state.resample_from_infostate(player, rng)
+
+    return resample
 
 
 class Rummy51Observer:

@@ -305,8 +305,18 @@ def _resample(state, p: int, rng: np.random.Generator):
         s.staged = ()
         s._cancelled = False
     s._private = tuple(ev for ev in state._private if ev[1] == p)
+    # what p knows is the same by construction: p's information state and the public
+    # known cards stay cached (the count of p's staging moves in it now indexes p's
+    # alone); the rest was about hands dealt again
     s._cache = {}
-    s._legal = None
+    if "known" in state._cache:
+        s._cache["known"] = state._cache["known"]
+    info = state._cache.get(("info", p))
+    if info is not None:
+        done, pdone, text = info
+        s._cache[("info", p)] = (done, sum(1 for ev in state._private[:pdone] if ev[1] == p),
+                                 text)
+    s._legal = None if g.current != p else state._legal
     return s
 
 
