@@ -148,7 +148,7 @@ def _check_resample(s: AgentState, p: int, rng) -> AgentState:
 @pytest.mark.parametrize("chance", [False, True], ids=["shuffled", "chance-mode"])
 def test_resample_is_consistent(chance):
     checked = 0
-    for seed in range(6):
+    for seed in range(4):
         rng = np.random.default_rng(seed)
         s = AgentState.new(DEFAULT, players=4, seed=None if chance else seed, chance=chance)
         k = 0
@@ -159,7 +159,7 @@ def test_resample_is_consistent(chance):
                 for p in range(4):
                     _check_resample(s, p, rng)
                     checked += 1
-    assert checked > 50
+    assert checked > 30
 
 
 def test_resample_hides_the_real_deal():

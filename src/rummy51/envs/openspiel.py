@@ -91,8 +91,9 @@ class Rummy51Game(pyspiel.Game):
         self.first = int(full["first"])
         if not 2 <= self.players <= MAX_PLAYERS:
             raise ValueError(f"players must be 2..{MAX_PLAYERS}, got {self.players}")
-        AgentState.new(self.rules, self.players, first=self.first, chance=True)  # checks them
         self.codec = codec_for(self.rules)
+        # OpenSpiel makes a new initial state for every clone and tensor-size query: copy one
+        self._initial = AgentState.new(self.rules, self.players, first=self.first, chance=True)
         lo, hi = utility_bounds(self.rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
@@ -120,7 +121,7 @@ class Rummy51State(pyspiel.State):
 
     def __init__(self, game: Rummy51Game):
         super().__init__(game)
-        self.agent = AgentState.new(game.rules, game.players, first=game.first, chance=True)
+        self.agent = game._initial.clone()
 
     def current_player(self):
         return self.agent.current_player()
@@ -200,7 +201,7 @@ class Rummy51Observer:
 
     def set_from(self, state, player):
         if self.tensor is not None:
-            self._layout.encode(state.agent, player, out=self.tensor)
+            state.agent.observation(player, out=self.tensor)
 
     def string_from(self, state, player):
         if self.perfect_recall:

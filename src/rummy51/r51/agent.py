@@ -121,7 +121,8 @@ class AgentState:
         s._flags_turn = 0
         s._private = ()
         s._legal = None
-        s._cache = {}
+        s._cache = {}  # what grows with the deal, kept across moves (known cards, strings)
+        s._memo = {}  # what one position gives (texts, tensors), new at every move
         if chance:
             if deck is not None or seed is not None:
                 raise ValueError("a chance-mode deal comes from chance outcomes: give no seed "
@@ -155,6 +156,8 @@ class AgentState:
             d["_dealt"] = self._dealt[:]
             d["_remaining"] = self._remaining[:]
         d["_cache"] = dict(self._cache)
+        # the same position: the memo is shared until one of the two moves (a move makes
+        # a new memo, it never clears the shared one)
         s.__dict__ = d
         return s
 
@@ -166,6 +169,7 @@ class AgentState:
         d.pop("codec", None)  # rebuilt from the rules (the meld table is large)
         d["_legal"] = None
         d["_cache"] = {}
+        d["_memo"] = {}
         return d
 
     def __setstate__(self, d: dict) -> None:
@@ -364,6 +368,7 @@ class AgentState:
 
     def _moved(self) -> None:
         self._legal = None
+        self._memo = {}
         g = self.game
         if g is not None and g.turn != self._flags_turn:
             self._flags_turn = g.turn
@@ -385,10 +390,20 @@ class AgentState:
 
     # ------------------------------------------------------------------ what a player knows
     def observation(self, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
-        """The observation tensor of ``player`` (float32; docs/agents.md lists its layout)."""
+        """The observation tensor of ``player`` (float32; docs/agents.md lists its layout),
+        a new array, or written into ``out``."""
         from .observation import layout_for
 
-        return layout_for(self.rules, self.n_players).encode(self, player, out)
+        key = ("obs", player)
+        t = self._memo.get(key) if type(player) is int else None
+        if t is None:
+            t = layout_for(self.rules, self.n_players).encode(self, player)
+            t.flags.writeable = False
+            self._memo[key] = t
+        if out is None:
+            return t.copy()
+        out[:] = t
+        return out
 
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` has seen, in order (perfect recall): their cards as dealt,
@@ -401,7 +416,11 @@ class AgentState:
         """What ``player`` sees now (hand, table, piles, sizes, flags), as text."""
         from .observation import observation_string
 
-        return observation_string(self, player)
+        key = ("obs_str", player)
+        text = self._memo.get(key) if type(player) is int else None
+        if text is None:
+            text = self._memo[key] = observation_string(self, player)
+        return text
 
     def resample_from_infostate(self, player: int, rng=None) -> "AgentState":
         """A state that ``player`` cannot tell from this one, the cards hidden from them
@@ -414,6 +433,12 @@ class AgentState:
 
     # ------------------------------------------------------------------ text
     def __str__(self) -> str:
+        text = self._memo.get("str")
+        if text is None:
+            text = self._memo["str"] = self._text()
+        return text
+
+    def _text(self) -> str:
         from .observation import cards_str, meld_str
 
         if self.game is None:

@@ -117,6 +117,7 @@ def _resample_dealing(state, p: int, rng: np.random.Generator):
     rem.subtract(s._dealt)
     s._remaining = [rem[c] for c in range(53)]
     s._cache = {}
+    s._memo = {}
     s._legal = None
     return s
 
@@ -309,6 +310,7 @@ def _resample(state, p: int, rng: np.random.Generator):
     # known cards stay cached (the count of p's staging moves in it now indexes p's
     # alone); the rest was about hands dealt again
     s._cache = {}
+    s._memo = {}
     if "known" in state._cache:
         s._cache["known"] = state._cache["known"]
     info = state._cache.get(("info", p))

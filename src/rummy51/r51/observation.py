@@ -103,16 +103,17 @@ class ObservationLayout:
             self.offsets[name] = o
             o += size
         self.size = o
-        self._jokers = np.arange(rules.jokers)
+        # a card-count block from 53 counts in one step: entry j is 1 when the count of
+        # card _card_of[j] passes _copy_of[j] (copy planes of the naturals, then jokers)
+        decks = rules.decks
+        self._card_of = np.array([c for k in range(decks) for c in range(52)]
+                                 + [52] * rules.jokers, np.intp)
+        self._copy_of = np.array([k for k in range(decks) for _ in range(52)]
+                                 + list(range(rules.jokers)), np.intp)
 
     def _cards(self, out: np.ndarray, base: int, counts) -> None:
         """Write a card-count block at ``base`` from 53 counts."""
-        counts = np.asarray(counts)
-        nat = counts[:52]
-        for k in range(self.rules.decks):
-            out[base + 52 * k: base + 52 * (k + 1)] = nat > k
-        j = base + 52 * self.rules.decks
-        out[j: j + self.rules.jokers] = self._jokers < counts[52]
+        out[base: base + self.card_block] = np.asarray(counts)[self._card_of] > self._copy_of
 
     def encode(self, state, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The observation tensor of ``player`` in ``state`` (an ``AgentState``)."""
@@ -126,7 +127,9 @@ class ObservationLayout:
         g = state.game
         rules = self.rules
         if g is None:  # a chance-mode deal: only the cards dealt to the player so far
-            self._cards(out, off["hand"], _counts(_dealt_to(state, p)))
+            dealt = _dealt_to(state, p)
+            if dealt:
+                self._cards(out, off["hand"], _counts(dealt))
             out[off["phase"] + 4] = 1.0
             return out
         hand = g.hands[p]
@@ -376,7 +379,8 @@ def observation_string(state, player: int) -> str:
     known = known_cards(state)
     for q in range(n):
         if q != p and any(known[q]):
-            lines.append(f"p{q} holds {cards_str(c for c in range(53) for _ in range(known[q][c]))}")
+            held = [_TEXT[c] for c, k in enumerate(known[q]) if k for _ in range(k)]
+            lines.append(f"p{q} holds {' '.join(held)}")
     ti = g.turn_info
     if g.phase is not Phase.OVER:
         flags = [f for f, on in (("must open", ti.must_open), ("bottom taken", ti.bottom),
