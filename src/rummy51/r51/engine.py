@@ -83,6 +83,7 @@ from .melds import (
     card_value,
     check_meld,
 )
+from .notation import action_text, parse_action
 
 __all__ = [
     "Phase",
@@ -109,6 +110,8 @@ __all__ = [
     "stacked_deck",
     "action_to_json",
     "action_from_json",
+    "parse_action",
+    "action_text",
 ]
 
 
@@ -203,6 +206,18 @@ class PlayerView(_MoveRules):
     @property
     def next_player(self) -> int:
         return (self.player + 1) % self.n_players
+
+    def to_dict(self) -> dict:
+        """The view as plain JSON data (``json.dumps(view.to_dict())`` works): cards in text
+        notation, the table melds with their ids, the public history; for GUIs and language
+        models (docs/agents.md)."""
+        from .views import view_to_dict
+
+        return view_to_dict(self)
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        """The view as JSON text (see ``to_dict``)."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
 
 # --------------------------------------------------------------------------- decks
@@ -372,6 +387,75 @@ class GameState(_MoveRules):
     def copy(self) -> "GameState":
         """An independent copy (the RNG state too)."""
         return copy.deepcopy(self)
+
+    # ------------------------------------------------------------------ agents (docs/agents.md)
+    def clone(self) -> "GameState":
+        """An independent copy, fast (tree search clones a state per simulated move; see
+        bench/README.md, section Agents, for its time against ``copy()``'s deepcopy). The
+        lists are copied, the immutable records, melds and rules are shared, and the RNG's
+        state is copied now but a generator is built from it only when a reshuffle needs it."""
+        s = object.__new__(type(self))
+        d = self.__dict__.copy()
+        d["hands"] = [h[:] for h in self.hands]
+        d["_stock"] = self._stock[:]
+        d["discard_pile"] = self.discard_pile[:]
+        d["table"] = self.table[:]
+        d["opened"] = self.opened[:]
+        d["history"] = self.history[:]
+        d["actions"] = self.actions[:]
+        d["_public"] = self._public[:]
+        d["_forced"] = self._forced[:]
+        if self._rng is not None:
+            bg = self._rng.bit_generator
+            d["_rng"] = None
+            d["_rng_state"] = (type(bg), bg.state)
+        s.__dict__ = d
+        return s
+
+    def _generator(self) -> np.random.Generator:
+        """The deal's RNG; a clone builds it from the state copied by ``clone()``."""
+        if self._rng is None:
+            snap = self.__dict__.pop("_rng_state", None)
+            if snap is None:  # pragma: no cover - every dealt state has an RNG
+                self._rng = np.random.default_rng()
+            else:
+                bg = snap[0](0)
+                bg.state = snap[1]
+                self._rng = np.random.Generator(bg)
+        return self._rng
+
+    def _put_on_stock(self, card: int) -> None:
+        """Make a copy of ``card`` the next stock card (the chance-node mode of
+        ``rummy51.r51.agent``, where each stock draw is a chance outcome). It trades places
+        with the top card, and the recorded order (the deck, or the last reshuffle) is
+        rewritten to match, so the hand history still replays. Nobody sees the stock's
+        order, so any order of its cards is one the shuffle could have made."""
+        st = self._stock
+        card = as_card(card)
+        if st and st[-1] == card:
+            return
+        try:
+            j = st.index(card)
+        except ValueError:
+            raise ValueError(f"{card_text(card)} is not in the stock") from None
+        top = len(st) - 1
+        st[j], st[top] = st[top], st[j]
+        for k in range(len(self.history) - 1, -1, -1):
+            rec = self.history[k]
+            if type(rec) is ChanceRecord:
+                break
+        order = list(rec.cards)
+        if rec.kind == "deal":
+            # the deck: the hands, the stock (top first), the bottom card
+            end = len(order) - (1 if self.rules.bottom_card else 0)
+        else:
+            end = len(order)
+        # the stock list holds the recorded order reversed, its top last
+        base = end - 1
+        order[base - j], order[base - top] = order[base - top], order[base - j]
+        self.history[k] = ChanceRecord(rec.turn, rec.player, rec.action, rec.kind, tuple(order))
+        if rec.kind == "deal":
+            self.deck = tuple(order)
 
     # ------------------------------------------------------------------ views
     def _hand(self) -> Sequence[int]:
@@ -551,7 +635,7 @@ class GameState(_MoveRules):
             if Counter(order) != Counter(pile):
                 raise ValueError("the recorded reshuffle does not hold the cards of the discard pile")
         else:
-            order = [int(c) for c in self._rng.permutation(np.array(pile, dtype=np.int64))]
+            order = [int(c) for c in self._generator().permutation(np.array(pile, dtype=np.int64))]
         self.discard_pile = self.discard_pile[-1:]
         self._stock = order[::-1]
         rec = ChanceRecord(self.turn, -1, None, "reshuffle", tuple(order))

@@ -1,0 +1,134 @@
+"""A turn as plain JSON, and the answer back from text: the door for language models and GUIs.
+
+>>> import json
+>>> from rummy51.envs.llm import new_deal, turn_prompt, apply_reply
+>>> state = new_deal(players=2, seed=5)
+>>> prompt = turn_prompt(state)          # plain JSON data: json.dumps works
+>>> first = prompt["legal_actions"][0]
+>>> sorted(first)
+['action', 'id', 'text']
+>>> apply_reply(state, first["text"]) == [first["id"]]
+True
+
+``turn_prompt(state)`` holds the view of the player on turn (``PlayerView.to_dict``),
+what they have staged for an opening, and ``legal_actions``: every legal move as
+``{"id", "text", "action"}`` (the integer id, the move as text, the move as JSON).
+``apply_reply(state, reply)`` takes the model's answer: one of those texts or ids, or
+any legal move written out (``rummy51.engine.parse_action``); an opening may be
+given whole (``lay down 6S 7S 8S | 10D 10C 10H``) and is made as its staged melds
+then ``open``. A bad answer raises a one-line ``ValueError`` and changes nothing, so a
+harness can show the model the message and ask again.
+"""
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+from ..rules import RuleSet
+from ..r51.actions import action_to_json
+from ..r51.agent import AgentState
+from ..r51.codec import Cancel, Stage
+from ..r51.notation import action_text, parse_action
+from ..r51.views import view_to_dict
+
+__all__ = ["new_deal", "turn_prompt", "legal_action_dicts", "apply_reply", "move_to_json",
+           "INSTRUCTIONS"]
+
+#: How to answer, for the prompt.
+INSTRUCTIONS = (
+    "You are playing Rummy 51 (rules: docs/rules.md). Answer with exactly one move: the "
+    "'text' (or the 'id') of one entry of legal_actions. You may also write any legal move "
+    "in the same notation; an opening may be written whole, e.g. "
+    "'lay down 6S 7S 8S | 10D 10C 10H'. Before you have opened, melds are staged one at a "
+    "time ('stage ...') and 'lay down ...' of the staged melds opens.")
+
+
+def new_deal(rules: Optional[RuleSet] = None, players: int = 4, seed=None,
+             first: int = 0, **rule_fields) -> AgentState:
+    """A new deal for the JSON door (``rules``, or RuleSet fields as keywords)."""
+    if rules is None:
+        rules = RuleSet(**rule_fields)
+    elif rule_fields:
+        rules = rules.replace(**rule_fields)
+    return AgentState.new(rules, players, seed=seed, first=first)
+
+
+def move_to_json(move) -> dict:
+    """A move (an engine action, ``Stage`` or ``Cancel``) as JSON data."""
+    if isinstance(move, Stage):
+        d = {"stage": action_text(move)[len("stage "):].split()}
+        return d
+    if isinstance(move, Cancel):
+        return {"cancel": True}
+    return action_to_json(move)
+
+
+def legal_action_dicts(state: AgentState) -> list[dict]:
+    """Every legal move now as ``{"id", "text", "action"}``."""
+    out = []
+    for a in state.legal_actions():
+        move = state.decode(a)
+        out.append({"id": a, "text": action_text(move), "action": move_to_json(move)})
+    return out
+
+
+def turn_prompt(state: AgentState, history: bool = True) -> dict:
+    """The turn of the player on turn as plain JSON data: ``instructions``, the ``view``
+    (``history=False`` leaves the public history out), ``staged`` and ``legal_actions``."""
+    if not isinstance(state, AgentState):
+        raise TypeError(f"state must be an AgentState (rummy51.envs.llm.new_deal), got "
+                        f"{type(state).__name__}")
+    p = state.current_player()
+    if p < 0:
+        raise ValueError("no player is on turn: the deal is over" if state.is_terminal()
+                         else "no player is on turn: this is a chance node")
+    view = view_to_dict(state.view(p), history=history)
+    view["staged"] = [state.codec.meld(i).text() for i in state.staged]
+    view["may_cancel"] = bool(state.staged) and state.may_cancel
+    return {"instructions": INSTRUCTIONS, "player": p, "view": view,
+            "legal_actions": legal_action_dicts(state)}
+
+
+def apply_reply(state: AgentState, reply) -> list[int]:
+    """Make the move the answer ``reply`` names and return the ids applied (see the module
+    docstring). Nothing changes when the answer is not a legal move."""
+    if not isinstance(state, AgentState):
+        raise TypeError(f"state must be an AgentState, got {type(state).__name__}")
+    if state.current_player() < 0:
+        raise ValueError("no player is on turn (the deal is over, or this is a chance node)")
+    legal = state.legal_actions()
+    if isinstance(reply, dict):
+        reply = reply.get("text", reply.get("id"))
+    if isinstance(reply, str) and reply.strip().isdigit():
+        reply = int(reply.strip())
+    if isinstance(reply, bool) or not isinstance(reply, (int, str)):
+        raise TypeError(f"a reply is a move's text or id, got {type(reply).__name__}")
+    if isinstance(reply, int):
+        if reply not in legal:
+            raise ValueError(f"{reply} is not the id of a legal move now; choose one of "
+                             f"legal_actions")
+        state.apply_action(reply)
+        return [reply]
+    text = reply.strip().strip("'\"`").strip()
+    move = parse_action(text)  # a one-line ValueError if it is no move
+    for a in legal:
+        if state.decode(a) == move:
+            state.apply_action(a)
+            return [a]
+    try:
+        ids = state.encode_sequence(move)
+    except ValueError as e:
+        raise ValueError(f"{text!r} is not a legal move now: {e}") from None
+    trial = state.clone()
+    for a in ids:
+        if a not in trial.legal_actions():
+            raise ValueError(f"{text!r} is not a legal move now ({trial.why_illegal(a)})")
+        trial.apply_action(a)
+    for a in ids:
+        state.apply_action(a)
+    return ids
+
+
+def dumps(prompt: dict, indent: Optional[int] = None) -> str:
+    """``json.dumps`` of a prompt (cards are ASCII text, so ``ensure_ascii`` does not matter)."""
+    return json.dumps(prompt, indent=indent)

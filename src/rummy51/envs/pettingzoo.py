@@ -1,0 +1,165 @@
+"""PettingZoo door: ``env(**rules)`` is an AEC environment of one Rummy 51 deal.
+
+>>> from rummy51.envs.pettingzoo import env
+>>> e = env(players=2)
+>>> e.reset(seed=42)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> sorted(obs), obs["action_mask"].sum() > 0
+(['action_mask', 'observation'], True)
+
+Agents are ``player_0 .. player_{n-1}`` (seat numbers). The agent on turn acts until
+its turn ends: a Rummy 51 turn is several moves (draw, lay down, lay off, discard), so
+``agent_selection`` stays on one agent for several steps. Actions are the integer
+codec's (``rummy51.r51.codec``, ``Discrete(size)``); observations are dicts of the
+``observation`` tensor (float32 in [0, 1], ``rummy51.r51.observation``) and the
+``action_mask`` (int8, zero off turn). Rewards come at the end: minus each player's
+points (docs/rules.md 6). A deal capped by ``max_turns`` is a truncation, any other end
+a termination. ``reset(seed=s)`` deals the deal ``GameState.new(seed=s)`` deals, so a
+seed reproduces it; ``reset()`` without a seed takes the next seed from the
+environment's own generator.
+
+Keyword arguments: ``players`` (4), ``first`` (0), ``render_mode`` (``"ansi"`` or
+``"human"``) and any ``RuleSet`` field (``env(jokers=2, threshold=40)``).
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from ._optional import need
+
+_pz = need("pettingzoo", "pettingzoo")
+_spaces = need("gymnasium.spaces", "pettingzoo")
+
+from ..rules import RuleSet  # noqa: E402
+from ..r51.agent import AgentState  # noqa: E402
+from ..r51.codec import codec_for  # noqa: E402
+from ..r51.observation import layout_for  # noqa: E402
+
+__all__ = ["env", "raw_env", "Rummy51Env"]
+
+
+def env(**kwargs) -> "Rummy51Env":
+    """A Rummy 51 AEC environment (see the module docstring)."""
+    return Rummy51Env(**kwargs)
+
+
+class Rummy51Env(_pz.AECEnv):
+    """One deal of Rummy 51 as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "rummy51_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, players: int = 4, first: int = 0, render_mode: Optional[str] = None,
+                 **rules):
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.rules = RuleSet(**rules)
+        AgentState.new(self.rules, players, seed=0, first=first)  # checks players and first
+        self.players = int(players)
+        self.first = int(first)
+        self.render_mode = render_mode
+        self.codec = codec_for(self.rules)
+        self._layout = layout_for(self.rules, self.players)
+        self.possible_agents = [f"player_{i}" for i in range(self.players)]
+        self.agents = self.possible_agents[:]
+        obs_space = _spaces.Dict({
+            "observation": _spaces.Box(0.0, 1.0, (self._layout.size,), np.float32),
+            "action_mask": _spaces.Box(0, 1, (self.codec.size,), np.int8),
+        })
+        act_space = _spaces.Discrete(self.codec.size)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+        self.state: Optional[AgentState] = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ the AEC loop
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            deal_seed = seed
+        else:
+            deal_seed = int(self._seeds.integers(2**63))
+        first = self.first
+        if options and "first" in options:
+            first = options["first"]
+        self.state = AgentState.new(self.rules, self.players, seed=deal_seed, first=first)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def _seat(self, agent) -> int:
+        try:
+            return self.possible_agents.index(agent)
+        except ValueError:
+            raise ValueError(f"{agent!r} is not an agent: {', '.join(self.possible_agents)}") from None
+
+    def observe(self, agent):
+        self._need_reset()
+        p = self._seat(agent)
+        s = self.state
+        obs = s.observation(p)
+        if s.current_player() == p:
+            mask = s.legal_actions_mask()
+        else:
+            mask = np.zeros(self.codec.size, np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action):
+        self._need_reset()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        s = self.state
+        s.apply_action(action)  # a one-line ValueError / TypeError if bad; nothing changes
+        self._cumulative_rewards[agent] = 0
+        if s.is_terminal():
+            g = s.game
+            capped = g.result.how == "capped"
+            for a, r in zip(self.possible_agents, s.returns()):
+                self.rewards[a] = r
+                self.terminations[a] = not capped
+                self.truncations[a] = capped
+                self.infos[a] = {"result": {"winner": g.result.winner, "how": g.result.how}}
+        else:
+            for a in self.agents:
+                self.rewards[a] = 0
+            self.agent_selection = self.possible_agents[s.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _need_reset(self) -> None:
+        if self.state is None:
+            raise ValueError("call reset() before observe() or step()")
+
+    # ------------------------------------------------------------------ display
+    def render(self):
+        if self.render_mode is None:
+            return None
+        self._need_reset()
+        s = self.state
+        p = s.current_player()
+        text = s.observation_string(p if p >= 0 else 0)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+raw_env = Rummy51Env

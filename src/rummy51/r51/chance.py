@@ -1,0 +1,396 @@
+"""Resampling the hidden cards from what one player saw (``AgentState.resample_from_infostate``).
+
+Information-set search (IS-MCTS, CFR with sampling) plays out *determinizations*:
+states the searching player cannot tell from the real one. ``resample(state, p, rng)``
+deals again every card ``p`` has not seen (the other hands, the stock, the cards
+opponents drew from the stock, the order of each reshuffle) so that the whole deal
+stays consistent:
+
+* ``p``'s own cards, the bottom card, the table, the discard pile, every public move
+  and ``p``'s own stock draws stay as they were;
+* each opponent still holds the cards everybody saw them take (from the discard pile,
+  the bottom card, a swapped joker) and not play since, and held every card they later
+  laid down, laid off, swapped or discarded, got either in the deal or in a stock draw
+  made before that move (and from the right stock: the deal's, or a reshuffle's);
+* a move that was legal only for some hands stays legal: a card taken from the discard
+  pile and put back in the same turn had its twin in the hand; the player on turn who
+  took the discard to open, took the bottom card or freed a joker still holds a hand
+  that can do it (the hidden cards are dealt again until it does);
+* the rest is dealt uniformly at random. At the end of the deal nothing is hidden (the
+  hands are shown to count the points), so the state is only copied.
+
+It walks the history once: each hidden card an opponent receives (dealt, or drawn from
+the stock) is a placeholder; a card they play that nobody saw them get is given to one
+of their placeholders from a stock that still holds a copy; at the end the placeholders
+left and the stock are filled from what each stock has left, at random. The new state
+carries a deck order, stock draws and reshuffles that replay (``to_json`` /
+``from_json``), with no seed (the seed would tell the real deck).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from typing import Optional
+
+import numpy as np
+
+from ..solver import can_go_out, can_open
+from .actions import (
+    STOCK,
+    Phase,
+    ChanceRecord,
+    DiscardRecord,
+    DrawRecord,
+    LayDownRecord,
+    LayOffRecord,
+    SwapRecord,
+)
+from ..cards import JOKER
+from .melds import go_out_melds, joker_meld_possible
+
+__all__ = ["resample", "seed_from"]
+
+_TRIES = 20
+_FILLS = 2000  # deals of the hidden cards tried for a hand that fits the turn so far
+
+
+class _Infeasible(Exception):
+    pass
+
+
+def seed_from(rng) -> np.random.Generator:
+    """A numpy Generator from a seed, a Generator, or a callable returning floats in [0, 1)
+    (OpenSpiel's ``UniformProbabilitySampler``)."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if callable(rng) and not isinstance(rng, (int, np.integer)):
+        return np.random.default_rng(int(float(rng()) * 2**53))
+    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
+        raise TypeError(f"rng must be a seed (a whole number >= 0), a numpy Generator or a "
+                        f"sampler, got {type(rng).__name__} {rng!r:.40}")
+    try:
+        return np.random.default_rng(rng)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"rng must be a seed (a whole number >= 0), a numpy Generator or a "
+                      f"sampler, got {rng!r:.40}") from None
+
+
+def resample(state, player: int, rng=None):
+    """A copy of ``state`` (an ``AgentState``) with the cards hidden from ``player`` dealt
+    again consistently (see the module docstring)."""
+    from .observation import _player
+
+    p = _player(player, state.n_players)
+    rng = seed_from(rng)
+    if state.game is None:
+        return _resample_dealing(state, p, rng)
+    if state.is_terminal():  # at the end every hand is shown, to count its points
+        return state.clone()
+    for _ in range(_TRIES):
+        try:
+            return _resample(state, p, rng)
+        except _Infeasible:
+            continue
+    raise RuntimeError(f"could not deal the hidden cards again consistently in {_TRIES} tries "
+                       "(please report the deal)")  # pragma: no cover - not seen in the soaks
+
+
+def _resample_dealing(state, p: int, rng: np.random.Generator):
+    from .observation import _dealt_to
+
+    s = state.clone()
+    rules = state.rules
+    n_hands = state.n_players * rules.hand_size + 1
+    mine = set()
+    k = (p - state.first) % state.n_players
+    start = 0 if k == 0 else rules.hand_size + 1 + (k - 1) * rules.hand_size
+    mine.update(range(start, start + len(_dealt_to(state, p))))
+    keep = mine | set(range(n_hands, len(state._dealt)))  # the bottom card is face up
+    pool = Counter(int(c) for c in rules.deck())
+    pool.subtract(state._dealt[i] for i in keep)
+    cards = list(pool.elements())
+    hidden = [i for i in range(len(state._dealt)) if i not in keep]
+    pick = rng.choice(len(cards), size=len(hidden), replace=False) if hidden else []
+    for i, j in zip(hidden, pick):
+        s._dealt[i] = cards[int(j)]
+    rem = Counter(int(c) for c in rules.deck())
+    rem.subtract(s._dealt)
+    s._remaining = [rem[c] for c in range(53)]
+    s._cache = {}
+    s._memo = {}
+    s._legal = None
+    return s
+
+
+class _Slot:
+    """A hidden card an opponent received: dealt (``record`` None) or drawn from stock ``pool``."""
+
+    __slots__ = ("pool", "value")
+
+    def __init__(self, pool: int):
+        self.pool = pool
+        self.value: Optional[int] = None
+
+
+def _resample(state, p: int, rng: np.random.Generator):
+    g = state.game
+    rules = state.rules
+    n = state.n_players
+    hist = g.history
+    deck = hist[0].cards
+    hs = rules.hand_size
+    starts = []
+    pos = 0
+    for k in range(n):
+        size = hs + (1 if k == 0 else 0)
+        starts.append((pos, size))
+        pos += size
+    n_hands = pos
+    seat_at = [(g.first + k) % n for k in range(n)]  # deal order position -> seat
+    # pools: 0 the deal's stock and the other hands; k the k-th reshuffle
+    pool0 = Counter(deck)
+    kp = seat_at.index(p)
+    a, size = starts[kp]
+    pool0.subtract(deck[a:a + size])
+    if rules.bottom_card:
+        pool0[deck[-1]] -= 1
+    remaining = [pool0]
+    seqs: list[list] = [[]]  # per pool: the stock draws in order (a card, or a _Slot)
+    concrete = [Counter() for _ in range(n)]
+    slots: list[list[_Slot]] = [[] for _ in range(n)]
+    initial: dict[int, list[_Slot]] = {}
+    for k, q in enumerate(seat_at):
+        if q != p:
+            initial[q] = [_Slot(0) for _ in range(starts[k][1])]
+            slots[q].extend(initial[q])
+    draws: dict[int, _Slot] = {}
+    taken: dict[int, tuple] = {}  # seat -> (turn, card) of its last take from the discard pile
+    twin_rule = not rules.discard_taken_card
+    # pass 1: the cards each opponent must have had, in order (``demands``); which of
+    # their hidden cards each was is settled afterwards (``_match``)
+    demands: list[tuple] = []  # (seat, card, number of the seat's hidden cards by then)
+
+    def reveal(q: int, c: int) -> None:
+        if concrete[q][c] > 0:
+            concrete[q][c] -= 1
+        else:
+            demands.append((q, c, len(slots[q])))
+
+    for i in range(1, len(hist)):
+        r = hist[i]
+        t = type(r)
+        if t is ChanceRecord:
+            if r.kind == "reshuffle":
+                remaining.append(Counter(r.cards))
+                seqs.append([])
+            continue
+        q = r.player
+        if t is DrawRecord:
+            if r.action.source == STOCK:
+                if q == p:
+                    remaining[-1][r.card] -= 1
+                    seqs[-1].append(r.card)
+                else:
+                    s = _Slot(len(remaining) - 1)
+                    slots[q].append(s)
+                    seqs[-1].append(s)
+                    draws[i] = s
+            else:
+                taken[q] = (r.turn, r.card)
+                if q != p:
+                    concrete[q][r.card] += 1
+            continue
+        if q == p:
+            continue
+        if t is DiscardRecord:
+            c = r.action.card
+            reveal(q, c)
+            if twin_rule and r.outcome is None and taken.get(q) == (r.turn, c) \
+                    and concrete[q][c] == 0:
+                # the card just taken went back only because the hand held its twin
+                demands.append((q, c, len(slots[q])))
+                concrete[q][c] += 1
+        elif t is LayOffRecord:
+            reveal(q, r.action.card)
+        elif t is LayDownRecord:
+            for m in r.action.melds:
+                for c in m:
+                    reveal(q, c)
+        elif t is SwapRecord:
+            reveal(q, r.action.card)
+            concrete[q][JOKER] += 1
+    if any(v < 0 for rem in remaining for v in rem.values()):  # pragma: no cover - a bug
+        raise RuntimeError("resampling found a stock draw of a card the stock did not hold")
+    used = _match(demands, slots, remaining, rng)
+    for q in range(n):
+        slots[q] = [x for x in slots[q] if x not in used]
+    stock_now = g.stock_size
+    last = len(remaining) - 1
+    unfilled: list[list[_Slot]] = [[] for _ in remaining]
+    for q in range(n):
+        for s in slots[q]:
+            unfilled[s.pool].append(s)
+    pools = []
+    for k, rem in enumerate(remaining):
+        cards = list(rem.elements())
+        want = len(unfilled[k]) + (stock_now if k == last else 0)
+        if len(cards) != want or any(v < 0 for v in rem.values()):
+            raise _Infeasible
+        pools.append(cards)
+    # the player on turn may be in the middle of a turn whose moves so far were legal only
+    # for some hands (took the discard to open, took the bottom card, freed a joker):
+    # deal the hidden cards again until the hand fits (rejection keeps them uniform)
+    q = g.current
+    check = q != p and g.phase is not Phase.OVER and _turn_constrained(g)
+    for _ in range(_FILLS if check else 1):
+        stock_cards: list[int] = []
+        for k, cards in enumerate(pools):
+            order = [cards[int(j)] for j in rng.permutation(len(cards))]
+            for s, c in zip(unfilled[k], order):
+                s.value = c
+            if k == last:
+                stock_cards = order[len(unfilled[k]):]
+        if not check or _turn_fits(g, sorted(list(concrete[q].elements())
+                                             + [x.value for x in slots[q]])):
+            break
+    else:
+        raise _Infeasible
+    # the new deal, consistent from the deck order on
+    new_deck = list(deck)
+    for k, q in enumerate(seat_at):
+        if q != p:
+            a, _ = starts[k]
+            for j, s in enumerate(initial[q]):
+                new_deck[a + j] = s.value
+
+    def values(seq):
+        return [x.value if isinstance(x, _Slot) else x for x in seq]
+
+    stock_part = values(seqs[0]) + (stock_cards if last == 0 else [])
+    end = len(deck) - (1 if rules.bottom_card else 0)
+    if len(stock_part) != end - n_hands:  # pragma: no cover - a bug
+        raise RuntimeError("resampling changed the length of the deal's stock")
+    new_deck[n_hands:end] = stock_part
+    s = state.clone()
+    ng = s.game
+    ng.deck = tuple(new_deck)
+    nh = ng.history
+    nh[0] = replace(hist[0], cards=ng.deck)
+    k = 0
+    for i in range(1, len(hist)):
+        r = hist[i]
+        if type(r) is ChanceRecord and r.kind == "reshuffle":
+            k += 1
+            nh[i] = replace(r, cards=tuple(values(seqs[k]) + (stock_cards if k == last else [])))
+        elif i in draws:
+            nh[i] = replace(r, card=draws[i].value)
+    for q in range(n):
+        if q != p:
+            ng.hands[q] = sorted(list(concrete[q].elements()) + [x.value for x in slots[q]])
+            if len(ng.hands[q]) != len(g.hands[q]):  # pragma: no cover - a bug
+                raise RuntimeError(f"resampling changed the size of hand {q}")
+    # the engine's private fields: the stock (top last) and the RNG (the real seed, or the
+    # real RNG's state, would tell the real deck)
+    ng._stock = stock_cards[::-1]
+    ng.seed = None
+    ng._rng = np.random.default_rng(int(rng.integers(2**63)))
+    ng.__dict__.pop("_rng_state", None)
+    ng._forced = []
+    ti = ng.turn_info
+    if g.current != p and ti.source == STOCK and ti.drawn is not None:
+        last_draw = max(draws) if draws else None
+        if last_draw is not None and hist[last_draw].player == g.current \
+                and hist[last_draw].turn == g.turn:
+            ng.turn_info = replace(ti, drawn=draws[last_draw].value)
+    if g.current != p:  # another player's staging is hidden from p: start it afresh
+        s.staged = ()
+        s._cancelled = False
+    s._private = tuple(ev for ev in state._private if ev[1] == p)
+    # what p knows is the same by construction: p's information state and the public
+    # known cards stay cached (the count of p's staging moves in it now indexes p's
+    # alone); the rest was about hands dealt again
+    s._cache = {}
+    s._memo = {}
+    if "known" in state._cache:
+        s._cache["known"] = state._cache["known"]
+    info = state._cache.get(("info", p))
+    if info is not None:
+        done, pdone, text = info
+        s._cache[("info", p)] = (done, sum(1 for ev in state._private[:pdone] if ev[1] == p),
+                                 text)
+    s._legal = None if g.current != p else state._legal
+    return s
+
+
+def _match(demands: list, slots: list, remaining: list, rng: np.random.Generator) -> set:
+    """Give each demand ``(seat, card, n)`` one of that seat's first ``n`` hidden cards,
+    no hidden card twice, taking the card from the stock the hidden card came from while
+    that stock has a copy left (``remaining``, updated). A depth-first search over the
+    stock each demand's card came from, in random order; it backtracks when a later
+    demand finds no copy. Returns the hidden cards given a value."""
+    used: set = set()
+    order: list = []  # (demand index, slot) chosen
+    choices: list = []  # per depth: the slots still to try
+    steps = 0
+    d = 0
+    while d < len(demands):
+        if d == len(choices):
+            q, c, k = demands[d]
+            by_pool: dict = {}
+            for s in slots[q][:k]:
+                if s not in used and remaining[s.pool][c] > 0:
+                    by_pool.setdefault(s.pool, []).append(s)
+            pools = list(by_pool)
+            if len(pools) > 1:
+                # likelier stocks first: weight by the copies each still holds
+                w = np.array([remaining[k2][c] for k2 in pools], float)
+                pools = [pools[j] for j in rng.choice(len(pools), len(pools), replace=False,
+                                                      p=w / w.sum())]
+            cands = []
+            for k2 in pools:
+                group = by_pool[k2]
+                cands.append(group[int(rng.integers(len(group)))])
+            choices.append(cands)
+        cands = choices[d]
+        if not cands:
+            choices.pop()
+            d -= 1
+            if d < 0:
+                raise _Infeasible
+            _, s = order.pop()
+            used.discard(s)
+            remaining[s.pool][s.value] += 1
+            s.value = None
+            steps += 1
+            if steps > 10_000:
+                raise _Infeasible
+            continue
+        s = cands.pop(0)
+        s.value = demands[d][1]
+        remaining[s.pool][s.value] -= 1
+        used.add(s)
+        order.append((d, s))
+        d += 1
+    return used
+
+
+def _turn_constrained(g) -> bool:
+    ti = g.turn_info
+    return bool((ti.must_open and not g.opened[g.current]) or ti.bottom or ti.freed_joker)
+
+
+def _turn_fits(g, hand: list[int]) -> bool:
+    """Whether the hand of the player on turn could have made this turn's moves so far."""
+    ti = g.turn_info
+    rules = g.rules
+    q = g.current
+    if ti.must_open and not g.opened[q]:
+        must = ti.taken if rules.discard_card_must_meld else None
+        return can_open(hand, rules, keep=1, must_use=must)
+    if ti.bottom:
+        if not g.opened[q]:
+            return can_go_out(hand, rules)
+        return len(hand) == 1 or (len(hand) >= 4 and go_out_melds(hand, rules) is not None)
+    if ti.freed_joker:
+        return joker_meld_possible(hand, rules)
+    return True  # pragma: no cover - only constrained turns are checked
