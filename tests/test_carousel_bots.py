@@ -6,7 +6,6 @@ import dataclasses
 import numpy as np
 import pytest
 
-from rummy51.cards import parse_cards
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import Draw, Knock, Meld, Pass, Phase
 from rummy51.carousel.bots import (BOTS, CarefulBot, GreedyBot, RandomBot, make_bot, play_game,

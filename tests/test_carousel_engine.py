@@ -11,7 +11,7 @@ import pytest
 
 from rummy51.cards import JOKER, parse_cards
 from rummy51.carousel import CarouselRules
-from rummy51.carousel.actions import Draw, IllegalMove, Knock, Meld, Pass, Phase
+from rummy51.carousel.actions import Draw, IllegalMove, Knock, Meld, Phase
 from rummy51.carousel.bots import GreedyBot, RandomBot, play_game
 from rummy51.carousel.engine import GameState, replay
 from rummy51.carousel.moves import final_scores, score_round

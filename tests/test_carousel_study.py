@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import json
 
-import numpy as np
 import pytest
 
 from rummy51.carousel import CarouselRules

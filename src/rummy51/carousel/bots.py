@@ -20,7 +20,6 @@ from typing import Optional, Protocol, Sequence
 
 import numpy as np
 
-from ..cards import JOKER
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .engine import GameState, PlayerView
 from .rules import CarouselRules

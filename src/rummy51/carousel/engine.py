@@ -51,7 +51,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from ..cards import JOKER, cards_text, to_codes
+from ..cards import cards_text, to_codes
 from ..r51.engine import normalize_seed
 from .actions import (
     FORMAT_VERSION,

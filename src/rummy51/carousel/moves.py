@@ -13,7 +13,7 @@ least one hand card placed and only cards of the hand. ``score_round`` and
 ...                               ["4S 5S 6S", "4D 5D JK(6D)"], CarouselRules())
 Traceback (most recent call last):
 ...
-rummy51.carousel.actions.IllegalMove: the play needs 4D, 5D, which the hand does not hold (docs/rules-carousel.md 4)
+rummy51.carousel.actions.IllegalMove: the play needs 4D, which the hand does not hold (docs/rules-carousel.md 4)
 >>> score_round((3, 10, 12), knocker=0, how="knock", rules=CarouselRules(players=3))
 ((0,), (16, 0, 0), False)
 """

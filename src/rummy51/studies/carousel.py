@@ -32,7 +32,7 @@ resumed run equals an uninterrupted one. Run directories as every study's (kind
 
 >>> st = simulate_carousel(players=2, bots="greedy", games=2, seed=1, workers=1,
 ...                        progress=False)
->>> int(st.games().won_game.sum()) >= 2, st.overview().games[0]
+>>> int(st.games().won_game.sum()) >= 2, int(st.overview().games[0])
 (True, 2)
 """
 from __future__ import annotations
