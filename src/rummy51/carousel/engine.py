@@ -1,0 +1,503 @@
+"""The Carousel engine: one game of rounds to the target score (docs/rules-carousel.md
+sections 3, 5 and 6).
+
+A game is a ``GameState``. The seed draws the first dealer and every round's shuffle;
+the deal passes to the left each round, the player on the dealer's left starts. Its
+``phase`` says what comes next:
+
+* ``Phase.DRAW``: a turn starts, the player draws (``Draw()``);
+* ``Phase.MELD``: after the first or second draw, the player melds once (``Meld``: the
+  whole new table) or draws again;
+* ``Phase.NO_DRAW``: no draw is left (the stock ran out in this turn, or this is one
+  of the last turns after it ran out): meld once or ``Pass()``;
+* ``Phase.END``: the end of the turn (after a meld, or the third draw): ``Knock()``
+  with 5 points or fewer, or ``Pass()``;
+* ``Phase.OVER``: a total reached the target and the game is scored (``final``,
+  ``winners``).
+
+A player who melds every card goes out and the round ends at once. When a round ends it
+is scored (``rounds``: ``RoundResult`` s) and the next one is dealt, until the game is
+over. Every move has a triad (pokerkit): ``verify_meld(melds)`` raises ``IllegalMove``
+naming the rule broken (``.rule``, e.g. ``"4"``), ``can_meld(melds)`` returns a bool,
+``meld(melds)`` makes the move and returns its record; ``apply(action)`` does the same
+for an action object and ``legal_actions()`` lists the moves (with one meld play, the
+solver's best). A refused move leaves the state unchanged. The game replays exactly
+from ``(rules, seed, actions)`` (``replay``); its history (``to_json``) also records
+every round's deck, so ``from_json`` needs no RNG.
+
+Bots see a ``PlayerView`` (``state.view(player)``): their own hand, the table, the
+stock's size, every hand's size, the totals and the public history (the cards of
+stock draws hidden), never another hand nor the stock.
+
+>>> from rummy51.carousel import CarouselRules
+>>> s = GameState.new(CarouselRules.for_players(3), seed=7)
+>>> s.phase, s.current == (s.dealer + 1) % 3, [len(h) for h in s.hands]
+(<Phase.DRAW: 'draw'>, True, [10, 10, 10])
+>>> rec = s.draw()
+>>> s.phase, len(s.hands[s.current])
+(<Phase.MELD: 'meld'>, 11)
+
+The rules choices where docs/rules-carousel.md is silent are listed in docs/carousel.md.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from collections import Counter
+from collections.abc import Sequence as _SequenceABC
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence
+
+import numpy as np
+
+from ..cards import cards_text, to_codes
+from ..r51.engine import normalize_seed
+from .actions import (
+    FORMAT_VERSION,
+    HISTORY_FORMAT,
+    Action,
+    DealRecord,
+    Draw,
+    DrawRecord,
+    IllegalMove,
+    Knock,
+    KnockRecord,
+    Meld,
+    MeldRecord,
+    Pass,
+    PassRecord,
+    Phase,
+    Record,
+    RoundRecord,
+    RoundResult,
+    TurnInfo,
+    action_from_json,
+    action_to_json,
+)
+from .moves import MoveRules, final_scores, score_round
+from .rules import CarouselRules
+from .table import TableMeld, check_position
+
+__all__ = ["GameState", "PlayerView", "replay", "rules_to_dict", "rules_from_dict"]
+
+_START = TurnInfo()
+_LAST = TurnInfo(last=True)
+
+
+def rules_to_dict(rules: CarouselRules) -> dict:
+    """A ``CarouselRules`` as a JSON-ready dict (every field)."""
+    return dataclasses.asdict(rules)
+
+
+def rules_from_dict(d: dict) -> CarouselRules:
+    """The inverse of ``rules_to_dict`` (an unknown field is a ``ValueError``)."""
+    names = {f.name for f in dataclasses.fields(CarouselRules)}
+    bad = sorted(set(d) - names)
+    if bad:
+        raise ValueError(f"unknown CarouselRules field(s): {', '.join(bad)}")
+    return CarouselRules(**d)
+
+
+# --------------------------------------------------------------------------- views
+class _Snapshot(_SequenceABC):
+    """A read-only view of the first ``n`` items of an append-only list (a view's
+    history costs nothing to make)."""
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: list, n: int):
+        self._items = items
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self._items[: self._n][i])
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("history index out of range")
+        return self._items[i]
+
+
+@dataclass(frozen=True, eq=False)
+class PlayerView(MoveRules):
+    """What one player may see: their own ``hand``; the table, the stock's size, every
+    hand's size, the totals and rounds won, this turn's ``TurnInfo`` and the public
+    ``history`` (stock draws show no card, the decks are hidden; the hands are shown
+    when a round is scored). When it is this player's turn the ``verify_x`` /
+    ``can_x`` checks and ``legal_actions()`` work as on the state."""
+
+    player: int
+    rules: CarouselRules
+    n_players: int
+    round: int
+    dealer: int
+    phase: Phase
+    turn: int
+    current: int
+    hand: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    table: tuple[TableMeld, ...]
+    stock_count: int
+    turn_info: TurnInfo
+    totals: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    stock_out: bool = False
+    history: Sequence[Record] = field(repr=False, default=())
+
+    def _hand(self) -> Sequence[int]:
+        if self.player != self.current:
+            raise IllegalMove("engine", f"this is player {self.player}'s view; it is player "
+                                        f"{self.current}'s turn")
+        return self.hand
+
+    @property
+    def my_turn(self) -> bool:
+        return self.player == self.current
+
+
+# --------------------------------------------------------------------------- the state
+class GameState(MoveRules):
+    """One game of Carousel. Start one with ``GameState.new``.
+
+    Public attributes (read them, do not change them): ``rules``, ``n_players``,
+    ``first_dealer``, ``dealer``, ``round`` (0-based), ``phase``, ``turn`` (0-based, in
+    the round), ``current``, ``hands``, ``table`` (``TableMeld`` s), ``turn_info``,
+    ``totals``, ``rounds_won``, ``rounds`` (``RoundResult`` s), ``history`` (every
+    ``Record``, deals included), ``actions`` (the player actions, for ``replay``),
+    ``final`` and ``winners`` once over."""
+
+    def __init__(self):  # use GameState.new
+        self.rules: CarouselRules
+        self.n_players = 0
+        self.seed = None
+        self.first_dealer = 0
+        self.dealer = 0
+        self.round = 0
+        self.hands: list[list[int]] = []
+        self._stock: list[int] = []   # top of the stock last (pop)
+        self.table: list[TableMeld] = []
+        self.phase = Phase.DRAW
+        self.turn = 0
+        self.current = 0
+        self.turn_info = _START
+        self.totals: list[int] = []
+        self.rounds_won: list[int] = []
+        self.rounds: list[RoundResult] = []
+        self.history: list[Record] = []
+        self.actions: list[Action] = []
+        self.final: Optional[tuple[int, ...]] = None
+        self.winners: tuple[int, ...] = ()
+        self.decks: list[tuple[int, ...]] = []   # every round's deck order, top first
+        self._public: list[Record] = []
+        self._rng: Optional[np.random.Generator] = None
+        self._forced: list[tuple[int, ...]] = []  # decks to deal instead of shuffling
+        self._stock_out_by: Optional[int] = None  # who found the stock empty this round
+        self._last: Optional[list[int]] = None    # seats still to play a last turn
+
+    # ------------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, rules: Optional[CarouselRules] = None, players: Optional[int] = None,
+            seed=None, *, dealer: Optional[int] = None, decks: Sequence = ()) -> "GameState":
+        """A new game, its first round dealt. ``rules`` (default
+        ``CarouselRules.for_players(players or 4)``); ``players`` replaces
+        ``rules.players`` when given. ``seed``: an int, a SeedSequence, a Generator or
+        None (fresh entropy, recorded in ``seed``); it draws the first dealer, then each
+        round's shuffle. For tests: ``dealer`` fixes the first dealer and ``decks`` gives
+        the first rounds' deck orders (top first: the dealer's left is dealt the first
+        ``hand_size`` cards, and so on around the table; the rest is the stock)."""
+        if rules is None:
+            rules = CarouselRules.for_players(4 if players is None else players)
+        if not isinstance(rules, CarouselRules):
+            raise TypeError(f"rules must be a CarouselRules, got {type(rules).__name__}")
+        if players is not None and players != rules.players:
+            if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+                raise TypeError(f"players must be an int, got {players!r}")
+            rules = dataclasses.replace(rules, players=int(players))
+        s = cls()
+        s.rules = rules
+        n = s.n_players = rules.players
+        s._rng, s.seed = normalize_seed(seed)
+        first = int(s._rng.integers(n))
+        if dealer is not None:
+            if isinstance(dealer, bool) or not 0 <= int(dealer) < n:
+                raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
+            first = int(dealer)
+        s.first_dealer = s.dealer = first
+        full = Counter(rules.deck())
+        for i, d in enumerate(decks):
+            order = tuple(int(c) for c in (to_codes(d) if isinstance(d, str) else d))
+            if Counter(order) != full:
+                raise ValueError(f"decks[{i}] must hold each card of the {rules.deck_size}-card "
+                                 "deck exactly once per copy")
+            s._forced.append(order)
+        s.totals = [0] * n
+        s.rounds_won = [0] * n
+        s._deal()
+        return s
+
+    def _deal(self) -> None:
+        rules, n = self.rules, self.n_players
+        if self._forced:
+            order = self._forced.pop(0)
+        else:
+            order = tuple(int(c) for c in self._rng.permutation(np.asarray(rules.deck(), np.int64)))
+        self.decks.append(order)
+        h = rules.hand_size
+        self.hands = [[] for _ in range(n)]
+        for i in range(n):
+            seat = (self.dealer + 1 + i) % n
+            self.hands[seat] = sorted(order[i * h:(i + 1) * h])
+        self._stock = list(order[n * h:][::-1])
+        self.table = []
+        self.current = (self.dealer + 1) % n
+        self.phase = Phase.DRAW
+        self.turn = 0
+        self.turn_info = _START
+        self._stock_out_by = None
+        self._last = None
+        rec = DealRecord(self.round, 0, -1, None, self.dealer, order)
+        self.history.append(rec)
+        self._public.append(dataclasses.replace(rec, deck=()))
+
+    def copy(self) -> "GameState":
+        """An independent copy (the RNG state too)."""
+        return copy.deepcopy(self)
+
+    # ------------------------------------------------------------------ reading
+    def _hand(self) -> Sequence[int]:
+        return self.hands[self.current]
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._stock)
+
+    @property
+    def stock(self) -> tuple[int, ...]:
+        """The stock, top first (hidden from players)."""
+        return tuple(reversed(self._stock))
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def view(self, player: Optional[int] = None) -> PlayerView:
+        """What ``player`` (default: the player on turn) may see."""
+        p = self.current if player is None else int(player)
+        if not 0 <= p < self.n_players:
+            raise ValueError(f"player must be 0..{self.n_players - 1}, got {player!r}")
+        return PlayerView(
+            player=p, rules=self.rules, n_players=self.n_players, round=self.round,
+            dealer=self.dealer, phase=self.phase, turn=self.turn, current=self.current,
+            hand=tuple(self.hands[p]), hand_sizes=tuple(map(len, self.hands)),
+            table=tuple(self.table), stock_count=len(self._stock), turn_info=self.turn_info,
+            totals=tuple(self.totals), rounds_won=tuple(self.rounds_won),
+            stock_out=self._stock_out_by is not None,
+            history=_Snapshot(self._public, len(self._public)))
+
+    # ------------------------------------------------------------------ moves
+    def _record(self, rec: Record, public: Optional[Record] = None) -> Record:
+        self.history.append(rec)
+        self._public.append(rec if public is None else public)
+        return rec
+
+    def draw(self) -> DrawRecord:
+        """Draw the top card of the stock; an empty stock stops the drawing (3.5)."""
+        self.verify_draw()
+        p = self.current
+        draws = self.turn_info.draws + 1
+        self.actions.append(Draw())
+        if self._stock:
+            card = self._stock.pop()
+            self.hands[p].append(card)
+            self.hands[p].sort()
+            self.turn_info = TurnInfo(draws=draws)
+            self.phase = Phase.MELD if draws < 3 else Phase.END
+            rec = DrawRecord(self.round, self.turn, p, Draw(), card)
+            return self._record(rec, dataclasses.replace(rec, card=None))  # type: ignore[return-value]
+        self._stock_out_by = p
+        self.turn_info = TurnInfo(draws=draws)
+        # the step reached: after a first or second draw the player may still meld
+        self.phase = Phase.NO_DRAW if draws < 3 else Phase.END
+        return self._record(DrawRecord(self.round, self.turn, p, Draw(), None, True))  # type: ignore[return-value]
+
+    def meld(self, melds) -> MeldRecord:
+        """Play ``melds`` as the whole new table (section 4); see ``verify_meld``."""
+        new, played = self.verify_meld(melds)
+        p = self.current
+        hand = self.hands[p]
+        for c in played:
+            hand.remove(c)
+        self.table = new
+        action = melds if isinstance(melds, Meld) else Meld(tuple(melds))
+        self.actions.append(action)
+        out = not hand
+        rec = MeldRecord(self.round, self.turn, p, action, played, tuple(new), out)
+        self._record(rec)
+        last = self.turn_info.last
+        self.turn_info = TurnInfo(draws=self.turn_info.draws, melded=True, last=last)
+        if out:
+            self._end_round("out", p)
+        elif last:
+            self._end_turn()
+        else:
+            self.phase = Phase.END
+        return rec
+
+    def knock(self) -> KnockRecord:
+        """Knock: the round ends and is scored (3.4)."""
+        self.verify_knock()
+        p = self.current
+        self.actions.append(Knock())
+        rec = KnockRecord(self.round, self.turn, p, Knock(), self.hand_points())
+        self._record(rec)
+        self._end_round("knock", p)
+        return rec
+
+    def pass_(self) -> PassRecord:
+        """End the turn without knocking (with no draw left: without melding)."""
+        self.verify_pass()
+        self.actions.append(Pass())
+        rec = PassRecord(self.round, self.turn, self.current, Pass())
+        self._record(rec)
+        self._end_turn()
+        return rec
+
+    def apply(self, action: Action) -> Record:
+        """Make the move ``action`` (``Draw``, ``Meld``, ``Knock`` or ``Pass``)."""
+        if isinstance(action, Draw):
+            return self.draw()
+        if isinstance(action, Meld):
+            return self.meld(action)
+        if isinstance(action, Knock):
+            return self.knock()
+        if isinstance(action, Pass):
+            return self.pass_()
+        raise IllegalMove("engine", f"not a Carousel action: {action!r}")
+
+    # ------------------------------------------------------------------ flow
+    def _end_turn(self) -> None:
+        n = self.n_players
+        self.turn += 1
+        if self._stock_out_by is None:
+            self.current = (self.current + 1) % n
+            self.phase = Phase.DRAW
+            self.turn_info = _START
+            return
+        if self._last is None:   # the finder's own turn just ended: the last turns begin
+            f = self._stock_out_by
+            self._last = [(f + k) % n for k in range(1, n + 1)]
+        if self._last:
+            self.current = self._last.pop(0)
+            self.phase = Phase.NO_DRAW
+            self.turn_info = _LAST
+            return
+        self._end_round("stock", None)
+
+    def _end_round(self, how: str, knocker: Optional[int]) -> None:
+        rules = self.rules
+        points = tuple(rules.hand_points(h) for h in self.hands)
+        winners, scores, undercut = score_round(points, knocker, how, rules)
+        res = RoundResult(self.round, self.dealer, how, knocker, points, winners, scores,
+                          undercut, self.turn + 1)
+        self.rounds.append(res)
+        for p, s in enumerate(scores):
+            self.totals[p] += s
+        for w in winners:
+            self.rounds_won[w] += 1
+        self._record(RoundRecord(self.round, self.turn, -1, None, res))
+        if max(self.totals) >= rules.target_score:
+            self.final, self.winners = final_scores(self.totals, self.rounds_won, rules)
+            self.phase = Phase.OVER
+            return
+        self.round += 1
+        self.dealer = (self.dealer + 1) % self.n_players
+        self._deal()
+
+    # ------------------------------------------------------------------ checks
+    def check(self) -> None:
+        """Raise ``AssertionError`` if an invariant is broken: every card of the deck in
+        exactly one place (the stock, a hand or the table), every table meld valid, no
+        empty hand while a round runs, totals the sum of the round scores."""
+        r = self.rules
+        places = [c for h in self.hands for c in h] + self._stock
+        places += [c for m in self.table for c in m.cards]
+        assert Counter(places) == Counter(r.deck()), "cards not accounted for"
+        try:
+            check_position(self.table, [], r)
+        except ValueError as e:  # pragma: no cover - a bug
+            raise AssertionError(f"the table is not valid: {e}") from None
+        if self.phase is not Phase.OVER:
+            assert all(self.hands), "an empty hand while the round runs"
+        for p in range(self.n_players):
+            assert self.totals[p] == sum(x.scores[p] for x in self.rounds), "totals"
+
+    # ------------------------------------------------------------------ JSON
+    def to_dict(self) -> dict:
+        """The game's history as a JSON-ready dict: rules, seed, first dealer, every
+        round's deck, the actions, every round's result and the final scores."""
+        return {
+            "format": HISTORY_FORMAT,
+            "version": FORMAT_VERSION,
+            "rules": rules_to_dict(self.rules),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "decks": [cards_text(d).split() for d in self.decks],
+            "actions": [action_to_json(a) for a in self.actions],
+            "rounds": [x.to_dict() for x in self.rounds],
+            "final": None if self.final is None else list(self.final),
+            "winners": list(self.winners),
+        }
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "GameState":
+        """Rebuild a game from its history, replaying every action on the recorded decks
+        (no RNG); the recorded rounds and final scores must match."""
+        if not isinstance(d, dict) or d.get("format") != HISTORY_FORMAT:
+            raise ValueError("not a Carousel history (format "
+                             f"{d.get('format') if isinstance(d, dict) else None!r})")
+        if d.get("version") != FORMAT_VERSION:
+            raise ValueError(f"Carousel history version {d.get('version')!r} is not supported")
+        try:
+            rules = rules_from_dict(d["rules"])
+            s = cls.new(rules, seed=d.get("seed"), dealer=int(d["first_dealer"]),
+                        decks=[to_codes(x) for x in d["decks"]])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"the history cannot start a game: {e}") from None
+        for i, a in enumerate(d.get("actions", [])):
+            try:
+                s.apply(action_from_json(a))
+            except (ValueError, TypeError, KeyError) as e:
+                raise ValueError(f"history action {i} ({a}) cannot be replayed: {e}") from None
+        got = [x.to_dict() for x in s.rounds]
+        if "rounds" in d and got != d["rounds"]:
+            raise ValueError("the history's round results differ from the replayed ones")
+        final = None if s.final is None else list(s.final)
+        if "final" in d and d["final"] != final:
+            raise ValueError(f"the history's final scores {d['final']} differ from {final}")
+        return s
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameState":
+        return cls.from_dict(json.loads(text))
+
+    def __repr__(self) -> str:
+        return (f"<Carousel GameState {self.n_players} players, round {self.round}, turn "
+                f"{self.turn}, player {self.current}, {self.phase.value}>")
+
+
+def replay(rules: Optional[CarouselRules], seed, actions: Iterable[Action],
+           players: Optional[int] = None) -> GameState:
+    """The game given by ``(rules, seed, actions)``: a new game with that seed, every
+    action applied in order. ``seed`` must be the recorded one (``state.seed``)."""
+    s = GameState.new(rules, players=players, seed=seed)
+    for a in actions:
+        s.apply(a)
+    return s

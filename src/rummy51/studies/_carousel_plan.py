@@ -1,0 +1,270 @@
+"""The plan of a Carousel study (a private module of ``studies.carousel``): the defaults
+and columns, the bots by name, the settings and their chunks, one chunk played, the
+chunk files and the manifest."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .. import runs
+from .._checks import int_arg
+from ..carousel.actions import Knock, Meld, Pass, Phase
+from ..carousel.bots import BOTS, make_bot
+from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
+from ..carousel.rules import CarouselRules
+from ._games_plan import deal_seeds
+
+KIND = "carousel"
+_CHUNK_TAG = "# rummy51-carousel-chunk "
+
+#: Defaults of ``simulate_carousel``.
+DEFAULTS: dict[str, Any] = {"players": 4, "games": 1_000, "chunk_size": 50}
+
+#: How a round ends, in the order of their codes.
+ENDS = ("knock", "out", "stock")
+_END_CODE = {e: i for i, e in enumerate(ENDS)}
+
+#: The integer columns of a chunk: one row per player and round.
+CHUNK_COLUMNS = ("game", "round", "seat", "dealer", "score", "points", "won", "knocked",
+                 "went_out", "undercut", "round_length", "end", "knock_turn", "turns",
+                 "total", "last_round", "final", "won_game")
+DTYPES = {"game": np.int64, "round": np.int16, "seat": np.int8, "dealer": np.int8,
+          "score": np.int32, "points": np.int16, "won": np.int8, "knocked": np.int8,
+          "went_out": np.int8, "undercut": np.int8, "round_length": np.int16,
+          "end": np.int8, "knock_turn": np.int16, "turns": np.int16, "total": np.int32,
+          "last_round": np.int8, "final": np.int32, "won_game": np.int8}
+LAYOUT = runs.ChunkLayout(columns=CHUNK_COLUMNS, dtypes=DTYPES, csv_tag=_CHUNK_TAG)
+
+#: A game that has not ended after this many rounds is an error (never seen: every
+#: round but an all-tie gives a winner at least one point).
+MAX_ROUNDS = 10_000
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("-", "").replace("_", "")
+
+
+def parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
+    """``(bots, players)``: one bot name per seat, or one name for every seat."""
+    if players is not None:
+        players = int_arg("players", players, 2, 6)
+    if bots is None:
+        players = DEFAULTS["players"] if players is None else players
+        return ("greedy",) * players, players
+    if isinstance(bots, str):
+        bots = bots.split(",")
+    names = []
+    for b in bots:
+        key = next((k for k in BOTS if _norm(k) == _norm(str(b))), None)
+        if key is None:
+            raise ValueError(f"bots: {b!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
+        names.append(key)
+    if not names:
+        raise ValueError("bots: the list is empty: give one bot per seat, like greedy,careful")
+    if players is None:
+        players = len(names) if len(names) > 1 else DEFAULTS["players"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"bots: {len(names)} bots for {players} players: give one bot per "
+                         "seat (or one bot for every seat)")
+    return tuple(names), players
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides a run's records (the manifest's ``settings``)."""
+
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    chunk_size: int
+    rules: CarouselRules
+    entropy: Any
+    spawn_key: tuple[int, ...]
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "bots": list(self.bots), "games": self.games,
+                "chunk_size": self.chunk_size, "rules": rules_to_dict(self.rules),
+                "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+
+    @classmethod
+    def from_json(cls, d: Mapping) -> "Settings":
+        ent = d["seed"]["entropy"]
+        return cls(players=int(d["players"]), bots=tuple(map(str, d["bots"])),
+                   games=int(d["games"]), chunk_size=int(d["chunk_size"]),
+                   rules=rules_from_dict(d["rules"]),
+                   entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
+                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]))
+
+    @property
+    def config_hash(self) -> str:
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def plan(self) -> list[dict]:
+        rules = rules_to_dict(self.rules)
+        return [{"index": i, "game0": g0, "n": min(self.chunk_size, self.games - g0),
+                 "players": self.players, "bots": list(self.bots), "rules": rules,
+                 "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
+                for i, g0 in enumerate(range(0, self.games, self.chunk_size))]
+
+
+# --------------------------------------------------------------------------- one game
+def play_recorded(bots, rules: CarouselRules, seed) -> tuple[GameState, list[dict]]:
+    """Play one game; returns the state and, per round, the facts the records need
+    that the state does not keep: each seat's own turns and the first of them at whose
+    end the hand could knock (``knock_turn``, 0 = never)."""
+    s = GameState.new(rules, seed=seed)
+    n = s.n_players
+    limit = rules.knock_limit
+    facts: list[dict] = []
+    turns = [0] * n
+    first_knock = [0] * n
+    rnd = 0
+    while s.phase is not Phase.OVER:
+        p = s.current
+        a = bots[p].choose(s.view(p))
+        ends_turn = isinstance(a, (Knock, Pass)) or (isinstance(a, Meld) and s.turn_info.last)
+        s.apply(a)
+        over = s.round != rnd or s.phase is Phase.OVER
+        if over or ends_turn:   # the move ended the mover's turn: count the hand at its end
+            pts = s.rounds[-1].points[p] if over else rules.hand_points(s.hands[p])
+            turns[p] += 1
+            if not first_knock[p] and pts <= limit:
+                first_knock[p] = turns[p]
+        if over:
+            facts.append({"turns": list(turns), "knock_turn": list(first_knock)})
+            turns = [0] * n
+            first_knock = [0] * n
+            rnd = s.round
+            if len(s.rounds) > MAX_ROUNDS:
+                raise RuntimeError(f"a game did not end in {MAX_ROUNDS} rounds")
+    return s, facts
+
+
+def _game_rows(s: GameState, facts: list[dict], game: int, cols: dict, row: int) -> int:
+    n = s.n_players
+    running = [0] * n
+    last = len(s.rounds) - 1
+    for k, r in enumerate(s.rounds):
+        f = facts[k]
+        for p in range(n):
+            running[p] += r.scores[p]
+            i = row + p
+            cols["game"][i] = game
+            cols["round"][i] = k
+            cols["seat"][i] = p
+            cols["dealer"][i] = r.dealer
+            cols["score"][i] = r.scores[p]
+            cols["points"][i] = r.points[p]
+            cols["won"][i] = p in r.winners
+            cols["knocked"][i] = r.how == "knock" and r.knocker == p
+            cols["went_out"][i] = r.how == "out" and r.knocker == p
+            cols["undercut"][i] = r.undercut and r.knocker == p
+            cols["round_length"][i] = r.turns
+            cols["end"][i] = _END_CODE[r.how]
+            cols["knock_turn"][i] = f["knock_turn"][p] or -1
+            cols["turns"][i] = f["turns"][p]
+            cols["total"][i] = running[p]
+            cols["last_round"][i] = k == last
+            cols["final"][i] = s.final[p] if k == last else 0
+            cols["won_game"][i] = k == last and p in s.winners
+        row += n
+    return row
+
+
+def play_chunk(spec: Mapping) -> dict:
+    """Play one chunk's games; returns its columns, the seconds, rounds and turns."""
+    from .. import __version__
+
+    t0 = time.perf_counter()
+    rules = rules_from_dict(spec["rules"])
+    players = spec["players"]
+    parts: list[dict] = []
+    turns = 0
+    for j in range(spec["n"]):
+        game = spec["game0"] + j
+        game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
+        bots = [make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)]
+        try:
+            s, facts = play_recorded(bots, rules, game_ss)
+        except Exception as e:  # a bug: name the game so it can be replayed
+            raise RuntimeError(f"game {game} (chunk {spec['index']}) failed: "
+                               f"{type(e).__name__}: {e}") from e
+        rows = len(s.rounds) * players
+        cols = {c: np.zeros(rows, DTYPES[c]) for c in CHUNK_COLUMNS}
+        _game_rows(s, facts, game, cols, 0)
+        parts.append(cols)
+        turns += sum(r.turns for r in s.rounds)
+    cols = {c: np.concatenate([p[c] for p in parts]) if parts else np.zeros(0, DTYPES[c])
+            for c in CHUNK_COLUMNS}
+    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+            "turns": turns, "version": __version__}
+
+
+def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+    """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
+    if set(cols) != set(CHUNK_COLUMNS):
+        return f"columns {sorted(cols)} instead of {sorted(CHUNK_COLUMNS)}"
+    p = spec["players"]
+    n = len(cols["game"])
+    if n % p:
+        return f"{n} rows is not a whole number of rounds of {p} players"
+    if not np.array_equal(cols["seat"], np.tile(np.arange(p), n // p)):
+        return "its seats are out of order"
+    games = np.unique(cols["game"])
+    if not np.array_equal(games, np.arange(spec["game0"], spec["game0"] + spec["n"])):
+        return f"its games are not {spec['game0']}..{spec['game0'] + spec['n'] - 1}"
+    if int(cols["last_round"].sum()) != spec["n"] * p:
+        return "not every game has a last round"
+    for c in ("won", "knocked", "went_out", "undercut", "last_round", "won_game"):
+        if not np.isin(cols[c], (0, 1)).all():
+            return f"column {c} holds values other than 0 and 1"
+    won = np.asarray(cols["won"], np.int64).reshape(-1, p).sum(1)
+    if (won < 1).any():
+        return "a round without a winner"
+    return None
+
+
+def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, LAYOUT, res["cols"],
+                     {"chunk": spec["index"], "config_hash": run.hash, "game0": spec["game0"],
+                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
+                      "turns": int(res["turns"])})
+
+
+def chunk_reader(run: runs.RunDir):
+    def read(path, spec: Mapping) -> dict:
+        meta, raw = runs.read_chunk(path, run.fmt, LAYOUT, run.hash,
+                                    {"chunk": spec["index"], "game0": spec["game0"], "n": spec["n"]})
+        cols = {c: raw[c].astype(DTYPES[c]) for c in CHUNK_COLUMNS}
+        why = check_cols(spec, cols)
+        if why:
+            raise ValueError(why)
+        return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
+                "turns": int(meta.get("turns", 0))}
+    return read
+
+
+def new_manifest(settings: Settings, fmt: Optional[str], command: Optional[str],
+                 n_chunks: int, status: str = "running") -> dict:
+    return runs.new_manifest(
+        KIND, settings.to_json(), settings.config_hash,
+        {"entropy": settings.entropy, "spawn_key": list(settings.spawn_key)}, fmt, command,
+        n_chunks, status=status, counts={"games": settings.games, "players": settings.players})
+
+
+def read_manifest(path) -> dict:
+    return runs.RunDir.read_manifest(path, KIND)
+
+
+def game_seeds(entropy, spawn_key: Sequence[int], chunk: int, j: int, players: int):
+    """The seeds of game ``j`` of chunk ``chunk``: those of a Rummy 51 deal
+    (``studies.games.deal_seeds``)."""
+    return deal_seeds(entropy, spawn_key, chunk, j, players)
