@@ -126,3 +126,18 @@ def test_report_sections(tmp_path):
     assert {"carousel_win_rates", "carousel_overview", "carousel_knock_possible",
             "carousel_scores"} <= names
     assert carousel_headlines(run)
+
+
+def test_carousel_commands_and_report_through_the_main_cli(tmp_path, capsys):
+    from rummy51.cli import main
+
+    out = tmp_path / "run"
+    code = main(["carousel", "simulate", "--games", "6", "--players", "2", "--seed", "3",
+                 "--workers", "1", "--no-progress", "--out", str(out)])
+    assert code == 0 and "6 games" in capsys.readouterr().out
+    html = tmp_path / "r.html"
+    assert main(["report", str(out), "-o", str(html)]) == 0
+    assert "Carousel" in html.read_text(encoding="utf-8")
+    code = main(["carousel", "best", "--table", "6S 7S 8S", "--hand", "XX"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("rummy51: error: ") and err.count("\n") == 1

@@ -70,6 +70,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                                 description="Carousel (manipulation rummy) solver")
     sub = car.add_subparsers(dest="carousel_command", metavar="COMMAND", required=True)
     _add_best(sub)
+    from .cli_simulate import add_simulate_parser
+
+    add_simulate_parser(sub)
     car.set_defaults(handler=_dispatch)
     return car
 

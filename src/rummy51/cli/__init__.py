@@ -80,8 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_parser(subparsers)
     from ..carousel import cli as carousel_cli
 
-    carousel = carousel_cli.add_parser(subparsers)
-    carousel.set_defaults(handler=carousel_cli.run)
+    carousel_cli.add_parser(subparsers)   # best, simulate
     return parser
 
 

@@ -21,7 +21,7 @@ from ..stats import Z95
 GAME_COLUMNS = ("deal", "seat", "bot", "first_player", "score", "opened", "turn_opened",
                 "went_out", "hand_win", "bottom_card_win", "deal_length", "draw")
 #: The kinds of run directory a report reads.
-KINDS = ("openings", "games")
+KINDS = ("openings", "games", "carousel")
 
 ELO_MEAN = 1500.0
 _ELO = 400.0 / math.log(10.0)  # rating points per unit of log-strength
@@ -60,7 +60,13 @@ def _load_games(path: Path):
     return GameStudy.load(path)
 
 
-_LOADERS = {"openings": _load_openings, "games": _load_games}
+def _load_carousel(p):
+    from .carousel import load_carousel
+
+    return load_carousel(p)
+
+
+_LOADERS = {"openings": _load_openings, "games": _load_games, "carousel": _load_carousel}
 
 
 def load_run(path, name: Optional[str] = None) -> Run:

@@ -9,6 +9,7 @@ from typing import Iterable, Optional, Sequence
 
 
 from ._model import Column, Headline, Report, ReportTable, Run, load_runs
+from .carousel import carousel_headlines, carousel_sections
 from .games import game_headlines, game_sections
 from .openings import opening_headlines, opening_sections
 
@@ -35,6 +36,9 @@ def _runs_table(runs: Sequence[Run]) -> ReportTable:
             else:
                 parts.append(f"rules: {st.labels[0]}")
             what = "; ".join(parts)
+        elif r.kind == "carousel":
+            st = r.study
+            what = f"Carousel: {st.players} players: {', '.join(st.bots)}"
         else:
             from ..rules import rules_label
 
@@ -62,10 +66,13 @@ def build_report(runs: Iterable, title: Optional[str] = None, *, bootstrap: int 
     sections = opening_sections(runs)
     gsec = game_sections(runs, bootstrap=bootstrap, seed=seed)
     sections += gsec
+    sections += carousel_sections(runs)
     heads: list[Headline] = []
     for r in runs:
         if r.kind == "openings":
             hs = opening_headlines(r)
+        elif r.kind == "carousel":
+            hs = carousel_headlines(r)
         else:
             rt = next(i for s in gsec for i in s.items
                       if isinstance(i, ReportTable) and i.name == "games_ratings").data
