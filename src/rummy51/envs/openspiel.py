@@ -47,7 +47,7 @@ __all__ = ["Rummy51Game", "Rummy51State", "Rummy51Observer", "EngineBot", "Point
 GAME_NAME = "python_rummy51"
 #: Most players the game type declares (a deal checks that the deck can deal them).
 MAX_PLAYERS = 10
-_SKIP = ("match_deals", "match_points")  # a game is one deal
+_SKIP = ("match_deals", "match_points", "match_elimination")  # a game is one deal
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet) if f.name not in _SKIP)
 _DEFAULT = RuleSet()
 #: The game parameters and their defaults: players, first, and the RuleSet fields.

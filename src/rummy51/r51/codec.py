@@ -93,7 +93,6 @@ from .melds import (
     lay_off_candidates,
     lay_off_sides,
     make_meld,
-    opening_value,
     position_card,
     swap_targets,
     top_position,
@@ -245,7 +244,9 @@ def _meld_table(rules: RuleSet, validate: bool = False):
                 continue
         i = MELD0 + len(melds)
         nat = tuple(sorted(c for c in cards if c != JOKER))
-        melds.append(CodecMeld(i, kind, cards, reps, nat, nj, opening_value(cards, rules), si))
+        # worth what its stand-ins stand for (a named stand-in counts, docs/rules.md 4)
+        value = TableMeld(kind, cards, reps).value(rules)
+        melds.append(CodecMeld(i, kind, cards, reps, nat, nj, value, si))
         (run_index if kind == RUN else set_index)[key] = i
         table_key[(kind, cards, reps) if kind == RUN else (kind, nat, nj)] = i
     return tuple(melds), run_index, set_index, table_key
@@ -678,7 +679,7 @@ class ActionCodec:
         melds = go_out_melds(codes, self.rules)
         if melds is None:
             return None
-        return sum(opening_value(m.cards, self.rules) for m in melds)
+        return sum(m.value(self.rules) for m in melds)
 
     def _finishable_after(self, hand, i: int) -> bool:
         """A bottom-card turn, opened: the rest after laying meld ``i`` can still all go

@@ -95,7 +95,8 @@ def load_run(path, name: Optional[str] = None) -> Run:
                           f"{' and '.join(repr(k) for k in KINDS)} runs)")
     try:
         study = _LOADERS[kind](p)
-        records = game_records(study, p) if kind == "games" else None
+        records = (game_records(study, p) if kind == "games"
+                   else study.records if kind == "carousel" else None)
     except ReportError:
         raise
     except (ValueError, KeyError, TypeError, IndexError, OSError) as e:
