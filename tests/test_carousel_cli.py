@@ -129,15 +129,7 @@ def test_under_the_package_main_cli(monkeypatch, capsys):
     ``add_parser`` call), output and errors follow the main CLI's conventions."""
     import rummy51.cli as top
 
-    plain = top.build_parser
-
-    def with_carousel():
-        parser = plain()
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        cli.add_parser(sub)
-        return parser
-
-    monkeypatch.setattr(top, "build_parser", with_carousel)
+    # the main CLI registers it itself (build_parser calls carousel.cli.add_parser)
     assert top.main(["carousel", "best", "--table", TABLE, "--hand", HAND]) == 0
     assert "points left:  2" in capsys.readouterr().out
     assert top.main(["carousel", "best", "--table", "6S 7S 9S", "--hand", "5S"]) == 2
