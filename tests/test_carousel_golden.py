@@ -106,3 +106,18 @@ def test_carousel_doctests():
                    rummy51.carousel.solver):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0, module.__name__
+
+
+def test_stub_lists_the_extension():
+    """src/rummy51/_carousel.pyi names every def and class of the extension, and no other."""
+    import ast
+
+    from rummy51 import _carousel
+
+    stub = Path(_carousel.__file__).with_name("_carousel.pyi")
+    tree = ast.parse(stub.read_text())
+    stubbed = {n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+    real = {name for name, obj in vars(_carousel).items()
+            if callable(obj) and getattr(obj, "__module__", None) == "rummy51._carousel"
+            and not name.startswith("__")}
+    assert stubbed == real
