@@ -31,7 +31,15 @@ def _sessions(path):
 
 
 @pytest.mark.parametrize("doc", [d for d in DOCS if _scripts(d)], ids=lambda d: d.name)
+#: optional libraries a document's snippets may need (the extras openspiel, pettingzoo)
+_OPTIONAL = ("pyspiel", "pettingzoo")
+
+
 def test_script_snippets_run_as_pasted(doc, tmp_path):
+    text = "\n".join(_scripts(doc))
+    for mod in _OPTIONAL:
+        if re.search(rf"^\s*(import|from) {mod}\b", text, re.M):
+            pytest.importorskip(mod, reason=f"{doc.name} needs the optional {mod}")
     script = tmp_path / "snippet.py"
     script.write_text("\n".join(_scripts(doc)), encoding="utf-8")
     r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
