@@ -30,11 +30,11 @@ def _sessions(path):
     return [b for b in _blocks(path) if b.lstrip().startswith(">>>")]
 
 
-@pytest.mark.parametrize("doc", [d for d in DOCS if _scripts(d)], ids=lambda d: d.name)
 #: optional libraries a document's snippets may need (the extras openspiel, pettingzoo)
 _OPTIONAL = ("pyspiel", "pettingzoo")
 
 
+@pytest.mark.parametrize("doc", [d for d in DOCS if _scripts(d)], ids=lambda d: d.name)
 def test_script_snippets_run_as_pasted(doc, tmp_path):
     text = "\n".join(_scripts(doc))
     for mod in _OPTIONAL:
