@@ -228,6 +228,9 @@ cdef struct Ctx:
     uint64_t w2new         # the successor's third word (jokers used: filled in at the end)
     uint32_t word[4]       # the state's runs of each suit, packed
     Cache* cache           # each suit's successors at this position (see _suit_options)
+    Opt nothing            # the one option of a suit with nothing at this position
+    uint64_t last_key[4]   # each suit's last lookup in the layer, and its entry
+    int64_t last_e[4]
     int64_t opt0           # where the options being generated start in the pool
     int settypes
     int high_ok[4]         # a run of the suit can reach the high ace (position 14)
@@ -512,16 +515,25 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
 
 cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
     """The entry of suit s's options for the state's runs and the sets chosen (made on
-    first use in the layer); -1 on no memory."""
+    first use in the layer); -2 if the suit has nothing here (no runs, no cards, no
+    demand: its one option is to do nothing); -1 on no memory."""
     cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36)
                          | (<uint64_t>s << 40))
     cdef int64_t e
     cdef int32_t off
     cdef uint8_t newc[MAXRUNS + 8]
+    if (c.word[s] == 0 and c.na[s] == 0 and c.nj[s] == 0 and c.hi[s] == 0 and c.dem[s] == 0
+            and not (c.can_start and c.jstart_ok[s] and c.jtotal > 0)
+            and not (c.p == 1 and c.high_ok[s])):
+        return -2  # nothing of this suit here: the one option is to do nothing
     if c.p == 14:
         key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
+    if key == c.last_key[s]:
+        return c.last_e[s]
     e = _cache_find(c.cache, key)
     if e >= 0:
+        c.last_key[s] = key
+        c.last_e[s] = e
         return e
     off = <int32_t>c.cache.pool_n
     c.opt0 = off
@@ -530,14 +542,15 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         return -1
     if _cache_add(c.cache, key, off, <int32_t>(c.cache.pool_n - off)) != 0:
         return -1
+    c.last_key[s] = key
+    c.last_e[s] = c.cache.n - 1
     return c.cache.n - 1
 
 cdef void _combine(Ctx* c, int jused) noexcept nogil:
     """Every successor of the state with the sets chosen: one option per suit within
     the joker budget (the options' jokers plus the jokers their short runs need next)."""
     global _n_emit
-    cdef int64_t e0, e1, e2, e3
-    cdef int32_t o0, n0, o1, n1, o2, n2, o3, n3, a0, a1, a2, a3
+    cdef int32_t n0, n1, n2, n3, a0, a1, a2, a3
     cdef int jt = c.jtotal, j0, j1, j2, j3, d0, d1, d2, d3
     cdef int32_t g0, g1, g2
     cdef uint64_t acebits, w3, w2, wa, wb
@@ -546,32 +559,37 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
     cdef Opt* p1
     cdef Opt* p2
     cdef Opt* p3
-    e0 = _suit_options(c, 0)
-    e1 = _suit_options(c, 1) if e0 >= 0 else -1
-    e2 = _suit_options(c, 2) if e1 >= 0 else -1
-    e3 = _suit_options(c, 3) if e2 >= 0 else -1
-    if e3 < 0:
-        c.failed = 1
-        return
+    cdef Opt* b0
+    cdef Opt* b1
+    cdef Opt* b2
+    cdef Opt* b3
+    cdef int64_t e[4]
+    cdef int s
+    for s in range(4):
+        e[s] = _suit_options(c, s)
+        if e[s] == -1:
+            c.failed = 1
+            return
+    # the pool may have moved while the lists were made: take the pointers now
     pool = c.cache.pool
-    o0 = c.cache.off[e0]
-    n0 = c.cache.cnt[e0]
-    o1 = c.cache.off[e1]
-    n1 = c.cache.cnt[e1]
-    o2 = c.cache.off[e2]
-    n2 = c.cache.cnt[e2]
-    o3 = c.cache.off[e3]
-    n3 = c.cache.cnt[e3]
+    b0 = &c.nothing if e[0] == -2 else &pool[c.cache.off[e[0]]]
+    n0 = 1 if e[0] == -2 else c.cache.cnt[e[0]]
+    b1 = &c.nothing if e[1] == -2 else &pool[c.cache.off[e[1]]]
+    n1 = 1 if e[1] == -2 else c.cache.cnt[e[1]]
+    b2 = &c.nothing if e[2] == -2 else &pool[c.cache.off[e[2]]]
+    n2 = 1 if e[2] == -2 else c.cache.cnt[e[2]]
+    b3 = &c.nothing if e[3] == -2 else &pool[c.cache.off[e[3]]]
+    n3 = 1 if e[3] == -2 else c.cache.cnt[e[3]]
     w2 = c.w2new & ~(<uint64_t>7)
     for a0 in range(n0):
-        p0 = &pool[o0 + a0]
+        p0 = &b0[a0]
         j0 = jused + p0.uj
         d0 = p0.need
         if j0 + d0 > jt:
             continue
         g0 = c.val + p0.gain
         for a1 in range(n1):
-            p1 = &pool[o1 + a1]
+            p1 = &b1[a1]
             j1 = j0 + p1.uj
             d1 = d0 + p1.need
             if j1 + d1 > jt:
@@ -579,14 +597,14 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
             g1 = g0 + p1.gain
             wa = (<uint64_t>p0.packed) | ((<uint64_t>p1.packed) << 32)
             for a2 in range(n2):
-                p2 = &pool[o2 + a2]
+                p2 = &b2[a2]
                 j2 = j1 + p2.uj
                 d2 = d1 + p2.need
                 if j2 + d2 > jt:
                     continue
                 g2 = g1 + p2.gain
                 for a3 in range(n3):
-                    p3 = &pool[o3 + a3]
+                    p3 = &b3[a3]
                     j3 = j2 + p3.uj
                     if j3 + d2 + p3.need > jt:
                         continue
@@ -859,6 +877,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     for p in range(1, P + 1):
         _table_clear(nxt)
         _cache_clear(&w.cache)
+        for s in range(4):
+            c.last_key[s] = <uint64_t>0xFFFFFFFFFFFFFFFF  # no key is all ones (bits 52+ unused)
         c.out = nxt
         c.p = p
         c.last = 1 if p == P else 0
