@@ -78,9 +78,9 @@ def seed_from(rng) -> np.random.Generator:
 def resample(state, player: int, rng=None):
     """A copy of ``state`` (an ``AgentState``) with the cards hidden from ``player`` dealt
     again consistently (see the module docstring)."""
-    from .observation import _player
+    from .observation import player_index
 
-    p = _player(player, state.n_players)
+    p = player_index(player, state.n_players)
     rng = seed_from(rng)
     if state.game is None:
         return _resample_dealing(state, p, rng)
@@ -96,7 +96,7 @@ def resample(state, player: int, rng=None):
 
 
 def _resample_dealing(state, p: int, rng: np.random.Generator):
-    from .observation import _dealt_to
+    from .observation import dealt_to
 
     s = state.clone()
     rules = state.rules
@@ -104,7 +104,7 @@ def _resample_dealing(state, p: int, rng: np.random.Generator):
     mine = set()
     k = (p - state.first) % state.n_players
     start = 0 if k == 0 else rules.hand_size + 1 + (k - 1) * rules.hand_size
-    mine.update(range(start, start + len(_dealt_to(state, p))))
+    mine.update(range(start, start + len(dealt_to(state, p))))
     keep = mine | set(range(n_hands, len(state._dealt)))  # the bottom card is face up
     pool = Counter(int(c) for c in rules.deck())
     pool.subtract(state._dealt[i] for i in keep)

@@ -118,7 +118,7 @@ class ObservationLayout:
     def encode(self, state, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
         """The observation tensor of ``player`` in ``state`` (an ``AgentState``)."""
         n = self.players
-        p = _player(player, n)
+        p = player_index(player, n)
         if out is None:
             out = np.zeros(self.size, np.float32)
         else:
@@ -127,7 +127,7 @@ class ObservationLayout:
         g = state.game
         rules = self.rules
         if g is None:  # a chance-mode deal: only the cards dealt to the player so far
-            dealt = _dealt_to(state, p)
+            dealt = dealt_to(state, p)
             if dealt:
                 self._cards(out, off["hand"], _counts(dealt))
             out[off["phase"] + 4] = 1.0
@@ -206,7 +206,7 @@ def layout_for(rules: RuleSet, players: int) -> ObservationLayout:
     return ObservationLayout(rules, players)
 
 
-def _player(player, n: int) -> int:
+def player_index(player, n: int) -> int:
     if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"player must be a seat number 0..{n - 1}, got {player!r:.40}")
     if not 0 <= player < n:
@@ -218,7 +218,7 @@ def _counts(cards) -> np.ndarray:
     return np.bincount(np.asarray(cards, dtype=np.intp), minlength=53)
 
 
-def _dealt_to(state, p: int) -> list[int]:
+def dealt_to(state, p: int) -> list[int]:
     """Chance-mode deal: the cards dealt so far to seat ``p`` (hands in seat order from the
     first player: hand_size + 1 cards, then hand_size each)."""
     rules = state.rules
@@ -306,11 +306,11 @@ def _record_line(r, p: int) -> str:
 def information_state_string(state, player: int) -> str:
     """The perfect-recall information state of ``player`` (see the module docstring)."""
     n = state.n_players
-    p = _player(player, n)
+    p = player_index(player, n)
     head = f"rummy51 player {p} of {n}, first {state.first}"
     g = state.game
     if g is None:
-        return f"{head}\ndealt {len(state._dealt)}: {cards_str(_dealt_to(state, p))}"
+        return f"{head}\ndealt {len(state._dealt)}: {cards_str(dealt_to(state, p))}"
     key = ("info", p)
     hist = g.history
     private = state._private
@@ -360,10 +360,10 @@ def _initial_hand(state, deck, p: int) -> list[int]:
 def observation_string(state, player: int) -> str:
     """What ``player`` sees now, as text (not perfect recall)."""
     n = state.n_players
-    p = _player(player, n)
+    p = player_index(player, n)
     g = state.game
     if g is None:
-        return f"player {p}: dealing, dealt {cards_str(_dealt_to(state, p))}"
+        return f"player {p}: dealing, dealt {cards_str(dealt_to(state, p))}"
     lines = [f"player {p}, turn {g.turn}, round {g.round}, player {g.current} to "
              f"{g.phase.value}" + (" (stock draw pending)" if state._pending else ""),
              f"hand: {cards_str(g.hands[p])}"]
