@@ -55,6 +55,18 @@ def test_kernel_plays_mixed_tables_under_every_rule_set(rules, players):
             assert_same_deal(*both((b,) * players, rules, seed))
 
 
+@pytest.mark.parametrize("rules", [RuleSet(), RuleSet(opening_run="run"), RuleSet(ace_high=False),
+                                   RuleSet(jokers=0), RuleSet(max_jokers_per_meld=0),
+                                   RuleSet(threshold=30), RuleSet(threshold=71)],
+                         ids=["default", "opening-run", "ace-low", "no-jokers", "mj0", "t30", "t71"])
+def test_tactician_discard_shortcuts_keep_its_choice(rules):
+    """The tactician's unopened discard counts outs with exact shortcuts (candidates in
+    order of a bound, unseen cards that make no meld with the rest skipped): four
+    tacticians under rule sets that move those shortcuts' edges, move for move."""
+    for seed in range(12):
+        assert_same_deal(*both(("tactician",) * 4, rules, 3000 + seed))
+
+
 def test_the_rare_moves_are_covered():
     """Across these deals the bots take the bottom card, win by hand, swap jokers and
     lay the freed joker, take discards: the kernel's branches for them are exercised."""

@@ -1231,10 +1231,21 @@ cdef int can_take_bottom(Game* G) noexcept nogil:
 
 
 cdef inline int ask(Game* G, int mode, int keep, int must, int extra, int minus) noexcept nogil:
-    """One solver question about the hand on turn, plus ``extra`` less ``minus`` (-1: none)."""
-    cdef uint8_t codes[MAXCODES]
-    cdef int n = hand_codes(G, G.current, codes, extra, minus)
-    return qsolve(G, codes, n, mode, keep, must, NULL, NULL)
+    """One solver question about the hand on turn, plus ``extra`` less ``minus`` (-1: none).
+    The hand goes to the solver as bit planes (hand_of), not as codes to parse."""
+    cdef Hand h, hx
+    cdef int r
+    hand_of(G, G.current, minus, &h)
+    if extra >= 0:
+        if hand_plus(&h, extra, &hx):      # a third copy: parse_hand would refuse it too
+            G.err = E_SOLVER
+            return 0
+        h = hx
+    r = solve(G.sr, &h, mode, keep, must, NULL, NULL)
+    if r < 0:
+        G.err = E_SOLVER
+        return 0
+    return r
 
 
 cdef int unseen_counts(const Game* G, int* u) noexcept nogil:
@@ -1643,14 +1654,67 @@ cdef void tact_draw(Game* G) noexcept nogil:
     do_draw(G, SRC_STOCK)
 
 
+cdef inline int held_at(const Game* G, int p, int minus, int pos, int suit) noexcept nogil:
+    """Player p, less one ``minus``, holds the card at run position ``pos`` of ``suit``."""
+    cdef int y
+    if pos < 0 or pos > G.g.top:
+        return 0
+    y = pcard(pos, suit)
+    return G.cnt[p][y] - (1 if y == minus else 0) > 0
+
+
+cdef int melds_with_two(const Game* G, int p, int minus, int x) noexcept nogil:
+    """A natural x makes a meld of three naturals with two of player p's cards (less one
+    ``minus``): two others of its rank in other suits, or two of its suit next to it in a
+    run. With no joker in hand, an x that does not lies in no meld of hand + x, so adding
+    it leaves the hand's answer as it was."""
+    cdef int s = x // 13, r = x % 13, q, k = 0, i, P, y
+    cdef int pos[2]
+    for q in range(4):
+        if q != s:
+            y = q * 13 + r
+            if G.cnt[p][y] - (1 if y == minus else 0) > 0:
+                k += 1
+    if k >= 2:
+        return 1
+    for i in range(positions_of(G.g, x, pos)):
+        P = pos[i]
+        if held_at(G, p, minus, P - 1, s) and (held_at(G, p, minus, P - 2, s)
+                                                or held_at(G, p, minus, P + 1, s)):
+            return 1
+        if held_at(G, p, minus, P + 1, s) and held_at(G, p, minus, P + 2, s):
+            return 1
+    return 0
+
+
+cdef inline int bound_of_cand(int ub) noexcept nogil:
+    """A pass-1 mark as a bound on outs (exact counts are >= 0, bounds -1 - bound)."""
+    return ub if ub >= 0 else -1 - ub
+
+
+cdef inline int tact_beats(int v, int w, int c, int bv, int bw, int bc) noexcept nogil:
+    """The tactician's tie-break at equal outs: higher value kept, then the dearer card,
+    then the higher code."""
+    return v > bv or (v == bv and (w > bw or (w == bw and c > bc)))
+
+
 cdef int tact_discard(Game* G) noexcept nogil:
-    """TacticianBot._discard."""
-    cdef uint8_t codes[MAXCODES]
+    """TacticianBot._discard.
+
+    Unopened, the bot keeps the rest with the most outs (unseen cards that would let it
+    open), then the higher value. Counting outs is one solve per candidate and unseen card,
+    so the candidates go in order of an upper bound on their outs (the unseen cards near
+    the rest) and a candidate stops being counted once it cannot reach the best so far:
+    the same discard as counting every one, since the order (outs, value, card value,
+    code) is total."""
     cdef int cands[53]
     cdef int u[53]
     cdef int near[53]
+    cdef int vs[53]
+    cdef int ubs[53]
+    cdef int order[53]
     cdef Hand h, hx, hfull
-    cdef int p = G.current, nc, k = 0, i, c, x, n, total, outs, v, w, f, skip
+    cdef int p = G.current, nc, k = 0, i, j, c, x, total, outs, v, w, skip, ub, need, left
     cdef int bc = -1, bo = 0, bv = 0, bw = 0
     nc = discard_cands(G, cands)
     for i in range(nc):
@@ -1665,17 +1729,54 @@ cdef int tact_discard(Game* G) noexcept nogil:
         total = unseen_counts(G, u)
         near_cards(G, p, near)
         hand_of(G, p, -1, &hfull)
+        # pass 1: each rest's value, and its outs exactly (it opens already: any card)
+        # or bounded (the unseen cards near it; ubs[i] = -1 - bound marks a bound)
         for i in range(nc):
             c = cands[i]
-            n = hand_codes(G, p, codes, -1, c)
-            v = qsolve(G, codes, n, MODE_BEST, 0, -1, NULL, NULL)
+            h = hfull
+            hand_minus(&h, c)
+            v = hsolve(G, &h, MODE_BEST, 0)
             if v >= G.g.threshold:
-                outs = total    # opens already: with any card too
+                ubs[i] = total
             else:
-                # a card in no meld with the rest leaves the rest's answer: no
-                outs = 0
                 if c != JOKER:
                     near_add(G.g, c, -1, near)
+                ub = 0
+                for x in range(53):
+                    if u[x] and near[x] > 0:
+                        ub += u[x]
+                if c != JOKER:
+                    near_add(G.g, c, 1, near)
+                ubs[i] = -1 - ub
+            if feeds(G, c):
+                v -= G.feed_pen[p]
+            vs[i] = v
+        # the candidates by bound, highest first (insertion sort: a hand's few cards)
+        for i in range(nc):
+            j = i
+            while j > 0 and bound_of_cand(ubs[order[j - 1]]) < bound_of_cand(ubs[i]):
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = i
+        # pass 2: exact outs where they can still win
+        for j in range(nc):
+            i = order[j]
+            c = cands[i]
+            v = vs[i]
+            w = cval(G.g, c)
+            if bc < 0:
+                need = 0
+            elif tact_beats(v, w, c, bv, bw, bc):
+                need = bo
+            else:
+                need = bo + 1
+            ub = bound_of_cand(ubs[i])
+            if ub < need:
+                continue
+            if ubs[i] >= 0:
+                outs = ubs[i]
+            else:
+                outs = 0
                 h = hfull
                 hand_minus(&h, c)
                 # a jokerless rest: a joker does all any card x does there (it stands for x
@@ -1683,21 +1784,28 @@ cdef int tact_discard(Game* G) noexcept nogil:
                 # cannot with any card
                 skip = (h.jokers == 0 and G.g.mj >= 1 and hand_plus(&h, JOKER, &hx) == 0
                         and not hsolve(G, &hx, MODE_CAN_OPEN, 1))
+                left = 0 if skip else ub
+                if c != JOKER:
+                    near_add(G.g, c, -1, near)
                 for x in range(53 if not skip else 0):
                     if u[x] and near[x] > 0:
-                        if hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_CAN_OPEN, 1):
+                        left -= u[x]
+                        if h.jokers == 0 and x != JOKER and not melds_with_two(G, p, c, x):
+                            pass        # in no meld of rest + x: the rest cannot open
+                        elif h.jokers == 0 and x == JOKER and G.g.mj >= 1:
+                            outs += u[x]    # the skip test found the rest + joker opens
+                        elif hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_CAN_OPEN, 1):
                             outs += u[x]
+                        if outs + left < need:
+                            break
                 if c != JOKER:
                     near_add(G.g, c, 1, near)
-            if feeds(G, c):
-                v -= G.feed_pen[p]
-            w = cval(G.g, c)
-            if (bc < 0 or outs > bo or (outs == bo and (v > bv or (v == bv and (w > bw or
-                    (w == bw and c > bc)))))):
-                bc = c
-                bo = outs
-                bv = v
-                bw = w
+                if outs + left < need:
+                    continue
+            bc = c
+            bo = outs
+            bv = v
+            bw = w
         return bc
     for i in range(nc):
         c = cands[i]
