@@ -91,6 +91,31 @@ def test_random_seat_draws_like_the_python_bot():
     assert a.rng.integers(1 << 30) == b.rng.integers(1 << 30)
 
 
+def test_a_log_too_short_plays_the_deal_again_from_the_same_states(monkeypatch):
+    """A recorded deal whose action log does not fit is played again with room, the deal's
+    and each random seat's generator put back first: the same deal, the same draws."""
+    from rummy51 import _game
+
+    real = _game.play_table
+    calls = []
+
+    def short_log_once(*args):
+        out = real(*args)
+        calls.append(out)
+        return out[:-1] + (len(args[-1]) + 1,) if len(calls) == 1 else out
+
+    table = lambda: [RandomBot(seed=5), GreedyBot(), RandomBot(seed=6)]  # noqa: E731
+    want_bots = table()
+    want = play_kernel_deal(want_bots, RuleSet(), seed=11, record=True)
+    monkeypatch.setattr(_game, "play_table", short_log_once)
+    got_bots = table()
+    got = play_kernel_deal(got_bots, RuleSet(), seed=11, record=True)
+    assert len(calls) == 2
+    assert got == want
+    for a, b in zip(want_bots[::2], got_bots[::2]):
+        assert a.rng.bit_generator.state == b.rng.bit_generator.state
+
+
 def test_bot_parameters_are_read():
     """Non-default hand-hunter and tactician parameters play as in Python."""
     for seed in range(15):

@@ -47,7 +47,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Optional, Sequence, TypeVar
 
 import numpy as np
 
@@ -83,6 +83,7 @@ __all__ = ["GameState", "PlayerView", "replay", "rules_to_dict", "rules_from_dic
 
 _START = TurnInfo()
 _LAST = TurnInfo(last=True)
+_R = TypeVar("_R", bound=Record)
 
 
 def rules_to_dict(rules: CarouselRules) -> dict:
@@ -245,7 +246,9 @@ class GameState(MoveRules):
         if self._forced:
             order = self._forced.pop(0)
         else:
-            order = tuple(int(c) for c in self._rng.permutation(np.asarray(rules.deck(), np.int64)))
+            rng = self._rng
+            assert rng is not None  # new() sets it before the first deal
+            order = tuple(int(c) for c in rng.permutation(np.asarray(rules.deck(), np.int64)))
         self.decks.append(order)
         h = rules.hand_size
         self.hands = [[] for _ in range(n)]
@@ -300,7 +303,7 @@ class GameState(MoveRules):
             history=_Snapshot(self._public, len(self._public)))
 
     # ------------------------------------------------------------------ moves
-    def _record(self, rec: Record, public: Optional[Record] = None) -> Record:
+    def _record(self, rec: _R, public: Optional[Record] = None) -> _R:
         self.history.append(rec)
         self._public.append(rec if public is None else public)
         return rec
@@ -318,12 +321,12 @@ class GameState(MoveRules):
             self.turn_info = TurnInfo(draws=draws)
             self.phase = Phase.MELD if draws < 3 else Phase.END
             rec = DrawRecord(self.round, self.turn, p, Draw(), card)
-            return self._record(rec, dataclasses.replace(rec, card=None))  # type: ignore[return-value]
+            return self._record(rec, dataclasses.replace(rec, card=None))
         self._stock_out_by = p
         self.turn_info = TurnInfo(draws=draws)
         # the step reached: after a first or second draw the player may still meld
         self.phase = Phase.NO_DRAW if draws < 3 else Phase.END
-        return self._record(DrawRecord(self.round, self.turn, p, Draw(), None, True))  # type: ignore[return-value]
+        return self._record(DrawRecord(self.round, self.turn, p, Draw(), None, True))
 
     def meld(self, melds) -> MeldRecord:
         """Play ``melds`` as the whole new table (section 4); see ``verify_meld``."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import abc
 from collections import Counter
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 from ..cards import JOKER, card_text, cards_text
 from .actions import Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo
@@ -37,6 +37,7 @@ def _new_table(melds, rules: CarouselRules) -> list[TableMeld]:
         melds = melds.melds
     out = []
     for m in melds:
+        slots: Union[str, list[Any]]  # what parse_meld reads: text, or codes and [JOKER, declared]
         if isinstance(m, TableMeld):
             slots = [[JOKER, r] if c == JOKER else c for c, r in zip(m.cards, m.represents)]
         elif isinstance(m, str):

@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Optional
+from typing import Any, Optional
 
 from ..cards import JOKER
 from .rules import CarouselRules
@@ -127,7 +127,8 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
             if n - (mask & avail).bit_count() > most:
                 continue
             # slots whose card has no copy left must be jokers; the others may be either
-            forced, free = [], []
+            forced: list[int] = []
+            free: list[int] = []
             for i, c in enumerate(meld):
                 if i != anchor:
                     copies = req[c] + opt[c] - (1 if c == low else 0)
@@ -180,7 +181,9 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
             return memo[key]
         low = next((c for c in _ORDER if req[c] or opt[c]), None)
         if low is None:
-            result = (0, 0, None) if jneed == 0 and not any(dem) else None
+            # (points, cards, choice): choice None here, else (meld pairs, next state)
+            result: Optional[tuple[int, int, Any]] = (
+                (0, 0, None) if jneed == 0 and not any(dem) else None)
             memo[key] = result
             return result
         # a card's slots still to come are its copies left or jokers: demand beyond the

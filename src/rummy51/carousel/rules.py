@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, fields
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -138,7 +138,7 @@ class CarouselRules:
         n = _as_int("players", n)
         if not 2 <= n <= 6:
             raise ValueError(f"CarouselRules.players must be 2..6, got {n}")
-        deck = {"decks": 1, "jokers": 1} if n == 2 else {"decks": 2, "jokers": 2}
+        deck: dict[str, Any] = {"decks": 1, "jokers": 1} if n == 2 else {"decks": 2, "jokers": 2}
         deck.update(overrides)
         return cls(players=n, **deck)
 

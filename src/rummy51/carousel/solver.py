@@ -215,7 +215,7 @@ def _fills(meld, anchor_natural, st: _Counts, rules: CarouselRules, anchor_card:
 
 def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
     """Melds placing every required card and reaching ``target`` (the core's value)."""
-    melds = []
+    melds: list[TableMeld] = []
     played_jokers = 0
     guard = 0
     while True:

@@ -9,7 +9,7 @@ import re
 import dataclasses
 import json
 import sys
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from ..cards import parse_cards
 from ..rules import PRESETS, RuleSet
@@ -25,7 +25,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells do
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are one line: ``rummy51: error: ...``."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{PROG}: error: {message} (see '{self.prog} --help')\n")
 
 

@@ -64,6 +64,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
             state.apply(bots[p - 1].choose(state.view(p)))
     _show_moves(state, shown, u)
     res = state.result
+    assert res is not None  # the loop ran until the deal was over
     who = "you" if res.winner == 0 else (f"seat {res.winner}" if res.winner is not None else "nobody")
     print(f"\ndeal over ({res.how}): {who} won; scores (lower is better): "
           + ", ".join(f"seat {i} {s}" for i, s in enumerate(state.scores())))

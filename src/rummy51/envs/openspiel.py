@@ -25,13 +25,15 @@ IS-MCTS against greedy bots.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, Optional
 
 import numpy as np
 
 from ._optional import need
 
-pyspiel = need("pyspiel", "openspiel")
-_mcts = need("open_spiel.python.algorithms.mcts", "openspiel")
+# imported at run time (an optional extra), so untyped here: Any
+pyspiel: Any = need("pyspiel", "openspiel")
+_mcts: Any = need("open_spiel.python.algorithms.mcts", "openspiel")
 
 from ..rules import RuleSet  # noqa: E402
 from ..r51.agent import AgentState, max_game_length, utility_bounds  # noqa: E402
@@ -187,6 +189,8 @@ class Rummy51Observer:
             raise ValueError("python_rummy51 observes a single player's private and public "
                              "information only")
         self.perfect_recall = iig_obs_type.perfect_recall
+        self.tensor: Optional[np.ndarray]
+        self.dict: dict[str, np.ndarray]
         if self.perfect_recall:
             self.tensor = None
             self.dict = {}

@@ -23,14 +23,15 @@ Keyword arguments: ``players`` (4), ``first`` (0), ``render_mode`` (``"ansi"`` o
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from ._optional import need
 
-_pz = need("pettingzoo", "pettingzoo")
-_spaces = need("gymnasium.spaces", "pettingzoo")
+# imported at run time (an optional extra), so untyped here: Any
+_pz: Any = need("pettingzoo", "pettingzoo")
+_spaces: Any = need("gymnasium.spaces", "pettingzoo")
 
 from ..rules import RuleSet  # noqa: E402
 from ..r51.agent import AgentState  # noqa: E402

@@ -224,9 +224,11 @@ class _MoveRules:
                 raise IllegalMove("4", "an opening must hold a run" + (
                     " without a joker" if self.rules.opening_run == "pure_run" else "")
                     + f" (rules.opening_run = {self.rules.opening_run!r})")
-            if ti.must_open and self.rules.discard_card_must_meld and ti.taken not in used:
+            taken = ti.taken
+            if ti.must_open and self.rules.discard_card_must_meld and taken not in used:
+                assert taken is not None  # must_open is set by a draw from the discard pile
                 raise IllegalMove("5.4", f"the card taken from the discard pile "
-                                         f"({card_text(ti.taken)}) must be in the opening melds "
+                                         f"({card_text(taken)}) must be in the opening melds "
                                          "(rules.discard_card_must_meld)")
         if ti.freed_joker and used[JOKER] < 1:
             raise IllegalMove("5.5", "the swapped joker must go into a new meld: lay down a meld "
@@ -318,7 +320,9 @@ class _MoveRules:
         if ti.freed_joker:
             raise IllegalMove("5.5", "the swapped joker must go into a new meld before the discard")
         if ti.must_open and not self.opened[p]:
-            raise IllegalMove("5.4", f"player {p} took {card_text(ti.taken)} from the discard pile "
+            taken = ti.taken
+            assert taken is not None  # must_open is set by a draw from the discard pile
+            raise IllegalMove("5.4", f"player {p} took {card_text(taken)} from the discard pile "
                                      "without having opened: they must open before discarding")
         if ti.bottom and len(hand) > 1:
             raise IllegalMove("5.7", "the bottom card was taken to win by hand: lay down all but "

@@ -22,14 +22,14 @@ The OpenSpiel game, the PettingZoo environment and the JSON door for language mo
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from ..cards import card_text
 from ..rules import RuleSet
 from .actions import IllegalMove, Phase
-from .codec import CANCEL, DRAW_STOCK, MELD0, OPEN, codec_for
+from .codec import CANCEL, DRAW_STOCK, MELD0, OPEN, ActionCodec, codec_for
 from .engine import GameState, PlayerView
 from .notation import action_text
 
@@ -99,6 +99,24 @@ class AgentState:
     ``observation_string(p)`` what player ``p`` knows; ``resample_from_infostate(p, rng)``
     a state the same for ``p`` with the hidden cards dealt again. ``game`` is the
     ``GameState`` (``None`` while a chance-mode deal is being dealt)."""
+
+    # the attributes (set in ``new``, copied by ``clone``; annotations only, for the checker)
+    rules: RuleSet
+    codec: ActionCodec
+    chance: bool
+    n_players: int
+    first: int
+    game: Optional[GameState]
+    staged: tuple[int, ...]  # the meld ids staged this turn
+    _dealt: list[int]  # chance mode: the cards dealt so far, in order
+    _remaining: Optional[list[int]]  # chance mode, while dealing: copies left per card code
+    _pending: bool  # a stock draw waits for its chance outcome
+    _cancelled: bool
+    _flags_turn: int
+    _private: tuple[tuple[int, int, int], ...]  # (len(history), player, id) of staging moves
+    _legal: Optional[list[int]]
+    _cache: dict[Any, Any]
+    _memo: dict[Any, Any]
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -223,6 +241,7 @@ class AgentState:
         a stock draw brings, each weighted by its copies left."""
         if self.game is None:
             counts = self._remaining
+            assert counts is not None  # set by new(chance=True) until the deal is complete
         elif self._pending:
             counts = [0] * 53
             for c in self.game.stock:
@@ -234,18 +253,18 @@ class AgentState:
 
     def decode(self, action: int):
         """The move id ``action`` stands for now (an engine action, ``Stage`` or ``Cancel``)."""
-        self._need_game("decode an action")
-        return self.codec.decode(action, self.game, self.staged)
+        g = self._need_game("decode an action")
+        return self.codec.decode(action, g, self.staged)
 
     def encode(self, action) -> int:
         """The id of a move (an engine action, ``Stage`` or ``Cancel``) now."""
-        self._need_game("encode an action")
-        return self.codec.encode(action, self.game, self.staged)
+        g = self._need_game("encode an action")
+        return self.codec.encode(action, g, self.staged)
 
     def encode_sequence(self, action) -> list[int]:
         """The ids that make an engine move now (an opening: its melds staged, then open)."""
-        self._need_game("encode an action")
-        return self.codec.encode_sequence(action, self.game, self.staged)
+        g = self._need_game("encode an action")
+        return self.codec.encode_sequence(action, g, self.staged)
 
     def action_text(self, action: int) -> str:
         """The text of a move id now (``parse_action`` reads it back); a chance outcome is
@@ -255,9 +274,12 @@ class AgentState:
             return f"{'deal' if self.game is None else 'stock'} {card_text(c)}"
         return action_text(self.decode(action))
 
-    def _need_game(self, what: str) -> None:
-        if self.game is None:
+    def _need_game(self, what: str) -> GameState:
+        """The game, or a ValueError while a chance-mode deal is being dealt."""
+        g = self.game
+        if g is None:
             raise ValueError(f"cannot {what}: the deal is still being dealt (chance nodes)")
+        return g
 
     def why_illegal(self, action: int) -> str:
         """Why ``action`` is not legal now, in a few words (for error messages)."""
@@ -269,6 +291,7 @@ class AgentState:
             return "this is a chance node (apply a card code from chance_outcomes())"
         kind = self.codec.kind(a)
         g = self.game
+        assert g is not None  # a player is on turn, so the deal is dealt
         if kind == "cancel":
             return "nothing is staged to cancel" if not self.staged else \
                 "the turn's one cancel was used"
@@ -317,6 +340,7 @@ class AgentState:
         if a not in self.legal_actions():
             raise IllegalMove("engine", f"action {a} is not legal now: {self.why_illegal(a)}")
         g = self.game
+        assert g is not None  # a player is on turn, so the deal is dealt
         if a == DRAW_STOCK and self.chance:
             self._pending = True
         elif a == OPEN:
@@ -344,8 +368,10 @@ class AgentState:
             raise ValueError(f"chance outcome {c} is not a card {what} (outcomes: "
                              f"{', '.join(str(k) for k in sorted(outcomes))})")
         if self.game is None:
+            remaining = self._remaining
+            assert remaining is not None  # set by new(chance=True) until the deal is complete
             self._dealt.append(c)
-            self._remaining[c] -= 1
+            remaining[c] -= 1
             if len(self._dealt) == _deal_size(self.rules, self.n_players):
                 self._finish_deal()
         else:
@@ -359,7 +385,9 @@ class AgentState:
         draw's chance outcome) and the bottom card make the deck order."""
         rules = self.rules
         n_hands = self.n_players * rules.hand_size + 1
-        stock = [c for c in range(53) for _ in range(self._remaining[c])]
+        remaining = self._remaining
+        assert remaining is not None  # set by new(chance=True) until the deal is complete
+        stock = [c for c in range(53) for _ in range(remaining[c])]
         deck = self._dealt[:n_hands] + stock + self._dealt[n_hands:]
         self.game = GameState.new(rules, players=self.n_players, seed=0, deck=deck,
                                   first=self.first)
@@ -379,14 +407,14 @@ class AgentState:
     def returns(self) -> list[float]:
         """Each player's return: minus their points (docs/rules.md 6) once the deal is over,
         else zeros (OpenSpiel's terminal rewards)."""
-        if not self.is_terminal():
+        g = self.game
+        if g is None or not self.is_terminal():
             return [0.0] * self.n_players
-        return [float(-x) for x in self.game.scores()]
+        return [float(-x) for x in g.scores()]
 
     def view(self, player: Optional[int] = None) -> PlayerView:
         """What ``player`` sees (``GameState.view``)."""
-        self._need_game("show a view")
-        return self.game.view(player)
+        return self._need_game("show a view").view(player)
 
     # ------------------------------------------------------------------ what a player knows
     def observation(self, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:

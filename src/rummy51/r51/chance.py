@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Optional
+from typing import Optional, Union
 
 import numpy as np
 
@@ -101,7 +101,7 @@ def _resample_dealing(state, p: int, rng: np.random.Generator):
     s = state.clone()
     rules = state.rules
     n_hands = state.n_players * rules.hand_size + 1
-    mine = set()
+    mine: set[int] = set()
     k = (p - state.first) % state.n_players
     start = 0 if k == 0 else rules.hand_size + 1 + (k - 1) * rules.hand_size
     mine.update(range(start, start + len(dealt_to(state, p))))
@@ -110,7 +110,8 @@ def _resample_dealing(state, p: int, rng: np.random.Generator):
     pool.subtract(state._dealt[i] for i in keep)
     cards = list(pool.elements())
     hidden = [i for i in range(len(state._dealt)) if i not in keep]
-    pick = rng.choice(len(cards), size=len(hidden), replace=False) if hidden else []
+    pick: Union[np.ndarray, list[int]] = (
+        rng.choice(len(cards), size=len(hidden), replace=False) if hidden else [])
     for i, j in zip(hidden, pick):
         s._dealt[i] = cards[int(j)]
     rem = Counter(int(c) for c in rules.deck())
@@ -156,7 +157,7 @@ def _resample(state, p: int, rng: np.random.Generator):
         pool0[deck[-1]] -= 1
     remaining = [pool0]
     seqs: list[list] = [[]]  # per pool: the stock draws in order (a card, or a _Slot)
-    concrete = [Counter() for _ in range(n)]
+    concrete: list[Counter[int]] = [Counter() for _ in range(n)]
     slots: list[list[_Slot]] = [[] for _ in range(n)]
     initial: dict[int, list[_Slot]] = {}
     for k, q in enumerate(seat_at):
@@ -286,7 +287,9 @@ def _resample(state, p: int, rng: np.random.Generator):
             nh[i] = replace(r, card=draws[i].value)
     for q in range(n):
         if q != p:
-            ng.hands[q] = sorted(list(concrete[q].elements()) + [x.value for x in slots[q]])
+            # every slot left is filled (value not None): the pools above hold a card for each
+            ng.hands[q] = sorted(list(concrete[q].elements())
+                                 + [x.value for x in slots[q]])  # type: ignore[type-var]
             if len(ng.hands[q]) != len(g.hands[q]):  # pragma: no cover - a bug
                 raise RuntimeError(f"resampling changed the size of hand {q}")
     # the engine's private fields: the stock (top last) and the RNG (the real seed, or the

@@ -42,7 +42,7 @@ import json
 from collections import Counter
 from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence, TypeVar
 
 import numpy as np
 
@@ -116,7 +116,11 @@ __all__ = [
 
 
 
-def _make(cls, fields: dict):
+_T = TypeVar("_T")
+_R = TypeVar("_R", bound=Record)
+
+
+def _make(cls: type[_T], fields: dict[str, Any]) -> _T:
     """A frozen dataclass instance from a complete dict of its fields, without the
     field-by-field ``object.__setattr__`` of the generated ``__init__`` (the engine's
     per-turn objects; every field is given, nothing needs validating)."""
@@ -444,6 +448,8 @@ class GameState(_MoveRules):
             rec = self.history[k]
             if type(rec) is ChanceRecord:
                 break
+        # the deal's record is history[0], so the loop always finds one
+        assert type(rec) is ChanceRecord
         order = list(rec.cards)
         if rec.kind == "deal":
             # the deck: the hands, the stock (top first), the bottom card
@@ -493,7 +499,7 @@ class GameState(_MoveRules):
         })
 
     # ------------------------------------------------------------------ moves
-    def _record(self, rec: Record, public: Optional[Record] = None) -> Record:
+    def _record(self, rec: _R, public: Optional[Record] = None) -> _R:
         self.history.append(rec)
         self._public.append(rec if public is None else public)
         return rec
@@ -508,7 +514,9 @@ class GameState(_MoveRules):
         elif source == DISCARD:
             card = self.discard_pile.pop()
         else:
-            card = self.bottom
+            bottom = self.bottom
+            assert bottom is not None  # verify_draw refuses a draw of no bottom card
+            card = bottom
             self.bottom = None
         self.hands[p].append(card)
         self.hands[p].sort()

@@ -235,9 +235,10 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     bots = list(bots)
-    codes = [bot_code(b) for b in bots]
-    if any(c is None for c in codes):
-        bad = next(b for b, c in zip(bots, codes) if c is None)
+    found = [bot_code(b) for b in bots]
+    codes = [c for c in found if c is not None]
+    if len(codes) < len(found):
+        bad = next(b for b, c in zip(bots, found) if c is None)
         raise ValueError(f"the game kernel plays the built-in bots only "
                          f"({', '.join(BOT_CODES)}), not {bad!r}")
     players = len(bots)
@@ -247,7 +248,7 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
     if isinstance(seed, np.random.Generator):
         raise TypeError("seed must be an int, a SeedSequence, a dict or None (a Generator "
                         "cannot be recorded for a replay)")
-    rngs = []
+    rngs: list[Optional[np.random.Generator]] = []
     for i, (b, c) in enumerate(zip(bots, codes)):
         if c != 0:
             rngs.append(None)
@@ -260,16 +261,15 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
     log = np.empty(1 << 16, np.int32) if record else None
     while True:
         state = rng.bit_generator.state
-        bstates = [r.bit_generator.state if r is not None else None for r in rngs]
+        bstates = [(r, r.bit_generator.state) for r in rngs if r is not None]
         winner, how, length, scores, opened, turn_opened, log_n = _game.play_table(
             greedy_kernel(rules), rng, players, int(first), codes, rngs, params, log)
         if log is None or log_n <= len(log):
             break
         log = np.empty(2 * log_n, np.int32)  # a long deal: play it again with room
         rng.bit_generator.state = state
-        for r, st in zip(rngs, bstates):
-            if r is not None:
-                r.bit_generator.state = st
+        for r, st in bstates:
+            r.bit_generator.state = st
     return FastDeal(
         rules=rules, players=players, first=int(first), seed=recorded,
         winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),

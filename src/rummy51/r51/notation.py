@@ -133,9 +133,8 @@ def parse_action(text: str):
         body = t.split(" ", 2)[2] if low.startswith("lay down ") else t.split(" ", 1)[1]
         parsed = [_parse_meld(part, text) for part in body.split("|")]
         melds = tuple(c for c, _ in parsed)
-        si: Optional[tuple] = tuple(s for _, s in parsed)
-        if all(s is None for s in si):
-            si = None
+        stand_ins = tuple(s for _, s in parsed)
+        si: Optional[tuple] = None if all(s is None for s in stand_ins) else stand_ins
         return LayDown(melds, si)
     if low.startswith("stage "):
         from .codec import Stage

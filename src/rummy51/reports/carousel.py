@@ -9,7 +9,7 @@ round length, P(knock possible by turn t) by position, and score distributions.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
@@ -173,15 +173,16 @@ def carousel_sections(runs: Sequence[Run]) -> list[Section]:
                                             Column("score", "score", "int"),
                                             Column("count", "rounds", "int"),
                                             Column("share", "share", "pct")))
-    items = [over_table, win_table,
-             ReportFigure("carousel_win_rates_fig", "Game win rate by seat",
-                          _fig_win_rates(rates, names), data=rates[rates.group == "seat"]),
-             kp_table,
-             ReportFigure("carousel_knock_possible_fig", "P(knock possible by turn t)",
-                          _fig_knock_possible(kp, names), data=kp),
-             ReportFigure("carousel_final_scores_fig", "Final scores by bot",
-                          _fig_scores(finals, names), data=finals),
-             score_table]
+    items: list[Union[ReportTable, ReportFigure]] = [
+        over_table, win_table,
+        ReportFigure("carousel_win_rates_fig", "Game win rate by seat",
+                     _fig_win_rates(rates, names), data=rates[rates.group == "seat"]),
+        kp_table,
+        ReportFigure("carousel_knock_possible_fig", "P(knock possible by turn t)",
+                     _fig_knock_possible(kp, names), data=kp),
+        ReportFigure("carousel_final_scores_fig", "Final scores by bot",
+                     _fig_scores(finals, names), data=finals),
+        score_table]
     return [Section("Carousel games", "carousel",
                     "Whole games of Carousel (docs/rules-carousel.md) between bots, rounds to "
                     "the target score; one record per player and round.", tuple(items))]

@@ -150,6 +150,8 @@ def play_recorded(bots, rules: CarouselRules, seed) -> tuple[GameState, list[dic
 
 def _game_rows(s: GameState, facts: list[dict], game: int, cols: dict, row: int) -> int:
     n = s.n_players
+    final = s.final
+    assert final is not None  # play_recorded plays the game to its end
     running = [0] * n
     last = len(s.rounds) - 1
     for k, r in enumerate(s.rounds):
@@ -173,7 +175,7 @@ def _game_rows(s: GameState, facts: list[dict], game: int, cols: dict, row: int)
             cols["turns"][i] = f["turns"][p]
             cols["total"][i] = running[p]
             cols["last_round"][i] = k == last
-            cols["final"][i] = s.final[p] if k == last else 0
+            cols["final"][i] = final[p] if k == last else 0
             cols["won_game"][i] = k == last and p in s.winners
         row += n
     return row

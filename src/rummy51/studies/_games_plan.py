@@ -296,7 +296,8 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     deals = spec["deal0"] + np.arange(n)
     firsts = (deals % players if spec["rotate_first"] else np.zeros(n, np.int64)).tolist()
     play, SeedSequence, default_rng = _game.play_table, np.random.SeedSequence, np.random.default_rng
-    codes = [fastgame.bot_code(b) for b in spec["bots"]]  # a random seat: deal_seeds' bot seed
+    # the bots' names, every one a kernel bot (uses_kernel); a random seat: deal_seeds' bot seed
+    codes = [fastgame.BOT_CODES[b] for b in spec["bots"]]
     perm = spec.get("perm")   # a seat arrangement: each bot keeps its own seed
     res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
                 firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,), perm))
