@@ -1654,37 +1654,54 @@ cdef void tact_draw(Game* G) noexcept nogil:
     do_draw(G, SRC_STOCK)
 
 
-cdef inline int held_at(const Game* G, int p, int minus, int pos, int suit) noexcept nogil:
-    """Player p, less one ``minus``, holds the card at run position ``pos`` of ``suit``."""
-    cdef int y
-    if pos < 0 or pos > G.g.top:
-        return 0
-    y = pcard(pos, suit)
-    return G.cnt[p][y] - (1 if y == minus else 0) > 0
+cdef enum:
+    # bit planes (_core.pxd: bit 16 * suit + rank index)
+    PLANE_SPAN = 16
 
 
-cdef int melds_with_two(const Game* G, int p, int minus, int x) noexcept nogil:
-    """A natural x makes a meld of three naturals with two of player p's cards (less one
-    ``minus``): two others of its rank in other suits, or two of its suit next to it in a
-    run. With no joker in hand, an x that does not lies in no meld of hand + x, so adding
-    it leaves the hand's answer as it was."""
-    cdef int s = x // 13, r = x % 13, q, k = 0, i, P, y
+cdef inline uint64_t run_lanes(uint64_t once, int ace_high) noexcept nogil:
+    """``once`` with each ace also at run position 13 (when aces are high), shifted up
+    two so positions -2 and -1 read as bits too."""
+    cdef uint64_t aces = (<uint64_t>1) | ((<uint64_t>1) << 16) | ((<uint64_t>1) << 32) \
+        | ((<uint64_t>1) << 48)
+    cdef uint64_t L = once
+    if ace_high:
+        L |= (once & aces) << 13
+    return L << 2
+
+
+cdef inline int lane_bit(uint64_t L, int b) noexcept nogil:
+    return b <= 63 and (L >> b) & 1
+
+
+cdef inline int melds_with_two(const Hand* h, uint64_t L, int x, int ace_high) noexcept nogil:
+    """A natural x makes a meld of three naturals with two cards of ``h`` (``L`` its
+    run_lanes): two others of its rank in other suits, or two of its suit next to it in a
+    run. For a jokerless h, an x that does not lies in no meld of h + x, so adding it
+    leaves h's answer as it was."""
+    cdef int s = x // 13, r = x % 13, k = 0, q, P, b, i, n = 1
     cdef int pos[2]
     for q in range(4):
-        if q != s:
-            y = q * 13 + r
-            if G.cnt[p][y] - (1 if y == minus else 0) > 0:
-                k += 1
+        if q != s and (h.once >> (q * PLANE_SPAN + r)) & 1:
+            k += 1
     if k >= 2:
         return 1
-    for i in range(positions_of(G.g, x, pos)):
+    pos[0] = r
+    if r == 0 and ace_high:
+        pos[1] = 13
+        n = 2
+    for i in range(n):
         P = pos[i]
-        if held_at(G, p, minus, P - 1, s) and (held_at(G, p, minus, P - 2, s)
-                                                or held_at(G, p, minus, P + 1, s)):
+        b = s * PLANE_SPAN + P + 2
+        if lane_bit(L, b - 1) and (lane_bit(L, b - 2) or lane_bit(L, b + 1)):
             return 1
-        if held_at(G, p, minus, P + 1, s) and held_at(G, p, minus, P + 2, s):
+        if lane_bit(L, b + 1) and lane_bit(L, b + 2):
             return 1
     return 0
+
+
+cdef enum:
+    NO_VALUE = -1000000         # tact_discard: a rest's value not asked yet
 
 
 cdef inline int bound_of_cand(int ub) noexcept nogil:
@@ -1714,6 +1731,7 @@ cdef int tact_discard(Game* G) noexcept nogil:
     cdef int ubs[53]
     cdef int order[53]
     cdef Hand h, hx, hfull
+    cdef uint64_t L
     cdef int p = G.current, nc, k = 0, i, j, c, x, total, outs, v, w, skip, ub, need, left
     cdef int bc = -1, bo = 0, bv = 0, bw = 0
     nc = discard_cands(G, cands)
@@ -1729,14 +1747,15 @@ cdef int tact_discard(Game* G) noexcept nogil:
         total = unseen_counts(G, u)
         near_cards(G, p, near)
         hand_of(G, p, -1, &hfull)
-        # pass 1: each rest's value, and its outs exactly (it opens already: any card)
-        # or bounded (the unseen cards near it; ubs[i] = -1 - bound marks a bound)
+        # pass 1: each rest's outs, exactly if it opens already (any card then) or
+        # bounded by the unseen cards that could lie in a meld with it (ubs[i] = -1 -
+        # bound marks a bound)
         for i in range(nc):
             c = cands[i]
             h = hfull
             hand_minus(&h, c)
-            v = hsolve(G, &h, MODE_BEST, 0)
-            if v >= G.g.threshold:
+            vs[i] = NO_VALUE
+            if hsolve(G, &h, MODE_CAN_OPEN, 0):
                 ubs[i] = total
             else:
                 if c != JOKER:
@@ -1748,9 +1767,6 @@ cdef int tact_discard(Game* G) noexcept nogil:
                 if c != JOKER:
                     near_add(G.g, c, 1, near)
                 ubs[i] = -1 - ub
-            if feeds(G, c):
-                v -= G.feed_pen[p]
-            vs[i] = v
         # the candidates by bound, highest first (insertion sort: a hand's few cards)
         for i in range(nc):
             j = i
@@ -1758,39 +1774,36 @@ cdef int tact_discard(Game* G) noexcept nogil:
                 order[j] = order[j - 1]
                 j -= 1
             order[j] = i
-        # pass 2: exact outs where they can still win
+        # pass 2: exact outs where they can still reach the best so far; the rest's value
+        # (the tie-break) only for those that do
         for j in range(nc):
             i = order[j]
             c = cands[i]
-            v = vs[i]
             w = cval(G.g, c)
-            if bc < 0:
-                need = 0
-            elif tact_beats(v, w, c, bv, bw, bc):
-                need = bo
-            else:
-                need = bo + 1
+            need = 0 if bc < 0 else bo
             ub = bound_of_cand(ubs[i])
             if ub < need:
                 continue
+            h = hfull
+            hand_minus(&h, c)
             if ubs[i] >= 0:
                 outs = ubs[i]
             else:
                 outs = 0
-                h = hfull
-                hand_minus(&h, c)
                 # a jokerless rest: a joker does all any card x does there (it stands for x
                 # in x's meld, worth as much), so if the rest cannot open with a joker it
                 # cannot with any card
                 skip = (h.jokers == 0 and G.g.mj >= 1 and hand_plus(&h, JOKER, &hx) == 0
                         and not hsolve(G, &hx, MODE_CAN_OPEN, 1))
                 left = 0 if skip else ub
+                L = run_lanes(h.once, G.g.ace_high)
                 if c != JOKER:
                     near_add(G.g, c, -1, near)
                 for x in range(53 if not skip else 0):
                     if u[x] and near[x] > 0:
                         left -= u[x]
-                        if h.jokers == 0 and x != JOKER and not melds_with_two(G, p, c, x):
+                        if h.jokers == 0 and x != JOKER and not melds_with_two(&h, L, x,
+                                                                               G.g.ace_high):
                             pass        # in no meld of rest + x: the rest cannot open
                         elif h.jokers == 0 and x == JOKER and G.g.mj >= 1:
                             outs += u[x]    # the skip test found the rest + joker opens
@@ -1802,10 +1815,14 @@ cdef int tact_discard(Game* G) noexcept nogil:
                     near_add(G.g, c, 1, near)
                 if outs + left < need:
                     continue
-            bc = c
-            bo = outs
-            bv = v
-            bw = w
+            if vs[i] == NO_VALUE:
+                vs[i] = hsolve(G, &h, MODE_BEST, 0) - (G.feed_pen[p] if feeds(G, c) else 0)
+            v = vs[i]
+            if bc < 0 or outs > bo or tact_beats(v, w, c, bv, bw, bc):
+                bc = c
+                bo = outs
+                bv = v
+                bw = w
         return bc
     for i in range(nc):
         c = cands[i]
