@@ -202,9 +202,12 @@ class SearchBot:
       of the rollout (scores are penalty points, lower is better; a draw scores 0), so
       a higher margin is better; with two players it is the score difference the
       tournaments report.
-    * Budget: ``rollouts`` (default 200) per decision, or with ``time_ms`` rollouts in
-      batches until that many milliseconds have passed (``rollouts`` then caps them;
-      ``rollouts=None`` leaves only the clock). At least one rollout a candidate.
+    * Budget: ``rollouts`` (default 200) determinizations a searched decision, each
+      played out once for every candidate it serves: a draw plays both sources on all
+      200 (400 kernel rollouts); a discard its 3 candidates on 33 each, then the
+      tactician's card and the challenger on the other 101 (301 kernel rollouts). With ``time_ms``, batches of determinizations until that many
+      milliseconds have passed (half for a discard's first stage); ``rollouts`` then
+      caps them, ``rollouts=None`` leaves only the clock.
     * Seeding: the determinizations come from the bot's own ``numpy`` Generator
       (``seed``), so the same seed against the same opponents plays the same deal; with
       ``time_ms`` the number of rollouts, and so the play, depends on the machine.
