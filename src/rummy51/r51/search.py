@@ -21,7 +21,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from numbers import Real
-from typing import Optional
 
 import numpy as np
 
@@ -219,8 +218,8 @@ class SearchBot:
     ``rollouts_played`` count what it did.
     """
 
-    def __init__(self, seed=None, rollouts: Optional[int] = DEFAULT_ROLLOUTS,
-                 time_ms: Optional[float] = None, candidates: int = DEFAULT_CANDIDATES,
+    def __init__(self, seed=None, rollouts: int | None = DEFAULT_ROLLOUTS,
+                 time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
                  z: float = DEFAULT_Z, rollout_bot: str = "tactician"):
         if rollouts is None and time_ms is None:
             raise ValueError("give a budget: rollouts, time_ms or both")
@@ -315,7 +314,7 @@ class SearchBot:
         self.switches += win
         return win
 
-    def _deadline(self, share: float) -> Optional[float]:
+    def _deadline(self, share: float) -> float | None:
         """With a time budget: the clock time by which ``share`` of what is left of this
         decision's budget is spent (None without one)."""
         if self.time_ms is None:
@@ -323,7 +322,7 @@ class SearchBot:
         now = time.perf_counter()
         return now + share * max(0.0, self._until - now)
 
-    def _paired(self, view, pos, cands, per: Optional[int], until: Optional[float]
+    def _paired(self, view, pos, cands, per: int | None, until: float | None
                 ) -> list[np.ndarray]:
         """Margins of every candidate less candidate 0's, rollout by rollout: ``per``
         rollouts each, or (``until``, a clock time) batches until then, ``per`` at most."""
