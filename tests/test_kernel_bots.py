@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rummy51 import RuleSet
 from rummy51.bots import BOTS, GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal
 from rummy51.engine import GameState, LayDown, SwapJoker
-from rummy51.fastgame import bot_code, kernel_bots, play_kernel_deal
+from rummy51.fastgame import BOT_CODES, bot_code, kernel_bots, play_kernel_deal
 from rummy51.games import simulate_games, uses_kernel
 
 from test_fastgame import CONFIGS, assert_same_deal
@@ -129,7 +129,7 @@ def test_bot_parameters_are_read():
 
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6),
-       bots=st.lists(st.sampled_from(sorted(BOTS)), min_size=6, max_size=6),
+       bots=st.lists(st.sampled_from(sorted(BOT_CODES)), min_size=6, max_size=6),
        jokers=st.sampled_from([0, 2, 4]), mj=st.sampled_from([0, 1]),
        threshold=st.sampled_from([30, 51, 71]), ace_high=st.booleans(),
        must_meld=st.booleans(), taken_ok=st.booleans(), bottom=st.booleans(),

@@ -20,6 +20,7 @@ from .r51 import (
     Phase,
     PlayerView,
     RandomBot,
+    SearchBot,
     SwapJoker,
     TacticianBot,
     play_deal,
@@ -62,6 +63,6 @@ __all__ = [
     "GameStudy", "simulate_games",
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
-    "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "play_deal",
+    "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot", "play_deal",
     "play_match",
 ]

@@ -27,10 +27,15 @@ from .engine import (
     replay,
 )
 from .match import Match
+from .search import SearchBot
+
+# the search bot plays tactician moves and asks the C kernel (rummy51.r51.search, which
+# imports the bots): it joins the registry here, once both modules are loaded
+BOTS["search"] = SearchBot
 
 __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
-    "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "play_deal",
-    "play_match",
+    "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot",
+    "play_deal", "play_match",
 ]

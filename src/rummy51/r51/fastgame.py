@@ -16,6 +16,12 @@ by the Python engine).
 >>> d.how in ("out", "hand", "hand_bottom", "capped", "stock_out"), len(d.scores)
 (True, 4)
 
+``position(state)`` loads a deal in progress (a ``GameState``) into the kernel, and
+``play_position(state, bots)`` plays the rest of it there: the deal the Python engine
+would play from that state with those bots (``play_deal(bots, state=state.clone())``),
+move for move. The search bot (``rummy51.r51.search``) plays its rollouts from such
+positions.
+
 Rules the kernel does not play (``supported`` names why): ``max_jokers_per_meld=2``, and the
 table readings of issue 14 other than their defaults (``joker_limit_on_table``, ``opening_run='pure_run'``,
 ``first_player_free_take``, ``first_player_draws``, ``doubles_on``). ``match_elimination`` is a
@@ -33,13 +39,38 @@ from .. import _game
 from .._catalogue import build_catalogue
 from ..rules import RuleSet
 from ..solver import compiled_rules
+from .actions import (
+    BOTTOM,
+    DISCARD,
+    STOCK,
+    Action,
+    Discard,
+    Draw,
+    LayDown,
+    LayDownRecord,
+    LayOff,
+    Phase,
+    SwapJoker,
+    TurnInfo,
+)
 from .bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot
-from .actions import BOTTOM, DISCARD, STOCK, Action, Discard, Draw, LayDown, LayOff, SwapJoker
 from .engine import GameState, normalize_seed, replay
-from .melds import HIGH, LOW
+from .melds import HIGH, LOW, RUN
 
-__all__ = ["FastDeal", "play_greedy_deal", "play_kernel_deal", "supported", "greedy_kernel",
-           "kernel_bots", "bot_code", "BOT_CODES", "ENDS"]
+__all__ = [
+    "BOT_CODES",
+    "ENDS",
+    "Continuation",
+    "FastDeal",
+    "bot_code",
+    "greedy_kernel",
+    "kernel_bots",
+    "play_greedy_deal",
+    "play_kernel_deal",
+    "play_position",
+    "position",
+    "supported",
+]
 
 #: how a deal ends, indexed by the kernel's code (the order of games.ENDS)
 ENDS = ("out", "hand", "hand_bottom", "capped", "stock_out")
@@ -272,6 +303,132 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
             r.bit_generator.state = st
     return FastDeal(
         rules=rules, players=players, first=int(first), seed=recorded,
+        winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),
+        scores=tuple(scores), opened=tuple(opened), turn_opened=tuple(turn_opened),
+        actions=tuple(_decode(log, log_n)) if record and log is not None else None)
+
+
+# --------------------------------------------------------------------------- positions
+_PHASE_CODES = {Phase.DRAW: 0, Phase.PLAY: 1}
+_SOURCE_CODES = {None: -1, STOCK: 0, DISCARD: 1, BOTTOM: 2}
+
+
+def turn_info_codes(ti: TurnInfo) -> tuple[int, ...]:
+    """A ``TurnInfo`` as the kernel's seven fields (source, drawn, must_open, bottom,
+    freed joker, touched others, opened at start)."""
+    return (_SOURCE_CODES[ti.source], -1 if ti.drawn is None else int(ti.drawn),
+            int(ti.must_open), int(ti.bottom), int(ti.freed_joker), int(ti.touched_others),
+            int(ti.opened_at_start))
+
+
+def table_codes(table) -> list[tuple]:
+    """Table melds as the kernel's ``(kind, owner, cards, stand-ins)`` (kind 0 run, 1 set)."""
+    return [(0 if m.kind == RUN else 1, int(m.owner), tuple(m.cards), tuple(m.represents))
+            for m in table]
+
+
+def turns_opened(history, players: int) -> list[int]:
+    """Each seat's ``turn_opened`` (its own turn, 1-based, of its opening; -1 never) from a
+    history (a state's or a view's: lay-downs are public)."""
+    out = [-1] * players
+    for rec in history:
+        if type(rec) is LayDownRecord and rec.opening:
+            out[rec.player] = rec.turn // players + 1
+    return out
+
+
+def _rules_kernel(rules: RuleSet, players: int):
+    why = supported(rules, players)
+    if why is not None:
+        raise ValueError(f"the game kernel cannot play this: {why}")
+    return greedy_kernel(rules)
+
+
+def position(state: GameState) -> "_game.Position":
+    """The deal ``state`` (in progress: not over) loaded into the kernel: every hand, the
+    stock in its order, the discard pile, the bottom card, the table, who opened, the turn
+    and this turn's ``TurnInfo``. A ``ValueError`` if the kernel cannot play its rules."""
+    if not isinstance(state, GameState):
+        raise TypeError(f"state must be a GameState, got {type(state).__name__}")
+    if state.over:
+        raise ValueError("the deal is over: there is nothing left to play")
+    n = state.n_players
+    kernel = _rules_kernel(state.rules, n)
+    cnt = np.zeros((n, 53), np.int32)
+    for p, hand in enumerate(state.hands):
+        np.add.at(cnt[p], np.asarray(hand, np.int64), 1)
+    pos = _game.Position(
+        kernel, n, state.current, state.turn, _PHASE_CODES[state.phase], cnt,
+        np.asarray(state._stock, np.int32), np.asarray(state.discard_pile, np.int32),
+        -1 if state.bottom is None else int(state.bottom), table_codes(state.table),
+        list(state.opened), turns_opened(state.history, n), turn_info_codes(state.turn_info))
+    assert pos.complete(), "a state's cards are all in one place"
+    return pos
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """The rest of a deal played in C from a position: ``winner`` (None for a draw),
+    ``how``, ``length`` (turns of the whole deal), per seat ``scores``, ``opened`` and
+    ``turn_opened``, and the moves made after the position (``actions``, when recorded)."""
+
+    winner: Optional[int]
+    how: str
+    length: int
+    scores: tuple[int, ...]
+    opened: tuple[bool, ...]
+    turn_opened: tuple[int, ...]
+    actions: Optional[tuple] = None
+
+
+def _state_rng(state: GameState) -> np.random.Generator:
+    """A copy of the deal's RNG where it stands (the next reshuffle's draws)."""
+    bg = state._generator().bit_generator
+    copy = type(bg)(0)
+    copy.state = bg.state
+    return np.random.Generator(copy)
+
+
+def play_position(state: GameState, bots, rng: Optional[np.random.Generator] = None,
+                  record: bool = False) -> Continuation:
+    """Play the rest of deal ``state`` in C with one built-in bot per seat (names or
+    instances, as ``play_kernel_deal`` takes them; a ``RandomBot`` draws from its own
+    ``rng``). An empty stock is refilled from the discard pile shuffled with ``rng``; by
+    default a copy of the deal's own RNG, so the result is the Python engine's
+    ``play_deal(bots, state=state.clone())``. ``state`` is not changed."""
+    bots = list(bots)
+    if len(bots) != state.n_players:
+        raise ValueError(f"{len(bots)} bots for {state.n_players} players")
+    codes = [bot_code(b) for b in bots]
+    if any(c is None for c in codes):
+        bad = next(b for b, c in zip(bots, codes) if c is None)
+        raise ValueError(f"the game kernel plays the built-in bots only "
+                         f"({', '.join(BOT_CODES)}), not {bad!r}")
+    pos = position(state)
+    rngs = []
+    for b, c in zip(bots, codes):
+        if c != 0:
+            rngs.append(None)
+        elif isinstance(b, RandomBot):
+            rngs.append(b.rng)
+        else:
+            raise ValueError("a random seat needs a RandomBot instance (its generator)")
+    params = [_params(b) for b in bots]
+    deal_rng = _state_rng(state) if rng is None else rng
+    log = np.empty(1 << 16, np.int32) if record else None
+    while True:
+        st = deal_rng.bit_generator.state
+        bstates = [r.bit_generator.state if r is not None else None for r in rngs]
+        winner, how, length, scores, opened, turn_opened, log_n = pos.play(
+            deal_rng, codes, rngs, params, log)
+        if log is None or log_n <= len(log):
+            break
+        log = np.empty(2 * log_n, np.int32)
+        deal_rng.bit_generator.state = st
+        for r, b in zip(rngs, bstates):
+            if r is not None:
+                r.bit_generator.state = b
+    return Continuation(
         winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),
         scores=tuple(scores), opened=tuple(opened), turn_opened=tuple(turn_opened),
         actions=tuple(_decode(log, log_n)) if record and log is not None else None)

@@ -276,8 +276,10 @@ def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bo
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     if engine == "python":
         return False
-    why = None if fastgame.kernel_bots(bots) else (
-        f"it plays tables of the built-in bots only ({', '.join(fastgame.BOT_CODES)})")
+    other = sorted({b for b in bots if fastgame.bot_code(b) is None})
+    why = None if not other else (
+        f"it plays tables of the built-in bots only ({', '.join(fastgame.BOT_CODES)}), "
+        f"not {', '.join(other)}")
     why = why or fastgame.supported(rules, len(bots))
     if why is not None and engine == "c":
         raise ValueError(f"engine c: the C game kernel cannot play this table: {why} "
