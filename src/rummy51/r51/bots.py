@@ -70,7 +70,7 @@ class Bot(Protocol):
 
 
 # --------------------------------------------------------------------------- helpers
-def _without(hand: Sequence[int], card: int) -> list[int]:
+def hand_without(hand: Sequence[int], card: int) -> list[int]:
     out = list(hand)
     out.remove(card)
     return out
@@ -83,7 +83,7 @@ def _must_use(view: PlayerView) -> Optional[int]:
     return None
 
 
-def _discardable(view: PlayerView) -> list[int]:
+def discardable(view: PlayerView) -> list[int]:
     """Cards the rules let the player discard now (not the card just taken from the
     discard pile, unless it is the last)."""
     hand = view.hand
@@ -122,7 +122,7 @@ def _lay_offs(view: PlayerView) -> list[LayOff]:
     return out
 
 
-def _with_each(hand: Sequence[int], extra: Sequence[int]) -> np.ndarray:
+def hands_with_each(hand: Sequence[int], extra: Sequence[int]) -> np.ndarray:
     """Rows ``hand + [x]`` for each ``x`` of ``extra`` (one batch call asks them all)."""
     rows = np.empty((len(extra), len(hand) + 1), np.uint8)
     rows[:, :-1] = np.asarray(hand, np.uint8)
@@ -134,7 +134,7 @@ def _each_without(hand: Sequence[int], cards: Sequence[int]) -> np.ndarray:
     """Rows ``hand`` less one copy of ``c`` for each ``c`` of ``cards`` (all in the hand)."""
     rows = np.empty((len(cards), max(len(hand) - 1, 0)), np.uint8)
     for i, c in enumerate(cards):
-        rows[i] = _without(hand, c)
+        rows[i] = hand_without(hand, c)
     return rows
 
 
@@ -142,7 +142,7 @@ def _fits_table(view: PlayerView, card: int) -> bool:
     return any(lay_off_sides(m, card, view.rules) for m in view.table)
 
 
-def _unseen(view: PlayerView) -> Counter:
+def unseen_counts(view: PlayerView) -> Counter:
     """Cards the player has not seen: the deck less their hand, the table, the discard
     pile and the bottom card (what the stock and the other hands hold)."""
     pool = Counter(int(c) for c in view.rules.deck())
@@ -288,7 +288,7 @@ class GreedyBot:
         return None
 
     def _discard(self, view: PlayerView) -> int:
-        cards = _discardable(view)
+        cards = discardable(view)
         if not view.opened[view.player]:
             return _keep_best_discard(view, cards)
         return _least_deadwood_discard(view, cards)
@@ -341,12 +341,12 @@ class HandHunterBot(GreedyBot):
 
     def _outs(self, view: PlayerView, hand: list[int]) -> float:
         """Share of unseen cards with which ``hand`` (after its discard) goes out at once."""
-        unseen = _unseen(view)
+        unseen = unseen_counts(view)
         total = sum(unseen.values())
         if total == 0:
             return 0.0
         xs = list(unseen)
-        flags = can_go_out_flags(_with_each(hand, xs), view.rules, threads=1)
+        flags = can_go_out_flags(hands_with_each(hand, xs), view.rules, threads=1)
         hits = sum(unseen[x] for x, f in zip(xs, flags) if f)
         return hits / total
 
@@ -356,7 +356,7 @@ class HandHunterBot(GreedyBot):
         for c in cards:
             if c == JOKER:
                 continue
-            p = self._outs(view, _without(hand, c))
+            p = self._outs(view, hand_without(hand, c))
             key = (p, card_value(c, view.rules))
             if best is None or key > best[0]:
                 best = (key, c, p)
@@ -379,7 +379,7 @@ class HandHunterBot(GreedyBot):
             return lay
         hand = list(view.hand)
         rules = view.rules
-        cards = _discardable(view)
+        cards = discardable(view)
         o = best_opening(hand, rules, keep=1, must_use=_must_use(view))
         if o.can_open:
             if ti.must_open or not self._holding_allowed(view) or not cards:
@@ -457,19 +457,19 @@ class TacticianBot(GreedyBot):
         return view.opened[nxt] and card != JOKER and _fits_table(view, card)
 
     def _discard(self, view: PlayerView) -> int:
-        cards = _discardable(view)
+        cards = discardable(view)
         hand = list(view.hand)
         rules = view.rules
         naturals = [c for c in cards if c != JOKER] or cards
         if not view.opened[view.player]:
-            unseen = _unseen(view)
+            unseen = unseen_counts(view)
             total = sum(unseen.values()) or 1
             xs = list(unseen)
             weights = np.array([unseen[x] for x in xs], np.int64)
 
             def key(c):
-                rest = _without(hand, c)
-                flags = can_open_flags(_with_each(rest, xs), rules, keep=1, threads=1)
+                rest = hand_without(hand, c)
+                flags = can_open_flags(hands_with_each(rest, xs), rules, keep=1, threads=1)
                 outs = int(weights[flags].sum())
                 v = best_opening(rest, rules, keep=0).value
                 if self._feeds(view, c):
@@ -478,7 +478,7 @@ class TacticianBot(GreedyBot):
             return max(naturals, key=key)
 
         def key2(c):
-            d = min_deadwood(_without(hand, c), rules, keep=0)
+            d = min_deadwood(hand_without(hand, c), rules, keep=0)
             if self._feeds(view, c):
                 d += self.feed_penalty
             return (d, -card_value(c, rules), -c)

@@ -405,7 +405,7 @@ def play_position(state: GameState, bots, rng: Optional[np.random.Generator] = N
         raise ValueError(f"the game kernel plays the built-in bots only "
                          f"({', '.join(BOT_CODES)}), not {bad!r}")
     pos = position(state)
-    rngs = []
+    rngs: list[Optional[np.random.Generator]] = []
     for b, c in zip(bots, codes):
         if c != 0:
             rngs.append(None)
@@ -420,13 +420,13 @@ def play_position(state: GameState, bots, rng: Optional[np.random.Generator] = N
         st = deal_rng.bit_generator.state
         bstates = [r.bit_generator.state if r is not None else None for r in rngs]
         winner, how, length, scores, opened, turn_opened, log_n = pos.play(
-            deal_rng, codes, rngs, params, log)
+            deal_rng, [c for c in codes if c is not None], rngs, params, log)
         if log is None or log_n <= len(log):
             break
         log = np.empty(2 * log_n, np.int32)
         deal_rng.bit_generator.state = st
         for r, b in zip(rngs, bstates):
-            if r is not None:
+            if r is not None and b is not None:
                 r.bit_generator.state = b
     return Continuation(
         winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),

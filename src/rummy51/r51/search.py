@@ -41,7 +41,7 @@ from .actions import (
     Phase,
     SwapRecord,
 )
-from .bots import TacticianBot, _discardable, _unseen, _with_each, _without
+from .bots import TacticianBot, discardable, unseen_counts, hands_with_each, hand_without
 from .engine import PlayerView
 from .melds import card_value
 
@@ -66,7 +66,7 @@ def known_cards(view: PlayerView) -> list[Counter]:
     against the known copy keeps the count a lower bound, never more than the seat
     holds."""
     n = view.n_players
-    known = [Counter() for _ in range(n)]
+    known: list[Counter] = [Counter() for _ in range(n)]
 
     def played(p, c):
         if known[p][c] > 0:
@@ -77,7 +77,7 @@ def known_cards(view: PlayerView) -> list[Counter]:
         p = rec.player
         if p == view.player or p < 0:
             continue
-        if t is DrawRecord:
+        if isinstance(rec, DrawRecord):
             if rec.card is not None:
                 known[p][rec.card] += 1
         elif t is LayDownRecord:
@@ -146,19 +146,19 @@ def view_position(view: PlayerView):
 def ranked_discards(view: PlayerView, tactician: TacticianBot) -> list[int]:
     """The cards the rules let the player discard (jokers only if nothing else can go),
     best first by ``TacticianBot``'s own discard ranking (its ``_discard`` is the first)."""
-    cards = _discardable(view)
+    cards = discardable(view)
     hand = list(view.hand)
     rules = view.rules
     naturals = [c for c in cards if c != JOKER] or cards
     if not view.opened[view.player]:
-        unseen = _unseen(view)
+        unseen = unseen_counts(view)
         total = sum(unseen.values()) or 1
         xs = list(unseen)
         weights = np.array([unseen[x] for x in xs], np.int64)
 
         def key(c):
-            rest = _without(hand, c)
-            flags = can_open_flags(_with_each(rest, xs), rules, keep=1, threads=1)
+            rest = hand_without(hand, c)
+            flags = can_open_flags(hands_with_each(rest, xs), rules, keep=1, threads=1)
             outs = int(weights[flags].sum())
             v = best_opening(rest, rules, keep=0).value
             if tactician._feeds(view, c):
@@ -167,7 +167,7 @@ def ranked_discards(view: PlayerView, tactician: TacticianBot) -> list[int]:
         return sorted(naturals, key=key, reverse=True)
 
     def key2(c):
-        d = min_deadwood(_without(hand, c), rules, keep=0)
+        d = min_deadwood(hand_without(hand, c), rules, keep=0)
         if tactician._feeds(view, c):
             d += tactician.feed_penalty
         return (d, -card_value(c, rules), -c)
@@ -218,9 +218,20 @@ class SearchBot:
     ``rollouts_played`` count what it did.
     """
 
+    rollouts: int | None
+    time_ms: float | None
+    candidates: int
+    z: float
+    rollout_bot: str
+    rng: np.random.Generator
+    _tactician: TacticianBot
+    searches: int
+    switches: int
+    rollouts_played: int
+
     def __init__(self, seed=None, rollouts: int | None = DEFAULT_ROLLOUTS,
                  time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
-                 z: float = DEFAULT_Z, rollout_bot: str = "tactician"):
+                 z: float = DEFAULT_Z, rollout_bot: str = "tactician") -> None:
         if rollouts is None and time_ms is None:
             raise ValueError("give a budget: rollouts, time_ms or both")
         self.rollouts = None if rollouts is None else int_arg("rollouts", rollouts, 2, 10**7)
@@ -260,7 +271,7 @@ class SearchBot:
             return Draw(BOTTOM)
         own = self._tactician.choose(view)
         sources = [s for s in (STOCK, DISCARD) if view.can_draw(s)]
-        if len(sources) < 2:
+        if len(sources) < 2 or not isinstance(own, Draw):
             return own
         other = DISCARD if own.source == STOCK else STOCK
         cands = np.array([[0, _SOURCE[own.source], 0], [0, _SOURCE[other], 0]], np.int32)
@@ -290,7 +301,8 @@ class SearchBot:
             per = None if first is None else max(1, first // len(ranked))
             diffs = self._paired(view, pos, cands, per, self._deadline(0.5))
             challenger = 1 + int(np.argmax([d.mean() for d in diffs[1:]]))
-            rest = None if self.rollouts is None else max(1, self.rollouts - per * len(ranked))
+            rest = (None if self.rollouts is None or per is None
+                    else max(1, self.rollouts - per * len(ranked)))
             cands = cands[[0, challenger]]
             diffs = self._paired(view, pos, cands, rest, self._deadline(1.0))
         else:
