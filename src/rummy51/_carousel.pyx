@@ -817,8 +817,36 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     arrangement keeps every table card (never for a real table), -2 on no memory.
     A value of 0 means no legal play (no hand card can be played)."""
     cdef Pos pp = pos0[0]
+    _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
     return _solve_dp(r, &pp, w)
+
+
+cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
+    """Table jokers that must keep their card become required naturals of it.
+
+    Of the table jokers declared d, only as many can be replaced as there are natural
+    d's on the table after the play, at most T[d] + H[d]; so at least
+    m = D[d] - T[d] - H[d] of them stand for d in every legal play. Such a joker is
+    then one more card d that must stay on the table: the same slots, the same
+    demand D[d] (which it still helps meet), no value either way (table jokers are
+    worth nothing placed). It differs from a natural only in the two joker rules of a
+    meld, so this is done only where neither can bite: with at most two jokers in the
+    position every meld (3+ cards) keeps a real natural, and a per-meld joker limit
+    of at least all the jokers there are never binds. Realistic tables are mostly
+    such jokers (the natural copies are in other hands or the stock), and a position
+    without free jokers is solved many times faster."""
+    cdef int d, m
+    cdef int jtotal = pos.JT + pos.JH
+    if pos.JT == 0 or jtotal > 2 or r.mj < jtotal:
+        return
+    for d in range(52):
+        if pos.D[d] == 0:
+            continue
+        m = pos.D[d] - pos.T[d] - pos.H[d]
+        if m > 0:
+            pos.T[d] += m
+            pos.JT -= m
 
 
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
