@@ -29,6 +29,9 @@ program is exact for every position: there is no node limit.
 What keeps the layers small, each cut exact (it only drops states or choices that
 no best play needs):
 
+* table jokers that must keep their card (fewer natural copies of it in table and
+  hand than jokers declared as it) become required naturals of it, where no joker
+  rule of a meld can tell (``_fix_forced_jokers``);
 * hand cards no meld could hold (no set of their rank, no three consecutive
   positions of their suit with the cards and jokers there are) are left out;
 * lookahead: a run shorter than three must go on, so a state whose short runs need
