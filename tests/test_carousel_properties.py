@@ -18,8 +18,12 @@ test_random_positions_match        300 examples x 10: 0-5 melds anywhere, 0-9 ca
 test_dense_positions_match         200 examples x 10: 3-6 overlapping melds from     2000
                                    3-6 ranks, jokers, 1-7 hand cards that fit + 0-2
 test_drawn_positions_match         100 examples x 2, every choice drawn (shrinks)     200
+test_table_joker_positions_match   150 examples x 10: 1-4 jokers, tables full of     1500
+                                   jokers; each position also without the hand's
+                                   copies of the declared cards (forced jokers)
+                                   and with one such copy added
 =================================  ===============================================  =====
-                                                                              total  5200
+                                                                              total  6700
 
 Each example draws a rule set (decks, jokers 0-4, the joker limit per meld, ace
 high or not, card values); in the first two tests the positions come from a seed
@@ -31,6 +35,7 @@ run (``derandomize=False``); a failure prints the position and rules in text.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, note, settings
@@ -38,6 +43,7 @@ from hypothesis import strategies as st
 
 from rummy51 import carousel
 from rummy51.carousel import reference
+from rummy51.cards import JOKER
 from rummy51.carousel.table import parse_table
 
 from carousel_helpers import (DrawChoices, RandomChoices, check_play, describe, random_position,
@@ -119,3 +125,48 @@ def test_drawn_positions_match():
 @pytest.mark.slow
 def test_big_dense_positions_match():
     assert run(seeded_batch(dense=True, max_melds=12, max_fit=9), 100) >= 1000
+
+
+# --------------------------------------------------------------------------- table jokers
+def table_joker_variants(rng: random.Random, rules, table, hand):
+    """The position and variants of it that move the natural copies of the table jokers'
+    cards: none left in the hand (the jokers are forced to keep their card), one
+    added to the hand (it may replace a joker), or as dealt (a copy may sit in another
+    meld of the table, which frees the joker outright)."""
+    melds = parse_table(table, rules)
+    declared = [r for m in melds for c, r in zip(m.cards, m.represents) if c == JOKER]
+    out = [(table, hand)]
+    if not declared:
+        return out
+    out.append((table, [c for c in hand if c not in declared]))
+    counts = Counter(c for m in melds for c in m.cards)
+    counts.update(hand)
+    d = rng.choice(declared)
+    if counts[d] < rules.decks:
+        out.append((table, sorted(hand + [d])))
+    return out
+
+
+@st.composite
+def table_joker_batch(draw):
+    """Rules with one or two jokers (the realistic decks) or more, any joker limit;
+    dense tables where most melds hold a joker."""
+    pick = DrawChoices(draw)
+    decks = pick.int(1, 2)
+    rules = carousel.CarouselRules(players=2 if decks == 1 else 4, decks=decks,
+                                   jokers=(1, 2, 2, 3, 4)[pick.int(0, 4)],
+                                   max_jokers_per_meld=(None, None, 1, 2)[pick.int(0, 3)],
+                                   ace_high=bool(pick.int(0, 1)))
+    rng = random.Random(draw(st.integers(0, 2**64 - 1)))
+    positions = []
+    while len(positions) < PER_EXAMPLE:
+        table, hand = random_position(RandomChoices(rng), rules, rng.random() < 0.7, 5, 6)
+        positions += table_joker_variants(rng, rules, table, hand)
+    return rules, positions[:PER_EXAMPLE]
+
+
+def test_table_joker_positions_match():
+    """Table jokers whose card has no natural copy left become fixed cards in the core
+    (``_fix_forced_jokers``); here half the positions have such jokers, the others a
+    copy in hand or on the table that may replace one."""
+    assert run(table_joker_batch(), 150) >= 1500

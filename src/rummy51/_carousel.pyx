@@ -29,6 +29,9 @@ program is exact for every position: there is no node limit.
 What keeps the layers small, each cut exact (it only drops states or choices that
 no best play needs):
 
+* table jokers that must keep their card (fewer natural copies of it in table and
+  hand than jokers declared as it) become required naturals of it, where no joker
+  rule of a meld can tell (``_fix_forced_jokers``);
 * hand cards no meld could hold (no set of their rank, no three consecutive
   positions of their suit with the cards and jokers there are) are left out;
 * lookahead: a run shorter than three must go on, so a state whose short runs need
@@ -73,6 +76,12 @@ cdef struct CRules:
     int decks             # copies of each natural card in the deck
     int jokers            # jokers in the deck
     int32_t val[53]       # points of each card code in hand (52 = joker)
+    # set types (a suit mask of 3 or 4 suits, the suits jokers fill, how many jokers)
+    # for min(jokers in the position, 3): made once with the rules (_set_types)
+    int nst[4]
+    uint8_t stm[4][64]
+    uint8_t stj[4][64]
+    uint8_t stn[4][64]
 
 cdef struct Pos:
     uint8_t T[52]         # table naturals (must all stay on the table)
@@ -233,15 +242,16 @@ cdef struct Ctx:
     int64_t last_e[4]
     int64_t opt0           # where the options being generated start in the pool
     int settypes
+    const uint8_t* setmask
+    const uint8_t* setjmask
+    const uint8_t* setjn
     int high_ok[4]         # a run of the suit can reach the high ace (position 14)
     int hi1[4]             # cards of each suit at the next position (table and hand)
     int hi2[4]             # and at the one after (-1: no such position)
     int need[4]            # jokers the open short runs of suit s need next (lookahead)
+    int quiet[4]           # suit s has no card, no demand, no joker start and no ace field here
     int ltypes             # the set types worth trying at this rank (see _solve)
     uint8_t ltype[64]
-    uint8_t setmask[64]
-    uint8_t setjmask[64]
-    uint8_t setjn[64]
 
 # run code: bits 0-1 length (1, 2, 3 = three or more), bit 2 holds a natural, bits 3-4 jokers
 cdef inline int _rlen(int code) noexcept nogil:
@@ -522,9 +532,9 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
     cdef int64_t e
     cdef int32_t off
     cdef uint8_t newc[MAXRUNS + 8]
-    if (c.word[s] == 0 and c.na[s] == 0 and c.nj[s] == 0 and c.hi[s] == 0 and c.dem[s] == 0
-            and not (c.can_start and c.jstart_ok[s] and c.jtotal > 0)
-            and not (c.p == 1 and c.high_ok[s])):
+    cdef uint32_t word
+    cdef int n, code
+    if c.quiet[s] and c.word[s] == 0 and c.na[s] == 0 and c.nj[s] == 0:
         return -2  # nothing of this suit here: the one option is to do nothing
     if c.p == 14:
         key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
@@ -537,6 +547,16 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         return e
     off = <int32_t>c.cache.pool_n
     c.opt0 = off
+    # the runs are unpacked only here, when the suit's options are made
+    word = c.word[s]
+    n = 0
+    while n < MAXRUNS:
+        code = (word >> (5 * n)) & 31
+        if code == 0:
+            break
+        c.runs[s][n] = <uint8_t>code
+        n += 1
+    c.nruns[s] = n
     _opts_rec(c, s, 0, 0, 0, 0, newc, 0, 0, 0)
     if c.failed:
         return -1
@@ -817,8 +837,36 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     arrangement keeps every table card (never for a real table), -2 on no memory.
     A value of 0 means no legal play (no hand card can be played)."""
     cdef Pos pp = pos0[0]
+    _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
     return _solve_dp(r, &pp, w)
+
+
+cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
+    """Table jokers that must keep their card become required naturals of it.
+
+    Of the table jokers declared d, only as many can be replaced as there are natural
+    d's on the table after the play, at most T[d] + H[d]; so at least
+    m = D[d] - T[d] - H[d] of them stand for d in every legal play. Such a joker is
+    then one more card d that must stay on the table: the same slots, the same
+    demand D[d] (which it still helps meet), no value either way (table jokers are
+    worth nothing placed). It differs from a natural only in the two joker rules of a
+    meld, so this is done only where neither can bite: with at most two jokers in the
+    position every meld (3+ cards) keeps a real natural, and a per-meld joker limit
+    of at least all the jokers there are never binds. Realistic tables are mostly
+    such jokers (the natural copies are in other hands or the stock), and a position
+    without free jokers is solved many times faster."""
+    cdef int d, m
+    cdef int jtotal = pos.JT + pos.JH
+    if pos.JT == 0 or jtotal > 2 or r.mj < jtotal:
+        return
+    for d in range(52):
+        if pos.D[d] == 0:
+            continue
+        m = pos.D[d] - pos.T[d] - pos.H[d]
+        if m > 0:
+            pos.T[d] += m
+            pos.JT -= m
 
 
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
@@ -841,22 +889,12 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     c.jtotal = pos.JT + pos.JH
     c.track_nat = 1 if (c.jtotal >= 3 and r.mj >= 3) else 0
     c.track_jk = 1 if r.mj < c.jtotal else 0
-    # set types: a suit mask of 3 or 4 suits and the suits filled by jokers
-    c.settypes = 0
-    for sm in range(16):
-        size = (sm & 1) + ((sm >> 1) & 1) + ((sm >> 2) & 1) + ((sm >> 3) & 1)
-        if size < 3:
-            continue
-        for jm in range(16):
-            if (jm & ~sm) != 0 or jm == sm:
-                continue
-            jn = (jm & 1) + ((jm >> 1) & 1) + ((jm >> 2) & 1) + ((jm >> 3) & 1)
-            if jn > r.mj or jn > c.jtotal:
-                continue
-            c.setmask[c.settypes] = <uint8_t>sm
-            c.setjmask[c.settypes] = <uint8_t>jm
-            c.setjn[c.settypes] = <uint8_t>jn
-            c.settypes += 1
+    # set types: made with the rules (_set_types)
+    k = c.jtotal if c.jtotal < 3 else 3
+    c.settypes = r.nst[k]
+    c.setmask = r.stm[k]
+    c.setjmask = r.stj[k]
+    c.setjn = r.stn[k]
     _table_clear(cur)
     _table_clear(nxt)
     if _table_put(cur, 0, 0, 0, 0) != 0:
@@ -886,6 +924,18 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         c.sets_ok = 1 if p <= 13 else 0
         for s in range(4):
             q = _card_at(s, p)
+            # the slots of the card: the same for every state of the layer (position
+            # 14 takes them from each state's ace field)
+            if p == 1 and c.high_ok[s]:
+                c.lo[s] = 0
+                c.hi[s] = pos.T[q] + pos.H[q]
+                c.thr[s] = pos.T[q]
+                c.dem[s] = 0
+            else:
+                c.lo[s] = pos.T[q]
+                c.hi[s] = pos.T[q] + pos.H[q]
+                c.thr[s] = pos.T[q]
+                c.dem[s] = pos.D[q]
             c.v[s] = r.val[q]
             c.hi1[s] = 0
             c.hi2[s] = -1
@@ -913,6 +963,11 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                         missing += 1
                 if missing > c.jtotal or missing > r.mj:
                     c.jstart_ok[s] = 0
+        if p != 14:
+            for s in range(4):
+                c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0
+                                   and not (c.can_start and c.jstart_ok[s] and c.jtotal > 0)
+                                   and not (p == 1 and c.high_ok[s])) else 0
         # The set types worth trying at this rank: every natural suit has a card here,
         # and jokers standing for cards no table joker is declared as take the lowest
         # such suits (which of those suits a joker stands for changes nothing).
@@ -955,39 +1010,23 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             c.jused = <int>(kc & 7)
             c.w2 = kc
             c.w2new = kc
+            c.word[0] = <uint32_t>(ka & <uint64_t>0xFFFFFFFF)
+            c.word[1] = <uint32_t>(ka >> 32)
+            c.word[2] = <uint32_t>(kb & <uint64_t>0xFFFFFFFF)
+            c.word[3] = <uint32_t>(kb >> 32)
             for s in range(4):
-                if s < 2:
-                    word = <uint32_t>((ka >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
-                else:
-                    word = <uint32_t>((kb >> (32 * (s & 1))) & <uint64_t>0xFFFFFFFF)
-                c.word[s] = word
-                c.nruns[s] = 0
-                for i in range(MAXRUNS):
-                    code = (word >> (5 * i)) & 31
-                    if code == 0:
-                        break
-                    c.runs[s][i] = <uint8_t>code
-                    c.nruns[s] += 1
-                q = _card_at(s, p)
-                if p == 14:
+                c.na[s] = 0
+                c.nj[s] = 0
+            if p == 14:
+                # the aces' high end: what the low end left, from the state
+                for s in range(4):
                     ace_info = <int>((kc >> (8 + 8 * s)) & 0xFF)
                     c.lo[s] = ace_info & 3
                     c.hi[s] = (ace_info >> 2) & 3
                     c.thr[s] = ace_info & 3
                     c.dem[s] = ace_info >> 4
+                    c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0) else 0
                     c.w2new &= ~((<uint64_t>0xFF) << (8 + 8 * s))
-                elif p == 1 and c.high_ok[s]:
-                    c.lo[s] = 0
-                    c.hi[s] = pos.T[q] + pos.H[q]
-                    c.thr[s] = pos.T[q]
-                    c.dem[s] = 0
-                else:
-                    c.lo[s] = pos.T[q]
-                    c.hi[s] = pos.T[q] + pos.H[q]
-                    c.thr[s] = pos.T[q]
-                    c.dem[s] = pos.D[q]
-                c.na[s] = 0
-                c.nj[s] = 0
             if c.sets_ok:
                 _sets_rec(&c, 0, c.jused)
             else:
@@ -1022,6 +1061,30 @@ cdef class CoreRules:
         self.r.jokers = int(rules.jokers)
         for c in range(53):
             self.r.val[c] = int(rules.card_value(c))
+        _set_types(&self.r)
+
+
+cdef void _set_types(CRules* r) noexcept nogil:
+    """The set types for each joker count 0..3 (a set holds at most 3 jokers): a suit
+    mask of 3 or 4 suits and the suits filled by jokers, within the per-meld limit."""
+    cdef int k, sm, jm, size, jn, n
+    for k in range(4):
+        n = 0
+        for sm in range(16):
+            size = (sm & 1) + ((sm >> 1) & 1) + ((sm >> 2) & 1) + ((sm >> 3) & 1)
+            if size < 3:
+                continue
+            for jm in range(16):
+                if (jm & ~sm) != 0 or jm == sm:
+                    continue
+                jn = (jm & 1) + ((jm >> 1) & 1) + ((jm >> 2) & 1) + ((jm >> 3) & 1)
+                if jn > r.mj or jn > k:
+                    continue
+                r.stm[k][n] = <uint8_t>sm
+                r.stj[k][n] = <uint8_t>jm
+                r.stn[k][n] = <uint8_t>jn
+                n += 1
+        r.nst[k] = n
 
 
 cdef int _fill(Pos* pos, const uint8_t* trow, Py_ssize_t nt, const uint8_t* hrow,
