@@ -39,11 +39,18 @@ def _group(pgid: int) -> list[int]:
     return out
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    # a test runner started in the background (``cmd &``, nohup, some CI shells) inherits
+    # SIGINT ignored, and Python then installs no KeyboardInterrupt handler: the child
+    # gets the default disposition back, as a program started from a terminal has it
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(argv, out: Path):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     return subprocess.Popen([sys.executable, "-m", "rummy51", *argv, "--out", str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_ctrl_c_as_in_a_terminal)
 
 
 def _wait_for_chunks(out: Path, proc, k: int = 2, timeout: float = 120) -> None:
