@@ -213,8 +213,12 @@ def _fills(meld, anchor_natural, st: _Counts, rules: CarouselRules, anchor_card:
                     yield pairs, _Counts(T, H, D, st.JT - from_table, st.JH - from_hand), gain, from_hand
 
 
-def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
-    """Melds placing every required card and reaching ``target`` (the core's value)."""
+def _rebuild_python(st: _Counts, target: int, rules: CarouselRules, core):
+    """Melds placing every required card and reaching ``target`` (the core's value).
+
+    The slow reference of the C reconstruction ``_rebuild`` (``_carousel.rebuild_counts``,
+    the same steps in the same order: tests/test_carousel_rebuild.py checks that both
+    give the same melds); each step asks the core (``solve_counts``) from Python."""
     melds: list[TableMeld] = []
     played_jokers = 0
     guard = 0
@@ -258,6 +262,23 @@ def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
             raise GaveUp(f"meld reconstruction found no meld for {low}")
 
 
+_GAVE_UP = {1: "meld reconstruction did not converge",
+            2: "meld reconstruction ran out of cards",
+            4: "meld reconstruction built more melds than a table holds"}
+
+
+def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
+    """``_rebuild_python`` in C (``_carousel.rebuild_counts``): the same melds, in the
+    same order, and the same GaveUp errors."""
+    status, detail, built, played_jokers = _carousel.rebuild_counts(
+        core, bytes(st.T), bytes(st.H), bytes(st.D), st.JT, st.JH, target)
+    if status == 3:
+        raise GaveUp(f"meld reconstruction found no meld for {detail}")
+    if status != 0:
+        raise GaveUp(_GAVE_UP.get(status, f"meld reconstruction failed ({status})"))
+    return [make_meld(pairs, rules, "rebuilt meld") for pairs in built], played_jokers
+
+
 # --------------------------------------------------------------------------- single positions
 def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
     """The legal play leaving the fewest points in hand (ties: most cards played).
@@ -266,6 +287,12 @@ def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
     melds separated by `` | ``, or melds as code lists (a table joker ``[52, declared]``);
     ``hand``: card text (``"5S 9S JK"``) or codes. Raises ValueError / TypeError naming
     the bad input."""
+    return _best_play(table, hand, rules, _rebuild)
+
+
+def _best_play(table, hand, rules, rebuild) -> Play:
+    """``best_play`` with the meld reconstruction ``rebuild`` (``_rebuild``, or the
+    slow reference ``_rebuild_python`` for tests and benchmarks)."""
     rules = _rules(rules)
     melds, codes = _position(table, hand, rules)
     st = _counts(melds, codes)
@@ -276,7 +303,7 @@ def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
         raise ValueError("the table is not valid: its cards cannot be arranged into melds")
     if value == 0:
         return Play(total, 0, (), tuple(melds), False, total <= rules.knock_limit, total)
-    new_melds, hand_jokers = _rebuild(st, value, rules, core)
+    new_melds, hand_jokers = rebuild(st, value, rules, core)
     table_nat = Counter(c for m in melds for c in m.cards if c != JOKER)
     final_nat = Counter(c for m in new_melds for c in m.cards if c != JOKER)
     played = sorted((final_nat - table_nat).elements()) + [JOKER] * hand_jokers
