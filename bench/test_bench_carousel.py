@@ -179,7 +179,28 @@ def test_best_play_rebuild_ratio(benchmark, realistic):
     run_c()
     c_cpu = time.process_time() - t0
     assert fast == slow
+    # the reconstruction alone (no parsing, no first kernel call), on the positions
+    # with a play, both ways
+    work = []
+    core = solver._core_rules(RULES)
+    for t, h in positions:
+        counts = solver._counts(*solver._position(t, h, RULES))
+        value = counts.value(core)
+        if value > 0:
+            work.append((counts, value))
+    rebuild_s = {}
+    for name, fn in (("c", solver._rebuild), ("python", solver._rebuild_python)):
+        t0 = time.process_time()
+        for counts, value in work:
+            fn(counts, value, RULES, core)
+        rebuild_s[name] = time.process_time() - t0
     melded = sum(p.can_meld for p in fast)
+    benchmark.extra_info.update(rebuild_c_per_cpu_s=round(len(work) / rebuild_s["c"]),
+                                rebuild_python_per_cpu_s=round(len(work) / rebuild_s["python"]),
+                                rebuild_ratio_cpu=round(rebuild_s["python"] / rebuild_s["c"], 1))
+    print(f"\nthe reconstruction alone on the {len(work)} with a play: C {len(work) / rebuild_s['c']:,.0f}"
+          f"/CPU-s, Python {len(work) / rebuild_s['python']:,.0f}/CPU-s, ratio "
+          f"{rebuild_s['python'] / rebuild_s['c']:.1f}")
     benchmark.extra_info.update(positions=len(positions), with_a_play=melded,
                                 c_positions_per_s=round(len(positions) / c_s),
                                 c_positions_per_cpu_s=round(len(positions) / c_cpu),

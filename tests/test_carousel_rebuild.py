@@ -24,25 +24,23 @@ point or card more than the best value, or fewer) that make both give up alike.
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 from hypothesis import given, note, settings
-from hypothesis import strategies as st
 
 from rummy51 import carousel
 from rummy51.carousel import solver
 from rummy51.carousel.table import parse_table
 
-from carousel_helpers import DrawChoices, RandomChoices, case_rules, check_play, describe, random_position, random_rules
+from carousel_helpers import case_rules, check_play, describe
 from test_carousel_properties import SETTINGS, seeded_batch, table_joker_batch
 
 CASES = json.loads((Path(__file__).parent / "data" / "cases" / "carousel-edge.json").read_text())
 
 
 def _both(table, hand, rules):
-    """(C, Python) rebuilt melds and hand jokers, or the GaveUp message, of one position."""
+    """The parsed table, its counts, the core rules and the core's value of a position."""
     melds, codes = solver._position(table, hand, rules)
     counts = solver._counts(melds, codes)
     core = solver._core_rules(rules)

@@ -276,7 +276,14 @@ def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
         raise GaveUp(f"meld reconstruction found no meld for {detail}")
     if status != 0:
         raise GaveUp(_GAVE_UP.get(status, f"meld reconstruction failed ({status})"))
-    return [make_meld(pairs, rules, "rebuilt meld") for pairs in built], played_jokers
+    return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], played_jokers
+
+
+@lru_cache(maxsize=1 << 16)
+def _rebuilt_meld(pairs: tuple, rules: CarouselRules) -> TableMeld:
+    """``make_meld`` of rebuilt slot pairs, memoised (a TableMeld is immutable; the
+    same melds come back turn after turn in a game)."""
+    return make_meld(list(pairs), rules, "rebuilt meld")
 
 
 # --------------------------------------------------------------------------- single positions
