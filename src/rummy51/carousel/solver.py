@@ -3,8 +3,9 @@
 A position is a table (a list of meld texts, one `` | ``-separated string, or melds
 as code lists with a table joker ``[52, declared]``) and a hand (card text or codes).
 The exact answer comes from the Cython core (``rummy51._carousel``); the melds of the
-best play are rebuilt meld by meld, each step checked against the core's exact value
-of what is left, so the returned table always reaches the core's figures.
+best play are rebuilt meld by meld (in C too: ``_carousel.rebuild_counts``), each step
+checked against the core's exact value of what is left, so the returned table always
+reaches the core's figures.
 
 >>> p = best_play(["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C")
 >>> p.points_left, p.cards_played, p.can_knock
