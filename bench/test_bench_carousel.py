@@ -14,6 +14,11 @@ What is measured (figures in bench/README.md, section "Carousel solver"):
   ``best_play_values`` on them, on 1 thread and on all cores (``positions_per_s``);
 * the pure-Python reference (``rummy51.carousel.reference``) on the first 1,000 of
   the same positions, and the core on those same 1,000 in the same test: the ratio;
+* ``carousel.best_play`` (single calls, melds rebuilt) on the first 2,000 of the same
+  positions (``RUMMY51_REBUILD_N`` picks another count), with the C meld
+  reconstruction (``solver._rebuild``, the default) and with the Python reference
+  (``solver._rebuild_python``) in the same test: positions/s of each and the ratio;
+  the two must return equal Plays;
 * dense positions: the worst tables the 106 cards can make. Tables of 12 to 96 cards,
   all in melds packed into as few ranks as the cards allow (two decks give 8 cards a
   rank), both jokers on the table with declared cards, and a hand of 12 cards that
@@ -147,6 +152,63 @@ def test_reference_ratio(benchmark, realistic):
     benchmark.extra_info.update(positions=len(sub), reference_positions_per_s=round(len(sub) / ref_s, 1),
                                 core_positions_per_s=round(len(sub) / core_s),
                                 ratio=round(ref_s / core_s))
+
+
+N_REBUILD = int(os.environ.get("RUMMY51_REBUILD_N", "2000"))
+
+
+@pytest.mark.benchmark(group="carousel-best-play")
+def test_best_play_rebuild_ratio(benchmark, realistic):
+    """``best_play`` one position at a time with melds: C rebuild against Python rebuild."""
+    from rummy51.carousel import solver
+
+    positions = realistic[0][:N_REBUILD]
+
+    def run_c():
+        return [carousel.best_play(t, h, RULES) for t, h in positions]
+
+    def run_python():
+        return [solver._best_play(t, h, RULES, solver._rebuild_python) for t, h in positions]
+
+    fast = benchmark.pedantic(run_c, rounds=3, iterations=1, warmup_rounds=1)
+    c_s = benchmark.stats.stats.min
+    t0 = time.process_time()
+    slow = run_python()
+    py_s = time.process_time() - t0
+    t0 = time.process_time()
+    run_c()
+    c_cpu = time.process_time() - t0
+    assert fast == slow
+    # the reconstruction alone (no parsing, no first kernel call), on the positions
+    # with a play, both ways
+    work = []
+    core = solver._core_rules(RULES)
+    for t, h in positions:
+        counts = solver._counts(*solver._position(t, h, RULES))
+        value = counts.value(core)
+        if value > 0:
+            work.append((counts, value))
+    rebuild_s = {}
+    for name, fn in (("c", solver._rebuild), ("python", solver._rebuild_python)):
+        t0 = time.process_time()
+        for counts, value in work:
+            fn(counts, value, RULES, core)
+        rebuild_s[name] = time.process_time() - t0
+    melded = sum(p.can_meld for p in fast)
+    benchmark.extra_info.update(rebuild_c_per_cpu_s=round(len(work) / rebuild_s["c"]),
+                                rebuild_python_per_cpu_s=round(len(work) / rebuild_s["python"]),
+                                rebuild_ratio_cpu=round(rebuild_s["python"] / rebuild_s["c"], 1))
+    print(f"\nthe reconstruction alone on the {len(work)} with a play: C {len(work) / rebuild_s['c']:,.0f}"
+          f"/CPU-s, Python {len(work) / rebuild_s['python']:,.0f}/CPU-s, ratio "
+          f"{rebuild_s['python'] / rebuild_s['c']:.1f}")
+    benchmark.extra_info.update(positions=len(positions), with_a_play=melded,
+                                c_positions_per_s=round(len(positions) / c_s),
+                                c_positions_per_cpu_s=round(len(positions) / c_cpu),
+                                python_positions_per_cpu_s=round(len(positions) / py_s),
+                                ratio_cpu=round(py_s / c_cpu, 1))
+    print(f"\nbest_play on {len(positions)} realistic positions ({melded} with a play): "
+          f"C rebuild {len(positions) / c_cpu:,.0f}/CPU-s, Python rebuild "
+          f"{len(positions) / py_s:,.0f}/CPU-s, ratio {py_s / c_cpu:.1f}")
 
 
 def _timed(fn, *args, **kwargs) -> float:

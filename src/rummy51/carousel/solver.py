@@ -3,8 +3,9 @@
 A position is a table (a list of meld texts, one `` | ``-separated string, or melds
 as code lists with a table joker ``[52, declared]``) and a hand (card text or codes).
 The exact answer comes from the Cython core (``rummy51._carousel``); the melds of the
-best play are rebuilt meld by meld, each step checked against the core's exact value
-of what is left, so the returned table always reaches the core's figures.
+best play are rebuilt meld by meld (in C too: ``_carousel.rebuild_counts``), each step
+checked against the core's exact value of what is left, so the returned table always
+reaches the core's figures.
 
 >>> p = best_play(["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C")
 >>> p.points_left, p.cards_played, p.can_knock
@@ -213,8 +214,12 @@ def _fills(meld, anchor_natural, st: _Counts, rules: CarouselRules, anchor_card:
                     yield pairs, _Counts(T, H, D, st.JT - from_table, st.JH - from_hand), gain, from_hand
 
 
-def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
-    """Melds placing every required card and reaching ``target`` (the core's value)."""
+def _rebuild_python(st: _Counts, target: int, rules: CarouselRules, core):
+    """Melds placing every required card and reaching ``target`` (the core's value).
+
+    The slow reference of the C reconstruction ``_rebuild`` (``_carousel.rebuild_counts``,
+    the same steps in the same order: tests/test_carousel_rebuild.py checks that both
+    give the same melds); each step asks the core (``solve_counts``) from Python."""
     melds: list[TableMeld] = []
     played_jokers = 0
     guard = 0
@@ -258,6 +263,30 @@ def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
             raise GaveUp(f"meld reconstruction found no meld for {low}")
 
 
+_GAVE_UP = {1: "meld reconstruction did not converge",
+            2: "meld reconstruction ran out of cards",
+            4: "meld reconstruction built more melds than a table holds"}
+
+
+def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
+    """``_rebuild_python`` in C (``_carousel.rebuild_counts``): the same melds, in the
+    same order, and the same GaveUp errors."""
+    status, detail, built, played_jokers = _carousel.rebuild_counts(
+        core, bytes(st.T), bytes(st.H), bytes(st.D), st.JT, st.JH, target)
+    if status == 3:
+        raise GaveUp(f"meld reconstruction found no meld for {detail}")
+    if status != 0:
+        raise GaveUp(_GAVE_UP.get(status, f"meld reconstruction failed ({status})"))
+    return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], played_jokers
+
+
+@lru_cache(maxsize=1 << 16)
+def _rebuilt_meld(pairs: tuple, rules: CarouselRules) -> TableMeld:
+    """``make_meld`` of rebuilt slot pairs, memoised (a TableMeld is immutable; the
+    same melds come back turn after turn in a game)."""
+    return make_meld(list(pairs), rules, "rebuilt meld")
+
+
 # --------------------------------------------------------------------------- single positions
 def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
     """The legal play leaving the fewest points in hand (ties: most cards played).
@@ -266,6 +295,12 @@ def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
     melds separated by `` | ``, or melds as code lists (a table joker ``[52, declared]``);
     ``hand``: card text (``"5S 9S JK"``) or codes. Raises ValueError / TypeError naming
     the bad input."""
+    return _best_play(table, hand, rules, _rebuild)
+
+
+def _best_play(table, hand, rules, rebuild) -> Play:
+    """``best_play`` with the meld reconstruction ``rebuild`` (``_rebuild``, or the
+    slow reference ``_rebuild_python`` for tests and benchmarks)."""
     rules = _rules(rules)
     melds, codes = _position(table, hand, rules)
     st = _counts(melds, codes)
@@ -276,7 +311,7 @@ def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
         raise ValueError("the table is not valid: its cards cannot be arranged into melds")
     if value == 0:
         return Play(total, 0, (), tuple(melds), False, total <= rules.knock_limit, total)
-    new_melds, hand_jokers = _rebuild(st, value, rules, core)
+    new_melds, hand_jokers = rebuild(st, value, rules, core)
     table_nat = Counter(c for m in melds for c in m.cards if c != JOKER)
     final_nat = Counter(c for m in new_melds for c in m.cards if c != JOKER)
     played = sorted((final_nat - table_nat).elements()) + [JOKER] * hand_jokers
