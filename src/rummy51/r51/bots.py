@@ -457,6 +457,15 @@ class TacticianBot(GreedyBot):
         return view.opened[nxt] and card != JOKER and _fits_table(view, card)
 
     def _discard(self, view: PlayerView) -> int:
+        return self.ranked_discards(view)[0]
+
+    def ranked_discards(self, view: PlayerView) -> list[int]:
+        """The cards the rules let the player discard (jokers only if nothing else can
+        go), best first by this bot's discard ranking: unopened, the rest with the most
+        outs, then the higher opening value, the dearer card, the higher code; opened, the
+        least deadwood, then the dearer card, the lower code; a card that feeds the next
+        player's table costs ``feed_penalty``. The keys are a total order, so the first
+        is the bot's discard."""
         cards = discardable(view)
         hand = list(view.hand)
         rules = view.rules
@@ -475,14 +484,14 @@ class TacticianBot(GreedyBot):
                 if self._feeds(view, c):
                     v -= self.feed_penalty
                 return (outs / total, v, card_value(c, rules), c)
-            return max(naturals, key=key)
+            return sorted(naturals, key=key, reverse=True)
 
         def key2(c):
             d = min_deadwood(hand_without(hand, c), rules, keep=0)
             if self._feeds(view, c):
                 d += self.feed_penalty
             return (d, -card_value(c, rules), -c)
-        return min(naturals, key=key2)
+        return sorted(naturals, key=key2)
 
 
 BOTS = {

@@ -26,7 +26,6 @@ import numpy as np
 
 from .._checks import int_arg
 from ..cards import JOKER
-from ..solver import best_opening, can_open_flags, min_deadwood
 from .actions import (
     BOTTOM,
     DISCARD,
@@ -41,9 +40,8 @@ from .actions import (
     Phase,
     SwapRecord,
 )
-from .bots import TacticianBot, discardable, unseen_counts, hands_with_each, hand_without
+from .bots import TacticianBot
 from .engine import PlayerView
-from .melds import card_value
 
 __all__ = ["DEFAULT_ROLLOUTS", "SearchBot", "known_cards", "view_position"]
 
@@ -144,34 +142,9 @@ def view_position(view: PlayerView):
 
 
 def ranked_discards(view: PlayerView, tactician: TacticianBot) -> list[int]:
-    """The cards the rules let the player discard (jokers only if nothing else can go),
-    best first by ``TacticianBot``'s own discard ranking (its ``_discard`` is the first)."""
-    cards = discardable(view)
-    hand = list(view.hand)
-    rules = view.rules
-    naturals = [c for c in cards if c != JOKER] or cards
-    if not view.opened[view.player]:
-        unseen = unseen_counts(view)
-        total = sum(unseen.values()) or 1
-        xs = list(unseen)
-        weights = np.array([unseen[x] for x in xs], np.int64)
-
-        def key(c):
-            rest = hand_without(hand, c)
-            flags = can_open_flags(hands_with_each(rest, xs), rules, keep=1, threads=1)
-            outs = int(weights[flags].sum())
-            v = best_opening(rest, rules, keep=0).value
-            if tactician._feeds(view, c):
-                v -= tactician.feed_penalty
-            return (outs / total, v, card_value(c, rules), c)
-        return sorted(naturals, key=key, reverse=True)
-
-    def key2(c):
-        d = min_deadwood(hand_without(hand, c), rules, keep=0)
-        if tactician._feeds(view, c):
-            d += tactician.feed_penalty
-        return (d, -card_value(c, rules), -c)
-    return sorted(naturals, key=key2)
+    """The cards the rules let the player discard, best first by ``TacticianBot``'s own
+    discard ranking (its ``_discard`` is the first): ``tactician.ranked_discards``."""
+    return tactician.ranked_discards(view)
 
 
 class SearchBot:
