@@ -834,12 +834,30 @@ cdef int meld_key_less(const TMeld* a, const TMeld* b) noexcept nogil:
     return a.n < b.n
 
 
+cdef int join_pair(TMeld* ms, int k, int a, int b) noexcept nogil:
+    """Run ``ms[b]`` joined onto the end of run ``ms[a]``: the other melds keep their
+    order and the joined meld goes last. Returns the new count."""
+    cdef TMeld joined = ms[a]
+    cdef int q, t = 0
+    for q in range(ms[b].n):
+        joined.cards[joined.n + q] = ms[b].cards[q]
+        joined.reps[joined.n + q] = ms[b].reps[q]
+    joined.n += ms[b].n
+    for q in range(k):
+        if q != a and q != b:
+            if t != q:
+                ms[t] = ms[q]
+            t += 1
+    ms[t] = joined
+    return t + 1
+
+
 cdef int opening_melds(Game* G, const int* path, int depth, TMeld* ms) noexcept nogil:
     """rummy51.solver._build_opening's melds: the catalogue melds of ``path``, split runs
     joined again (_merge_runs), sorted by _meld_key. Returns how many."""
     cdef const GRules* g = G.g
-    cdef int i, j, k = depth, ia, ib, merged, a_end, suit, id_, t
-    cdef TMeld joined, tmp
+    cdef int i, j, k = depth, ia, ib, merged, a_end, suit, id_
+    cdef TMeld tmp
     for i in range(depth):
         id_ = path[i]
         ms[i].kind = RUN if g.cat_kind[id_] else SET
@@ -867,19 +885,7 @@ cdef int opening_melds(Game* G, const int* path, int depth, TMeld* ms) noexcept 
                     continue
                 if ms[ia].n + ms[ib].n > MAXMC:
                     continue
-                joined = ms[ia]
-                for j in range(ms[ib].n):
-                    joined.cards[joined.n + j] = ms[ib].cards[j]
-                    joined.reps[joined.n + j] = ms[ib].reps[j]
-                joined.n += ms[ib].n
-                t = 0
-                for j in range(k):
-                    if j != ia and j != ib:
-                        if t != j:
-                            ms[t] = ms[j]
-                        t += 1
-                ms[t] = joined
-                k = t + 1
+                k = join_pair(ms, k, ia, ib)
                 merged = 1
                 break
             if merged:
@@ -1455,8 +1461,7 @@ cdef int cover(Game* G, int* cnt, int n, int leave, TMeld* out, int* nout) noexc
 
 cdef int join_runs(const GRules* g, TMeld* ms, int k) noexcept nogil:
     """melds._join_runs: adjacent pieces of one run joined (the joined meld goes last)."""
-    cdef int changed = 1, i, j, t, q
-    cdef TMeld joined
+    cdef int changed = 1, i, j
     while changed:
         changed = 0
         for i in range(k):
@@ -1471,19 +1476,7 @@ cdef int join_runs(const GRules* g, TMeld* ms, int k) noexcept nogil:
                     continue
                 if ms[i].n + ms[j].n > MAXMC:
                     continue
-                joined = ms[i]
-                for q in range(ms[j].n):
-                    joined.cards[joined.n + q] = ms[j].cards[q]
-                    joined.reps[joined.n + q] = ms[j].reps[q]
-                joined.n += ms[j].n
-                t = 0
-                for q in range(k):
-                    if q != i and q != j:
-                        if t != q:
-                            ms[t] = ms[q]
-                        t += 1
-                ms[t] = joined
-                k = t + 1
+                k = join_pair(ms, k, i, j)
                 changed = 1
                 break
             if changed:
