@@ -1697,11 +1697,6 @@ cdef enum:
     NO_VALUE = -1000000         # tact_discard: a rest's value not asked yet
 
 
-cdef inline int bound_of_cand(int ub) noexcept nogil:
-    """A pass-1 mark as a bound on outs (exact counts are >= 0, bounds -1 - bound)."""
-    return ub if ub >= 0 else -1 - ub
-
-
 cdef inline int tact_beats(int v, int w, int c, int bv, int bw, int bc) noexcept nogil:
     """The tactician's tie-break at equal outs: higher value kept, then the dearer card,
     then the higher code."""
@@ -1722,6 +1717,7 @@ cdef int tact_discard(Game* G) noexcept nogil:
     cdef int near[53]
     cdef int vs[53]
     cdef int ubs[53]
+    cdef int opens[53]
     cdef int order[53]
     cdef Hand h, hx, hfull
     cdef uint64_t L
@@ -1740,9 +1736,8 @@ cdef int tact_discard(Game* G) noexcept nogil:
         total = unseen_counts(G, u)
         near_cards(G, p, near)
         hand_of(G, p, -1, &hfull)
-        # pass 1: each rest's outs, exactly if it opens already (any card then) or
-        # bounded by the unseen cards that could lie in a meld with it (ubs[i] = -1 -
-        # bound marks a bound)
+        # pass 1: each rest's outs, exactly if it opens already (opens[i]: any card
+        # then) or bounded by the unseen cards that could lie in a meld with it (ubs[i])
         for i in range(nc):
             c = cands[i]
             h = hfull
@@ -1750,6 +1745,7 @@ cdef int tact_discard(Game* G) noexcept nogil:
             vs[i] = NO_VALUE
             if hsolve(G, &h, MODE_CAN_OPEN, 0):
                 ubs[i] = total
+                opens[i] = 1
             else:
                 if c != JOKER:
                     near_add(G.g, c, -1, near)
@@ -1759,11 +1755,12 @@ cdef int tact_discard(Game* G) noexcept nogil:
                         ub += u[x]
                 if c != JOKER:
                     near_add(G.g, c, 1, near)
-                ubs[i] = -1 - ub
+                ubs[i] = ub
+                opens[i] = 0
         # the candidates by bound, highest first (insertion sort: a hand's few cards)
         for i in range(nc):
             j = i
-            while j > 0 and bound_of_cand(ubs[order[j - 1]]) < bound_of_cand(ubs[i]):
+            while j > 0 and ubs[order[j - 1]] < ubs[i]:
                 order[j] = order[j - 1]
                 j -= 1
             order[j] = i
@@ -1774,13 +1771,13 @@ cdef int tact_discard(Game* G) noexcept nogil:
             c = cands[i]
             w = cval(G.g, c)
             need = 0 if bc < 0 else bo
-            ub = bound_of_cand(ubs[i])
+            ub = ubs[i]
             if ub < need:
                 continue
             h = hfull
             hand_minus(&h, c)
-            if ubs[i] >= 0:
-                outs = ubs[i]
+            if opens[i]:
+                outs = total
             else:
                 outs = 0
                 # a jokerless rest: a joker does all any card x does there (it stands for x
