@@ -23,7 +23,7 @@ Supported rules: everything in ``RuleSet`` except ``max_jokers_per_meld=2`` (the
 freed-joker meld search assumes at most one joker per meld); ``fastgame.supported``
 says so and the callers fall back to the Python engine.
 """
-from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
@@ -1703,6 +1703,64 @@ cdef inline int tact_beats(int v, int w, int c, int bv, int bw, int bc) noexcept
     return v > bv or (v == bv and (w > bw or (w == bw and c > bc)))
 
 
+cdef struct FullOpen:
+    # tact_discard's questions of the whole hand plus one card x (see full_open)
+    int8_t asked[53]            # -1 not asked yet, else whether hand + x opens (keep 2)
+    uint64_t used1[53]          # an opening found: the naturals it uses once or more
+    uint64_t used2[53]          # ... twice
+    int8_t usedj[53]            # ... the jokers it uses
+
+
+cdef int full_open(Game* G, const Hand* hfull, int x, FullOpen* F) noexcept nogil:
+    """Whether the whole hand plus ``x`` opens keeping two cards, and the cards of an
+    opening it found (``F``). A rest (the hand less one card) plus x that opens keeping
+    one card uses cards of the hand plus x and leaves two of them, so when this is false
+    no rest opens with x: one question a card instead of one a card and candidate."""
+    cdef Hand hx
+    cdef int path[MAX_DEPTH]
+    cdef int depth = 0, i, r, id_
+    cdef uint64_t m
+    if F.asked[x] >= 0:
+        return F.asked[x]
+    F.used1[x] = 0
+    F.used2[x] = 0
+    F.usedj[x] = 127            # no opening known: every rest is asked on its own
+    if hand_plus(hfull, x, &hx) != 0:
+        # a third copy cannot join the whole hand, but may join a rest without one
+        F.asked[x] = 1
+        return 1
+    r = solve(G.sr, &hx, MODE_CAN_OPEN, 2, -1, path, &depth)
+    if r < 0:
+        G.err = E_SOLVER
+        r = 0
+    F.asked[x] = <int8_t>(r != 0)
+    if r and depth > 0:
+        F.usedj[x] = 0
+        for i in range(depth):
+            id_ = path[i]
+            m = G.sr.mask[id_]
+            F.used2[x] |= F.used1[x] & m
+            F.used1[x] |= m
+            F.usedj[x] += G.sr.njokers[id_]
+    return F.asked[x]
+
+
+cdef inline int spared(const Game* G, const Hand* hfull, int c, int x,
+                       const FullOpen* F) noexcept nogil:
+    """The opening full_open found for hand + x leaves a copy of ``c`` out: the rest
+    without c plus x holds it too (keeping one card), so it opens with no question."""
+    cdef uint64_t bit
+    cdef int have, used
+    if c == JOKER:
+        return hfull.jokers + (x == JOKER) - F.usedj[x] >= 1
+    if F.usedj[x] > 4:
+        return 0
+    bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
+    have = G.cnt[G.current][c] + (x == c)
+    used = ((F.used1[x] & bit) != 0) + ((F.used2[x] & bit) != 0)
+    return have - used >= 1
+
+
 cdef int tact_discard(Game* G) noexcept nogil:
     """TacticianBot._discard.
 
@@ -1719,10 +1777,11 @@ cdef int tact_discard(Game* G) noexcept nogil:
     cdef int ubs[53]
     cdef int opens[53]
     cdef int order[53]
+    cdef FullOpen F
     cdef Hand h, hx, hfull
     cdef uint64_t L
     cdef int p = G.current, nc, k = 0, i, j, c, x, total, outs, v, w, skip, ub, need, left
-    cdef int bc = -1, bo = 0, bv = 0, bw = 0
+    cdef int bc = -1, bo = 0, bv = 0, bw = 0, any_open
     nc = discard_cands(G, cands)
     for i in range(nc):
         if cands[i] != JOKER:
@@ -1736,6 +1795,9 @@ cdef int tact_discard(Game* G) noexcept nogil:
         total = unseen_counts(G, u)
         near_cards(G, p, near)
         hand_of(G, p, -1, &hfull)
+        memset(F.asked, -1, sizeof(F.asked))
+        # a rest that opens (keeping none) is an opening of the whole hand keeping one
+        any_open = hsolve(G, &hfull, MODE_CAN_OPEN, 1)
         # pass 1: each rest's outs, exactly if it opens already (opens[i]: any card
         # then) or bounded by the unseen cards that could lie in a meld with it (ubs[i])
         for i in range(nc):
@@ -1743,7 +1805,7 @@ cdef int tact_discard(Game* G) noexcept nogil:
             h = hfull
             hand_minus(&h, c)
             vs[i] = NO_VALUE
-            if hsolve(G, &h, MODE_CAN_OPEN, 0):
+            if any_open and hsolve(G, &h, MODE_CAN_OPEN, 0):
                 ubs[i] = total
                 opens[i] = 1
             else:
@@ -1783,8 +1845,10 @@ cdef int tact_discard(Game* G) noexcept nogil:
                 # a jokerless rest: a joker does all any card x does there (it stands for x
                 # in x's meld, worth as much), so if the rest cannot open with a joker it
                 # cannot with any card
-                skip = (h.jokers == 0 and G.g.mj >= 1 and hand_plus(&h, JOKER, &hx) == 0
-                        and not hsolve(G, &hx, MODE_CAN_OPEN, 1))
+                skip = (h.jokers == 0 and G.g.mj >= 1
+                        and (not full_open(G, &hfull, JOKER, &F)
+                             or (hand_plus(&h, JOKER, &hx) == 0
+                                 and not hsolve(G, &hx, MODE_CAN_OPEN, 1))))
                 left = 0 if skip else ub
                 L = run_lanes(h.once, G.g.ace_high)
                 if c != JOKER:
@@ -1797,7 +1861,10 @@ cdef int tact_discard(Game* G) noexcept nogil:
                             pass        # in no meld of rest + x: the rest cannot open
                         elif h.jokers == 0 and x == JOKER and G.g.mj >= 1:
                             outs += u[x]    # the skip test found the rest + joker opens
-                        elif hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_CAN_OPEN, 1):
+                        elif full_open(G, &hfull, x, &F) and (
+                                spared(G, &hfull, c, x, &F)
+                                or (hand_plus(&h, x, &hx) == 0
+                                    and hsolve(G, &hx, MODE_CAN_OPEN, 1))):
                             outs += u[x]
                         if outs + left < need:
                             break
