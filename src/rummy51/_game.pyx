@@ -1729,7 +1729,10 @@ cdef int full_open(Game* G, const Hand* hfull, int x, FullOpen* F) noexcept nogi
         # a third copy cannot join the whole hand, but may join a rest without one
         F.asked[x] = 1
         return 1
-    r = solve(G.sr, &hx, MODE_CAN_OPEN, 2, -1, path, &depth)
+    # (the path only serves spared(), which a jokerless hand never asks of a joker: the
+    # solver's joker shortcuts need no path)
+    r = solve(G.sr, &hx, MODE_CAN_OPEN, 2, -1,
+              NULL if x == JOKER and hfull.jokers == 0 else path, &depth)
     if r < 0:
         G.err = E_SOLVER
         r = 0
@@ -1765,22 +1768,26 @@ cdef int tact_discard(Game* G) noexcept nogil:
     """TacticianBot._discard.
 
     Unopened, the bot keeps the rest with the most outs (unseen cards that would let it
-    open), then the higher value. Counting outs is one solve per candidate and unseen card,
-    so the candidates go in order of an upper bound on their outs (the unseen cards near
-    the rest) and a candidate stops being counted once it cannot reach the best so far:
-    the same discard as counting every one, since the order (outs, value, card value,
-    code) is total."""
+    open), then the higher value. Counting outs naively is one solve per candidate and
+    unseen card; here it is one per unseen card x (does the whole hand plus x open,
+    keeping two? see full_open), whose opening proves x an out of every rest it spares,
+    plus one per candidate and card for the few rests that lose a card of it. The
+    candidates go in order of an upper bound on their outs and a candidate stops being
+    counted once it cannot reach the best so far: the same discard as counting every one,
+    since the order (outs, value, card value, code) is total."""
     cdef int cands[53]
     cdef int u[53]
     cdef int near[53]
     cdef int vs[53]
-    cdef int ubs[53]
+    cdef int lo[53]
+    cdef int hi[53]
+    cdef uint64_t pend[53]
     cdef int opens[53]
     cdef int order[53]
     cdef FullOpen F
     cdef Hand h, hx, hfull
-    cdef uint64_t L
-    cdef int p = G.current, nc, k = 0, i, j, c, x, total, outs, v, w, skip, ub, need, left
+    cdef uint64_t L, Lf
+    cdef int p = G.current, nc, k = 0, i, j, c, x, total, outs, v, w, need, left
     cdef int bc = -1, bo = 0, bv = 0, bw = 0, any_open
     nc = discard_cands(G, cands)
     for i in range(nc):
@@ -1798,78 +1805,78 @@ cdef int tact_discard(Game* G) noexcept nogil:
         memset(F.asked, -1, sizeof(F.asked))
         # a rest that opens (keeping none) is an opening of the whole hand keeping one
         any_open = hsolve(G, &hfull, MODE_CAN_OPEN, 1)
-        # pass 1: each rest's outs, exactly if it opens already (opens[i]: any card
-        # then) or bounded by the unseen cards that could lie in a meld with it (ubs[i])
         for i in range(nc):
-            c = cands[i]
             h = hfull
-            hand_minus(&h, c)
+            hand_minus(&h, cands[i])
             vs[i] = NO_VALUE
-            if any_open and hsolve(G, &h, MODE_CAN_OPEN, 0):
-                ubs[i] = total
-                opens[i] = 1
-            else:
-                if c != JOKER:
-                    near_add(G.g, c, -1, near)
-                ub = 0
-                for x in range(53):
-                    if u[x] and near[x] > 0:
-                        ub += u[x]
-                if c != JOKER:
-                    near_add(G.g, c, 1, near)
-                ubs[i] = ub
-                opens[i] = 0
+            opens[i] = any_open and hsolve(G, &h, MODE_CAN_OPEN, 0)
+            lo[i] = total if opens[i] else 0
+            hi[i] = lo[i]
+            pend[i] = 0
+        # pass 1, card by card: an unseen x near the hand (else it lies in no meld with
+        # it) with which the whole hand opens (full_open) is an out of every rest that
+        # the opening found spares (lo), and may be one of the others (pend, hi); with
+        # no such opening, x is an out of no rest
+        Lf = run_lanes(hfull.once, G.g.ace_high)
+        for x in range(53):
+            if not u[x] or near[x] <= 0:
+                continue
+            if (hfull.jokers == 0 and x != JOKER and not any_open
+                    and not melds_with_two(&hfull, Lf, x, G.g.ace_high)):
+                continue        # in no meld of hand + x, and the hand does not open
+            if not full_open(G, &hfull, x, &F):
+                continue
+            for i in range(nc):
+                if opens[i]:
+                    continue
+                hi[i] += u[x]
+                if spared(G, &hfull, cands[i], x, &F):
+                    lo[i] += u[x]
+                else:
+                    pend[i] |= (<uint64_t>1) << x
         # the candidates by bound, highest first (insertion sort: a hand's few cards)
         for i in range(nc):
             j = i
-            while j > 0 and ubs[order[j - 1]] < ubs[i]:
+            while j > 0 and hi[order[j - 1]] < hi[i]:
                 order[j] = order[j - 1]
                 j -= 1
             order[j] = i
-        # pass 2: exact outs where they can still reach the best so far; the rest's value
-        # (the tie-break) only for those that do
+        # pass 2: exact outs (the pending cards asked one by one) where they can still
+        # reach the best so far; the rest's value (the tie-break) only for those that do
         for j in range(nc):
             i = order[j]
             c = cands[i]
             w = cval(G.g, c)
             need = 0 if bc < 0 else bo
-            ub = ubs[i]
-            if ub < need:
+            if hi[i] < need:
                 continue
             h = hfull
             hand_minus(&h, c)
-            if opens[i]:
-                outs = total
-            else:
-                outs = 0
-                # a jokerless rest: a joker does all any card x does there (it stands for x
-                # in x's meld, worth as much), so if the rest cannot open with a joker it
-                # cannot with any card
-                skip = (h.jokers == 0 and G.g.mj >= 1
-                        and (not full_open(G, &hfull, JOKER, &F)
-                             or (hand_plus(&h, JOKER, &hx) == 0
-                                 and not hsolve(G, &hx, MODE_CAN_OPEN, 1))))
-                left = 0 if skip else ub
+            outs = lo[i]
+            if pend[i]:
+                left = hi[i] - lo[i]
+                # a jokerless rest: a joker does all any card x does there (it stands for
+                # x in x's meld, worth as much), so if the rest cannot open with a joker
+                # it cannot with any card (and had no out proved: lo is 0)
+                if (outs == 0 and h.jokers == 0 and G.g.mj >= 1
+                        and not ((pend[i] >> JOKER) & 1 == 0 and F.asked[JOKER] == 1
+                                 and spared(G, &hfull, c, JOKER, &F))
+                        and hand_plus(&h, JOKER, &hx) == 0
+                        and not hsolve(G, &hx, MODE_CAN_OPEN, 1)):
+                    left = 0
+                    pend[i] = 0
                 L = run_lanes(h.once, G.g.ace_high)
-                if c != JOKER:
-                    near_add(G.g, c, -1, near)
-                for x in range(53 if not skip else 0):
-                    if u[x] and near[x] > 0:
-                        left -= u[x]
-                        if h.jokers == 0 and x != JOKER and not melds_with_two(&h, L, x,
-                                                                               G.g.ace_high):
-                            pass        # in no meld of rest + x: the rest cannot open
-                        elif h.jokers == 0 and x == JOKER and G.g.mj >= 1:
-                            outs += u[x]    # the skip test found the rest + joker opens
-                        elif full_open(G, &hfull, x, &F) and (
-                                spared(G, &hfull, c, x, &F)
-                                or (hand_plus(&h, x, &hx) == 0
-                                    and hsolve(G, &hx, MODE_CAN_OPEN, 1))):
-                            outs += u[x]
-                        if outs + left < need:
-                            break
-                if c != JOKER:
-                    near_add(G.g, c, 1, near)
+                for x in range(53):
+                    if not (pend[i] >> x) & 1:
+                        continue
+                    left -= u[x]
+                    if h.jokers == 0 and x != JOKER and not melds_with_two(&h, L, x,
+                                                                           G.g.ace_high):
+                        pass        # in no meld of rest + x: the rest (no opening) cannot
+                    elif hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_CAN_OPEN, 1):
+                        outs += u[x]
+                    if outs + left < need:
+                        break
                 if outs + left < need:
                     continue
             if vs[i] == NO_VALUE:
