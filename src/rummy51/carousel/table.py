@@ -170,7 +170,7 @@ def parse_meld(meld, rules: Optional[CarouselRules] = None) -> TableMeld:
     """One table meld from text (``'6S 7S JK(8S)'``), or a list of codes / card texts
     (a joker ``[52, declared]`` or ``'JK(8S)'``); validated, in canonical order."""
     if isinstance(meld, TableMeld):
-        meld = meld.codes()
+        return _checked(meld, rules or CarouselRules(), None)
     where = _meld_where(meld)
     if isinstance(meld, str):
         tokens = meld.replace(",", " ").split()
@@ -208,6 +208,27 @@ def make_meld(pairs, rules: Optional[CarouselRules], where: str) -> TableMeld:
                 raise ValueError(f"{where}: the meld cannot hold the declared {declared}: {order}")
         raise ValueError(f"{where} is not a meld: {order}")
     return TableMeld(kind, tuple(pairs[i][0] for i in order), tuple(reps[i] for i in order))
+
+
+#: TableMelds found valid, by (meld, ace_high, max_jokers_per_meld): a game hands the
+#: same table melds to the solver turn after turn, and each would be checked again
+_VALID: dict = {}
+_VALID_MAX = 200_000
+
+
+def _checked(m: TableMeld, rules: CarouselRules, where: Optional[str]) -> TableMeld:
+    """``m`` checked again (it may have been built by hand) and in canonical order; the
+    answer depends only on the meld and two rule fields, so valid ones are remembered."""
+    key = (m, rules.ace_high, rules.max_jokers_per_meld)
+    got = _VALID.get(key)
+    if got is None:
+        if where is None:
+            where = _meld_where(m.codes())
+        got = make_meld(list(zip(m.cards, m.represents)), rules, where)
+        if len(_VALID) >= _VALID_MAX:
+            _VALID.clear()
+        _VALID[key] = got
+    return got
 
 
 def _jokers_could_fit(naturals, n_jokers, rules) -> bool:
@@ -278,7 +299,8 @@ def check_position(melds: Sequence[TableMeld], hand: Sequence[int], rules: Carou
             raise ValueError(f"table and hand hold {n} copies of {card_text(c)}, "
                              f"but rules.decks is {rules.decks}")
     for m in melds:
-        make_meld(list(zip(m.cards, m.represents)), rules, f"meld {m.text()!r}")
+        if (m, rules.ace_high, rules.max_jokers_per_meld) not in _VALID:
+            _checked(m, rules, f"meld {m.text()!r}")
 
 
 def table_text(melds: Iterable[TableMeld], unicode: bool = False) -> str:
