@@ -307,3 +307,85 @@ def test_soak_random_bots_conservation_after_every_move():
 @pytest.mark.slow
 def test_soak_random_bots_long():
     _soak(80, seed=2)
+
+
+# --------------------------------------------------------------------------- rule options
+def test_last_turn_knock_option():
+    """rules.last_turn_knock: in a last turn after the stock ran out the knock is refused
+    (3.5) by default and allowed with the option; the round then ends as a knock."""
+    for allowed in (False, True):
+        rules = dataclasses.replace(R3, knock_limit=1000, last_turn_knock=allowed)
+        s = GameState.new(rules, seed=11)
+        while s.rounds == []:
+            if s.phase in (Phase.DRAW, Phase.MELD):
+                s.draw()
+            elif s.turn_info.last:
+                p = s.current
+                if not allowed:
+                    refused(s, "3.5", s.knock)
+                    assert Knock() not in s.legal_actions()
+                    s.pass_()
+                    continue
+                assert Knock() in s.legal_actions()
+                s.knock()
+                r = s.rounds[0]
+                assert r.how == "knock" and r.knocker == p
+            else:
+                s.pass_()
+        if not allowed:
+            assert s.rounds[0].how == "stock"
+
+
+def test_last_turn_knock_after_a_meld_waits_for_the_end_of_the_turn():
+    """With the option a meld in a last turn leads to the end of the turn (knock or
+    pass), not straight to the next player; random bots keep every card in place."""
+    rules = dataclasses.replace(R3, knock_limit=40, last_turn_knock=True, target_score=60)
+    seen = 0
+    for seed in range(12):
+        s = GameState.new(rules, seed=seed)
+        bots = [RandomBot(seed=seed * 3 + i) for i in range(3)]
+        while s.phase is not Phase.OVER:
+            last, p = s.turn_info.last, s.current
+            a = bots[p].choose(s.view(p))
+            s.apply(a)
+            s.check()
+            if last and isinstance(a, Meld) and s.phase is not Phase.OVER and s.current == p:
+                assert s.phase is Phase.END
+                seen += 1
+    assert seen > 0
+
+
+def test_game_tie_option(monkeypatch):
+    """rules.game_tie: a shared highest final total ends the game with every such player
+    a winner ("share"), or deals another round ("play_on") until one leads alone."""
+    import rummy51.carousel.engine as engine
+
+    real = engine.final_scores
+    calls = []
+
+    def tie_once(totals, rounds_won, rules):
+        final, winners = real(totals, rounds_won, rules)
+        calls.append(1)
+        if len(calls) == 1:
+            return (final[0],) * len(final), tuple(range(len(final)))
+        return final, winners
+
+    rules = dataclasses.replace(R3, target_score=20)
+    monkeypatch.setattr(engine, "final_scores", tie_once)
+    shared = play_game([GreedyBot()] * 3, rules, seed=4)
+    assert shared.winners == (0, 1, 2) and len(calls) == 1
+    calls.clear()
+    on = play_game([GreedyBot()] * 3, dataclasses.replace(rules, game_tie="play_on"), seed=4)
+    assert len(on.rounds) > len(shared.rounds) and len(calls) >= 2
+    assert on.rounds[:len(shared.rounds)] == shared.rounds
+    assert len(on.winners) == 1 or len(calls) > 2
+
+
+@pytest.mark.parametrize("field, value, msg", [
+    ("game_tie", "coin", "game_tie must be one of 'share', 'play_on'"),
+    ("game_tie", 1, "game_tie must be one of"),
+    ("last_turn_knock", 1, "last_turn_knock must be a bool"),
+])
+def test_rule_option_errors(field, value, msg):
+    with pytest.raises((TypeError, ValueError), match=msg):
+        CarouselRules(**{field: value})

@@ -43,6 +43,11 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
                    "or fewer (default 5)")
     p.add_argument("--target", type=int, default=None, help="the game ends at this total "
                    "(default 150)")
+    p.add_argument("--last-turn-knock", action="store_true", help="a player may knock in a "
+                   "last turn after the stock ran out (rules.last_turn_knock)")
+    p.add_argument("--game-tie", choices=("share", "play_on"), default=None,
+                   help="a shared highest final total: all win (share, the default) or "
+                   "another round is dealt (play_on)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(_carousel_run=run_simulate)
@@ -55,6 +60,10 @@ def _rules(args, players):
         kw["knock_limit"] = args.knock_limit
     if args.target is not None:
         kw["target_score"] = args.target
+    if args.last_turn_knock:
+        kw["last_turn_knock"] = True
+    if args.game_tie is not None:
+        kw["game_tie"] = args.game_tie
     if not kw:
         return None
     return CarouselRules.for_players(players or 4, **kw)

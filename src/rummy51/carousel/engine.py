@@ -345,7 +345,7 @@ class GameState(MoveRules):
         self.turn_info = TurnInfo(draws=self.turn_info.draws, melded=True, last=last)
         if out:
             self._end_round("out", p)
-        elif last:
+        elif last and not self.rules.last_turn_knock:
             self._end_turn()
         else:
             self.phase = Phase.END
@@ -414,9 +414,11 @@ class GameState(MoveRules):
             self.rounds_won[w] += 1
         self._record(RoundRecord(self.round, self.turn, -1, None, res))
         if max(self.totals) >= rules.target_score:
-            self.final, self.winners = final_scores(self.totals, self.rounds_won, rules)
-            self.phase = Phase.OVER
-            return
+            final, game_winners = final_scores(self.totals, self.rounds_won, rules)
+            if rules.game_tie == "share" or len(game_winners) == 1:
+                self.final, self.winners = final, game_winners
+                self.phase = Phase.OVER
+                return
         self.round += 1
         self.dealer = (self.dealer + 1) % self.n_players
         self._deal()

@@ -127,7 +127,8 @@ def final_scores(totals: Sequence[int], rounds_won: Sequence[int],
     """``(final totals, game winners)`` when some total reached ``rules.target_score``
     (section 6): the game bonus to each player who reached it, the round bonus per round
     won to the others (to everyone with ``round_bonus_for_all``); the highest final total
-    wins, and players who share it all win (a choice of docs/carousel.md)."""
+    wins, and players who share it all win (``rules.game_tie`` "share"; with "play_on"
+    the engine deals on instead while the winners are more than one)."""
     out = []
     for t, w in zip(totals, rounds_won):
         reached = t >= rules.target_score
@@ -211,7 +212,7 @@ class MoveRules:
         """Raise ``IllegalMove`` unless the player on turn may knock now (3.4)."""
         self._not_over("knock")
         ti = self.turn_info
-        if ti.last:
+        if ti.last and not self.rules.last_turn_knock:
             raise IllegalMove("3.5", "cannot knock in a last turn after the stock ran out: the "
                                      "round is scored without a knocker")
         if self.phase is Phase.DRAW or self.phase is Phase.MELD:

@@ -44,6 +44,11 @@ def _as_int(name: str, value) -> int:
         raise TypeError(f"CarouselRules.{name} must be an int, got {value!r}") from None
 
 
+#: The readings of a shared highest final total (``CarouselRules.game_tie``).
+GAME_TIES = ("share", "play_on")
+_BOOL_FIELDS = ("ace_high", "round_bonus_for_all", "last_turn_knock")
+
+
 @dataclass(frozen=True, kw_only=True)
 class CarouselRules:
     """The rules of one game of Carousel (RULES-carousel.md), every option a field.
@@ -65,6 +70,10 @@ class CarouselRules:
 
     * ``hand_size`` (10): cards dealt to each player.
     * ``knock_limit`` (5): a player whose hand counts this many points or fewer may knock.
+    * ``last_turn_knock`` (False): may a player knock in one of the last turns after the
+      stock ran out (3.5 is silent; its "the round is scored with no knocker" reads as
+      no)? True: they may, at the end of that turn (after melding, or without one), and
+      the round ends as a knock.
 
     Scoring (sections 5-6):
 
@@ -74,6 +83,9 @@ class CarouselRules:
     * ``round_won_bonus`` (25): per round won, at the end of the game.
     * ``round_bonus_for_all`` (False): False = only players who did not reach the
       target score the round bonus; True = every player, those who reached it included.
+    * ``game_tie`` ("share"): when the highest final total is shared (section 6 is
+      silent), ``"share"``: those players all win; ``"play_on"``: another round is dealt,
+      and another, until one final total is highest alone.
     """
 
     players: int = 4
@@ -92,11 +104,19 @@ class CarouselRules:
     game_bonus: int = 100
     round_won_bonus: int = 25
     round_bonus_for_all: bool = False
+    last_turn_knock: bool = False
+    game_tie: str = "share"
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in ("ace_high", "round_bonus_for_all"):
+            if f.name == "game_tie":
+                if not isinstance(value, str) or value not in GAME_TIES:
+                    raise ValueError(f"CarouselRules.game_tie must be one of "
+                                     f"{', '.join(map(repr, GAME_TIES))}, got {value!r}")
+                object.__setattr__(self, f.name, str(value))
+                continue
+            if f.name in _BOOL_FIELDS:
                 if not isinstance(value, (bool, np.bool_)):
                     raise TypeError(f"CarouselRules.{f.name} must be a bool, got {value!r}")
                 object.__setattr__(self, f.name, bool(value))

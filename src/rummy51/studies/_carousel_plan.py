@@ -130,7 +130,8 @@ def play_recorded(bots, rules: CarouselRules, seed) -> tuple[GameState, list[dic
     while s.phase is not Phase.OVER:
         p = s.current
         a = bots[p].choose(s.view(p))
-        ends_turn = isinstance(a, (Knock, Pass)) or (isinstance(a, Meld) and s.turn_info.last)
+        ends_turn = isinstance(a, (Knock, Pass)) or (isinstance(a, Meld) and s.turn_info.last
+                                                     and not rules.last_turn_knock)
         s.apply(a)
         over = s.round != rnd or s.phase is Phase.OVER
         if over or ends_turn:   # the move ended the mover's turn: count the hand at its end
