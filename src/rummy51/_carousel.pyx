@@ -1524,3 +1524,6 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
         return out.status, out.detail, melds, out.hand_jokers
     finally:
         free(out)
+
+
+include "_carousel_game.pxi"

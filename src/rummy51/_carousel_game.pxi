@@ -1,0 +1,476 @@
+# Included at the end of _carousel.pyx (it uses the solver's CRules, Pos, Work,
+# _solve and _rebuild through their signatures there; nothing in that file changes).
+"""Whole Carousel games for tables where every seat is the greedy bot, in C.
+
+``play_greedy_game`` plays one game (rounds to the target score) on decks drawn by the
+caller, move for move as ``rummy51.carousel.engine.GameState`` with
+``rummy51.carousel.bots.GreedyBot`` in every seat, and writes the study's records (one
+row per round and seat, the columns of ``studies._carousel_plan.CHUNK_COLUMNS``).
+
+The table is kept as counts (table naturals T, jokers declared D, table jokers JT):
+the solver's value and its meld reconstruction depend on nothing else, so the table
+after a meld play is the counts of the melds ``_rebuild`` builds, which are the melds
+``carousel.solver.best_play`` returns (it calls the same ``_rebuild``; sorting them
+changes no count). A greedy turn:
+
+* draw; after a first or second draw that took a card, meld the best play if one
+  exists (``_solve`` > 0), otherwise draw again; the third card ends the drawing;
+* an empty stock stops the drawing: the finder may still meld (after a first or
+  second draw; the hand is unchanged since the last question of the same turn, so
+  only a first-draw finder asks), then every player, from the finder's left round to
+  the finder, has one last turn (meld if possible, no draw, no knock);
+* at the end of the turn: knock with ``knock_limit`` points or fewer, else pass;
+  melding every card goes out at once.
+"""
+
+from libc.string cimport memcpy
+
+DEF CG_COLS = 18          # the columns of CHUNK_COLUMNS, in that order
+DEF CG_MAXP = 6
+DEF CG_MAXDECK = 112      # 2 decks and 4 jokers are 108 cards
+DEF CG_MAX_ROUNDS = 10000
+
+# status codes of _cg_play (and of play_greedy_game)
+DEF CG_OK = 0
+DEF CG_NEED_DECKS = 1     # the game needs more rounds than decks were given
+DEF CG_TOO_LONG = 2       # more than CG_MAX_ROUNDS rounds
+DEF CG_FULL = 3           # the output (or trace) buffer is too small (a caller bug)
+DEF CG_GAVE_UP = 4        # the meld reconstruction failed (detail: its status * 64 + card)
+DEF CG_BAD_TABLE = 5      # the solver found the table cannot be arranged (a bug)
+DEF CG_NO_MEMORY = 6
+
+# trace events (tests: move for move against the Python engine)
+DEF EV_DRAW = 0           # a = card drawn, -1 the stock was empty
+DEF EV_MELD = 1           # a = cards played, b = hand points after
+DEF EV_KNOCK = 2          # a = hand points
+DEF EV_PASS = 3
+
+
+cdef struct GRules:
+    int players
+    int hand_size
+    int deck_size
+    int knock_limit
+    int undercut_bonus
+    int going_out_bonus
+    int target
+    int game_bonus
+    int round_won_bonus
+    int bonus_for_all
+
+
+cdef struct CGame:
+    # the table (naturals, jokers declared as each card, table jokers)
+    uint8_t T[52]
+    uint8_t D[52]
+    int JT
+    # the hands
+    uint8_t H[CG_MAXP][52]
+    int JH[CG_MAXP]
+    int32_t pts[CG_MAXP]
+    int32_t* trace        # 4 ints per event (seat, kind, a, b), or NULL
+    int64_t trace_cap
+    int64_t trace_n
+    int round
+
+
+cdef inline void _cg_event(CGame* g, int seat, int kind, int a, int b) noexcept nogil:
+    cdef int64_t k
+    if g.trace == NULL:
+        return
+    if g.trace_n < g.trace_cap:
+        k = 5 * g.trace_n
+        g.trace[k] = g.round
+        g.trace[k + 1] = seat
+        g.trace[k + 2] = kind
+        g.trace[k + 3] = a
+        g.trace[k + 4] = b
+    g.trace_n += 1
+
+
+cdef inline int32_t _cg_points(const CRules* r, const uint8_t* H, int JH) noexcept nogil:
+    cdef int32_t s = JH * r.val[52]
+    cdef int c
+    for c in range(52):
+        if H[c]:
+            s += H[c] * r.val[c]
+    return s
+
+
+cdef int _cg_meld(const CRules* r, CGame* g, int p, Work* w, Rebuild* rb,
+                  int* detail) noexcept nogil:
+    """GreedyBot's meld question for seat ``p``: when a legal play exists, make the
+    solver's best play (``best_play(...).melds`` as the new table) and return 1; 0 when
+    there is none; a negative status on failure."""
+    cdef Pos pos
+    cdef int32_t v
+    cdef int c, k, i, old_jt
+    cdef uint8_t nT[52]
+    cdef uint8_t nD[52]
+    cdef int nJT = 0
+    memcpy(pos.T, g.T, 52)
+    memcpy(pos.H, g.H[p], 52)
+    memcpy(pos.D, g.D, 52)
+    pos.JT = g.JT
+    pos.JH = g.JH[p]
+    v = _solve(r, &pos, w)
+    if v == -2:
+        return -CG_NO_MEMORY
+    if v < 0:
+        return -CG_BAD_TABLE
+    if v == 0:
+        return 0
+    _rebuild(r, &pos, v, w, rb)
+    if rb.status == -2:
+        return -CG_NO_MEMORY
+    if rb.status != 0:
+        detail[0] = rb.status * 64 + rb.detail
+        return -CG_GAVE_UP
+    memset(nT, 0, 52)
+    memset(nD, 0, 52)
+    for i in range(rb.nslots):
+        c = rb.card[i]
+        if c == 52:
+            nD[rb.rep[i]] += 1
+            nJT += 1
+        else:
+            nT[c] += 1
+    # the hand gives the naturals the new table holds beyond the old one, and the
+    # jokers beyond the old table's (check_meld_play's from_hand and hand_jokers)
+    k = 0
+    for c in range(52):
+        if nT[c] > g.T[c]:
+            i = nT[c] - g.T[c]
+            if i > g.H[p][c]:
+                return -CG_BAD_TABLE
+            g.H[p][c] -= i
+            k += i
+    old_jt = g.JT
+    if nJT - old_jt > g.JH[p] or nJT < old_jt:
+        return -CG_BAD_TABLE
+    g.JH[p] -= nJT - old_jt
+    k += nJT - old_jt
+    memcpy(g.T, nT, 52)
+    memcpy(g.D, nD, 52)
+    g.JT = nJT
+    g.pts[p] = _cg_points(r, g.H[p], g.JH[p])
+    _cg_event(g, p, EV_MELD, k, g.pts[p])
+    return 1
+
+
+cdef inline int _cg_empty(CGame* g, int p) noexcept nogil:
+    cdef int c
+    if g.JH[p]:
+        return 0
+    for c in range(52):
+        if g.H[p][c]:
+            return 0
+    return 1
+
+
+cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int ndecks,
+                  int first, int64_t game, int32_t* out, int64_t cap_rows, int64_t* rows_out,
+                  int64_t* turns_out, int* rounds_out, CGame* g, Work* w, Rebuild* rb,
+                  int* detail) noexcept nogil:
+    """One whole game; the records go to ``out`` (``cap_rows`` rows of CG_COLS)."""
+    cdef int n = gr.players, h = gr.hand_size, S = gr.deck_size
+    cdef int dealer = first, rnd = 0, i, k, c, p, seat, res
+    cdef int64_t row = 0, row0, turns_all = 0
+    cdef const uint8_t* deck
+    cdef int sp, turn, current, finder, last_k, is_last, draws, melded, how, knocker
+    cdef int asked, low, ntied, undercut, reached, best
+    cdef int32_t totals[CG_MAXP]
+    cdef int32_t won_rounds[CG_MAXP]
+    cdef int32_t score[CG_MAXP]
+    cdef int32_t fin[CG_MAXP]
+    cdef int turns[CG_MAXP]
+    cdef int knock_turn[CG_MAXP]
+    cdef int win[CG_MAXP]
+    cdef int32_t* o
+    for p in range(n):
+        totals[p] = 0
+        won_rounds[p] = 0
+    while True:
+        if rnd >= ndecks:
+            rows_out[0] = row
+            turns_out[0] = turns_all
+            rounds_out[0] = rnd
+            return CG_NEED_DECKS
+        if (row + n) > cap_rows:
+            return CG_FULL
+        g.round = rnd
+        deck = decks + <int64_t>rnd * S
+        # the deal: the dealer's left gets the first hand_size cards, and so on
+        memset(g.T, 0, 52)
+        memset(g.D, 0, 52)
+        g.JT = 0
+        for p in range(n):
+            memset(g.H[p], 0, 52)
+            g.JH[p] = 0
+            turns[p] = 0
+            knock_turn[p] = 0
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            for k in range(h):
+                c = deck[i * h + k]
+                if c == 52:
+                    g.JH[seat] += 1
+                else:
+                    g.H[seat][c] += 1
+        for p in range(n):
+            g.pts[p] = _cg_points(r, g.H[p], g.JH[p])
+        sp = n * h              # the stock's top
+        current = (dealer + 1) % n
+        turn = 0
+        finder = -1
+        last_k = 0
+        is_last = 0
+        how = -1
+        knocker = -1
+        while True:
+            p = current
+            res = 0
+            if is_last:
+                # a last turn after the stock ran out: meld if possible, then it ends
+                res = _cg_meld(r, g, p, w, rb, detail)
+                if res < 0:
+                    return -res
+                if res == 1 and _cg_empty(g, p):
+                    how = 1
+                    knocker = p
+                elif res == 0:
+                    _cg_event(g, p, EV_PASS, 0, 0)
+            else:
+                draws = 0
+                melded = 0
+                asked = 0
+                while draws < 3:
+                    draws += 1
+                    if sp < S:
+                        c = deck[sp]
+                        sp += 1
+                        if c == 52:
+                            g.JH[p] += 1
+                        else:
+                            g.H[p][c] += 1
+                        g.pts[p] += r.val[c]
+                        _cg_event(g, p, EV_DRAW, c, 0)
+                        if draws == 3:
+                            break
+                        res = _cg_meld(r, g, p, w, rb, detail)
+                        if res < 0:
+                            return -res
+                        asked = 1
+                        if res == 1:
+                            melded = 1
+                            break
+                    else:
+                        finder = p
+                        _cg_event(g, p, EV_DRAW, -1, 0)
+                        if draws < 3 and not asked:
+                            res = _cg_meld(r, g, p, w, rb, detail)
+                            if res < 0:
+                                return -res
+                            melded = res
+                        break
+                if melded and _cg_empty(g, p):
+                    how = 1
+                    knocker = p
+                elif g.pts[p] <= gr.knock_limit:
+                    _cg_event(g, p, EV_KNOCK, g.pts[p], 0)
+                    how = 0
+                    knocker = p
+                else:
+                    _cg_event(g, p, EV_PASS, 0, 0)
+            # the mover's turn ended: count the hand at its end (play_recorded's facts)
+            turns[p] += 1
+            if knock_turn[p] == 0 and g.pts[p] <= gr.knock_limit:
+                knock_turn[p] = turns[p]
+            if how >= 0:
+                break
+            # GameState._end_turn
+            turn += 1
+            if finder < 0:
+                current = (current + 1) % n
+                continue
+            last_k += 1
+            if last_k <= n:
+                current = (finder + last_k) % n
+                is_last = 1
+                continue
+            how = 2
+            knocker = -1
+            break
+        # score the round (moves.score_round)
+        low = g.pts[0]
+        for p in range(1, n):
+            if g.pts[p] < low:
+                low = g.pts[p]
+        ntied = 0
+        for p in range(n):
+            win[p] = 1 if g.pts[p] == low else 0
+            ntied += win[p]
+        if knocker >= 0 and win[knocker] and ntied > 1:
+            win[knocker] = 0
+        undercut = 1 if (knocker >= 0 and not win[knocker]) else 0
+        for p in range(n):
+            score[p] = 0
+            if not win[p]:
+                continue
+            for k in range(n):
+                if k != p:
+                    score[p] += g.pts[k] - g.pts[p]
+            if undercut:
+                score[p] += gr.undercut_bonus
+            if how == 1 and p == knocker:
+                score[p] += gr.going_out_bonus
+        row0 = row
+        for p in range(n):
+            totals[p] += score[p]
+            won_rounds[p] += win[p]
+            o = out + (row0 + p) * CG_COLS
+            o[0] = <int32_t>game
+            o[1] = rnd
+            o[2] = p
+            o[3] = dealer
+            o[4] = score[p]
+            o[5] = g.pts[p]
+            o[6] = win[p]
+            o[7] = 1 if (how == 0 and knocker == p) else 0
+            o[8] = 1 if (how == 1 and knocker == p) else 0
+            o[9] = 1 if (undercut and knocker == p) else 0
+            o[10] = turn + 1
+            o[11] = how
+            o[12] = knock_turn[p] if knock_turn[p] else -1
+            o[13] = turns[p]
+            o[14] = totals[p]
+            o[15] = 0
+            o[16] = 0
+            o[17] = 0
+        row += n
+        turns_all += turn + 1
+        rnd += 1
+        if rnd > CG_MAX_ROUNDS:     # play_recorded's check, after every round
+            rows_out[0] = row
+            turns_out[0] = turns_all
+            rounds_out[0] = rnd
+            return CG_TOO_LONG
+        best = totals[0]
+        for p in range(1, n):
+            if totals[p] > best:
+                best = totals[p]
+        if best >= gr.target:
+            # moves.final_scores
+            for p in range(n):
+                reached = 1 if totals[p] >= gr.target else 0
+                fin[p] = totals[p] + (gr.game_bonus if reached else 0)
+                if not reached or gr.bonus_for_all:
+                    fin[p] += gr.round_won_bonus * won_rounds[p]
+            best = fin[0]
+            for p in range(1, n):
+                if fin[p] > best:
+                    best = fin[p]
+            for p in range(n):
+                o = out + (row0 + p) * CG_COLS
+                o[15] = 1
+                o[16] = fin[p]
+                o[17] = 1 if fin[p] == best else 0
+            rows_out[0] = row
+            turns_out[0] = turns_all
+            rounds_out[0] = rnd
+            return CG_OK
+        dealer = (dealer + 1) % n
+
+
+#: play_greedy_game's status codes
+GAME_OK = CG_OK
+GAME_NEED_DECKS = CG_NEED_DECKS
+GAME_TOO_LONG = CG_TOO_LONG
+GAME_FULL = CG_FULL
+GAME_GAVE_UP = CG_GAVE_UP
+GAME_BAD_TABLE = CG_BAD_TABLE
+GAME_NO_MEMORY = CG_NO_MEMORY
+#: the columns play_greedy_game writes, in order (studies._carousel_plan.CHUNK_COLUMNS)
+GAME_COLUMNS = ("game", "round", "seat", "dealer", "score", "points", "won", "knocked",
+                "went_out", "undercut", "round_length", "end", "knock_turn", "turns",
+                "total", "last_round", "final", "won_game")
+
+
+def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, int first,
+                     int64_t game, int32_t[:, ::1] out, int32_t[:, ::1] trace=None):
+    """Play one whole game with the greedy bot in every seat (GIL released).
+
+    ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
+    going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all)``;
+    ``decks``: one deck order per round (top first, codes 0..52), as many rounds as the
+    game may need; ``first``: the first dealer; ``game``: the number written in the
+    ``game`` column; ``out``: int32 (rows, 18), one row per round and seat, the columns
+    of ``GAME_COLUMNS``; ``trace``: None, or int32 (events, 5) that receives every move
+    (round, seat, kind 0 draw / 1 meld / 2 knock / 3 pass, a, b).
+
+    Returns ``(status, detail, rounds, rows, turns, events)``: status ``GAME_OK``, or
+    ``GAME_NEED_DECKS`` (the game goes on past the decks given: play it again with
+    more), or an error code; ``turns`` is the sum of the rounds' lengths."""
+    cdef GRules gr
+    cdef CGame* g
+    cdef Rebuild* rb
+    cdef Work w
+    cdef int status, detail = 0, rounds = 0, c, i
+    cdef int64_t rows = 0, turns = 0, cap = out.shape[0]
+    cdef Py_ssize_t nd = decks.shape[0]
+    vals = [int(x) for x in game_rules]
+    if len(vals) != 10:
+        raise ValueError(f"game_rules must hold 10 ints, got {len(vals)}")
+    gr.players = vals[0]
+    gr.hand_size = vals[1]
+    gr.deck_size = vals[2]
+    gr.knock_limit = vals[3]
+    gr.undercut_bonus = vals[4]
+    gr.going_out_bonus = vals[5]
+    gr.target = vals[6]
+    gr.game_bonus = vals[7]
+    gr.round_won_bonus = vals[8]
+    gr.bonus_for_all = vals[9]
+    if not 2 <= gr.players <= CG_MAXP:
+        raise ValueError(f"players must be 2..{CG_MAXP}, got {gr.players}")
+    if gr.deck_size != 52 * core.r.decks + core.r.jokers or gr.deck_size > CG_MAXDECK:
+        raise ValueError(f"deck_size {gr.deck_size} is not the rules' deck "
+                         f"({core.r.decks} decks, {core.r.jokers} jokers)")
+    if gr.hand_size < 1 or gr.players * gr.hand_size > gr.deck_size:
+        raise ValueError(f"hand_size {gr.hand_size} for {gr.players} players does not fit "
+                         f"the {gr.deck_size}-card deck")
+    if nd > 0 and decks.shape[1] != gr.deck_size:
+        raise ValueError(f"decks must have {gr.deck_size} columns, got {decks.shape[1]}")
+    if not 0 <= first < gr.players:
+        raise ValueError(f"first must be a seat 0..{gr.players - 1}, got {first}")
+    if out.shape[1] != CG_COLS:
+        raise ValueError(f"out must have {CG_COLS} columns, got {out.shape[1]}")
+    if trace is not None and trace.shape[1] != 5:
+        raise ValueError(f"trace must have 5 columns, got {trace.shape[1]}")
+    for i in range(nd):
+        for c in range(gr.deck_size):
+            if decks[i, c] > 52:
+                raise ValueError(f"decks row {i}, column {c}: {decks[i, c]} is not a card code "
+                                 "(0..51, 52 the joker)")
+    g = <CGame*>calloc(1, sizeof(CGame))
+    rb = <Rebuild*>malloc(sizeof(Rebuild))
+    if g == NULL or rb == NULL or _work_init(&w) != 0:
+        free(g)
+        free(rb)
+        raise MemoryError()
+    if trace is not None and trace.shape[0] > 0:
+        g.trace = &trace[0, 0]
+        g.trace_cap = trace.shape[0]
+    with nogil:
+        status = _cg_play(&core.r, &gr, &decks[0, 0] if nd > 0 else NULL, <int>nd, first, game,
+                          &out[0, 0] if cap > 0 else NULL, cap, &rows, &turns, &rounds, g, &w,
+                          rb, &detail)
+    events = g.trace_n
+    if trace is not None and events > g.trace_cap:
+        status = CG_FULL
+    _work_free(&w)
+    free(g)
+    free(rb)
+    if status == CG_NO_MEMORY:
+        raise MemoryError("the carousel solver ran out of memory")
+    return status, detail, rounds, rows, turns, events
