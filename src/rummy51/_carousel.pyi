@@ -19,3 +19,18 @@ def solve_batch(rules: CoreRules, tables: npt.NDArray[np.uint8], hands: npt.NDAr
 def _row_error(err: int, detail: int, i: int, row: int, tables: npt.NDArray[np.uint8],
                hands: npt.NDArray[np.uint8], rules: CoreRules) -> ValueError: ...
 def _py_counters() -> tuple[int, int]: ...
+
+# the greedy game kernel (_carousel_game.pxi)
+GAME_OK: int
+GAME_NEED_DECKS: int
+GAME_TOO_LONG: int
+GAME_FULL: int
+GAME_GAVE_UP: int
+GAME_BAD_TABLE: int
+GAME_NO_MEMORY: int
+GAME_COLUMNS: tuple[str, ...]
+
+def play_greedy_game(core: CoreRules, game_rules: tuple[int, ...] | list[int],
+                     decks: npt.NDArray[np.uint8], first: int, game: int,
+                     out: npt.NDArray[np.int32],
+                     trace: npt.NDArray[np.int32] | None = ...) -> tuple[int, int, int, int, int, int]: ...

@@ -43,6 +43,10 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
                    "or fewer (default 5)")
     p.add_argument("--target", type=int, default=None, help="the game ends at this total "
                    "(default 150)")
+    p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
+                   help="auto (default): tables where every seat is greedy are played by the "
+                        "C game kernel (the same games, move for move), others by the Python "
+                        "engine; python: always the Python engine; c: insist on the kernel")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(_carousel_run=run_simulate)
@@ -112,7 +116,7 @@ def run_simulate(args) -> int:
                            rules=_rules(args, players), seed=args.seed, workers=args.workers,
                            chunk_size=args.chunk_size, out=args.out, resume=args.resume,
                            progress=False if args.no_progress else None, backend=args.backend,
-                           scheduler=args.scheduler, command=command)
+                           scheduler=args.scheduler, command=command, engine=args.engine)
     if args.json:
         print(json.dumps(st.to_dict(), indent=1))
     else:
