@@ -101,11 +101,12 @@ def test_kernel_plays_every_rule_variant(players, kw):
 
 
 def test_long_games_draw_more_decks(monkeypatch):
-    """A game longer than the decks drawn at first is played again with more: the
-    decks come from the game's RNG in order, so nothing changes."""
+    """A game longer than the decks drawn at first goes on with more (the kernel's
+    state): the decks come from the game's RNG in order, so nothing changes."""
     rules = CarouselRules.for_players(2)
     whole = play_kernel_game(rules, 5, trace=True)
-    monkeypatch.setattr(plan, "_DECKS_PER_DRAW", 1)
+    monkeypatch.setattr(plan, "_DECKS_FIRST", 1)
+    monkeypatch.setattr(plan, "_DECKS_MORE", 1)
     again = play_kernel_game(rules, 5, trace=True)
     assert len(whole[0]) > 2 * 2   # the game has more than one round
     assert (whole[0] == again[0]).all() and whole[1] == again[1]

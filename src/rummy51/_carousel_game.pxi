@@ -97,7 +97,348 @@ cdef inline int32_t _cg_points(const CRules* r, const uint8_t* H, int JH) noexce
     return s
 
 
-cdef int _cg_meld(const CRules* r, CGame* g, int p, Work* w, Rebuild* rb,
+# --------------------------------------------------------------------------- the rebuild
+# ``_rebuild`` and ``_rb_place`` of _carousel.pyx step for step (the same candidates, the
+# same fillings in the same order, the same first accepted), with two changes, neither
+# of which changes an answer:
+#
+# * every question goes through ``_cg_solve``, which remembers the answers of the round
+#   (the same remainder comes back within a rebuild and between turns);
+# * before a filling's remainder is solved, two exact tests may show that its value
+#   cannot be the one wanted, and then the solver is not asked (its answer would be
+#   "no"). Both are made on the position the program would see (forced jokers fixed,
+#   then the hand cards no meld can hold dropped, again until none drops: a dropped
+#   card is in no play, so it supports nothing):
+#
+# * the remainder's hand cards are worth less than the value wanted (a play places
+#   only hand cards, so its value is at most theirs);
+# * a card the remainder must keep on the table (a table natural, or a card a table
+#   joker is declared as) fits in no meld at all: no set (fewer than two other suits
+#   of its rank in table and hand, jokers counted) and no three consecutive positions
+#   of its suit (the missing ones more than the jokers a meld may hold), so no
+#   arrangement exists (the solver would say -1).
+
+
+cdef inline int32_t _cg_hand_value(const CRules* r, const Pos* p) noexcept nogil:
+    cdef int32_t s = p.JH * (r.val[52] * VALMUL + 1)
+    cdef int c
+    for c in range(52):
+        if p.H[c]:
+            s += p.H[c] * (r.val[c] * VALMUL + 1)
+    return s
+
+
+cdef int _cg_stranded(const CRules* r, const Pos* pos) noexcept nogil:
+    """1 if a card that must stay on the table fits in no meld (see above)."""
+    cdef int P = 14 if r.ace_high else 13
+    cdef int J = pos.JT + pos.JH
+    cdef int c, s, rank, s2, k, q, a, x, missing, ok, n_pos
+    cdef int qs[2]
+    if J > r.mj:
+        J = r.mj
+    for c in range(52):
+        if pos.T[c] == 0 and pos.D[c] == 0:
+            continue
+        s = c // 13
+        rank = c % 13
+        k = 0
+        for s2 in range(4):
+            if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
+                k += 1
+        if k + J >= 2:
+            continue
+        ok = 0
+        qs[0] = rank + 1
+        n_pos = 1
+        if rank == 0 and r.ace_high:
+            qs[1] = 14
+            n_pos = 2
+        for k in range(n_pos):
+            if ok:
+                break
+            q = qs[k]
+            for a in range(q - 2, q + 1):
+                if a < 1 or a + 2 > P:
+                    continue
+                missing = 0
+                for x in range(a, a + 3):
+                    if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
+                        missing += 1
+                if missing <= J:
+                    ok = 1
+                    break
+        if not ok:
+            return 1
+    return 0
+
+
+# A memo of the solver's answers within a round: the key is the position the dynamic
+# program is given (``_fix_forced_jokers`` then ``_prune_hand``, what ``_solve`` does
+# first), packed 7 bits a card (T 2, H 2, D 3) with the joker counts; the solver is
+# exact, so one key has one value.
+DEF MEMO_BITS = 13
+DEF MEMO_SIZE = 8192      # 1 << MEMO_BITS entries; a round asks a few hundred questions
+DEF MEMO_KW = 6
+
+cdef struct Memo:
+    uint64_t key[MEMO_SIZE][MEMO_KW]
+    int32_t val[MEMO_SIZE]
+    uint32_t gen[MEMO_SIZE]   # an entry is live when its gen is the memo's
+    uint32_t cur
+    int n
+
+cdef struct CGCtx:
+    Work w
+    Memo* memo
+
+
+cdef inline void _memo_reset(Memo* m) noexcept nogil:
+    m.cur += 1
+    m.n = 0
+    if m.cur == 0:          # wrapped around: clear the generations once
+        memset(m.gen, 0, sizeof(m.gen))
+        m.cur = 1
+
+
+cdef inline void _memo_pack(const Pos* p, uint64_t* k) noexcept nogil:
+    cdef int c, bit = 0, word = 0
+    cdef uint64_t x
+    for word in range(MEMO_KW):
+        k[word] = 0
+    word = 0
+    for c in range(52):
+        x = <uint64_t>(p.T[c] | (p.H[c] << 2) | (p.D[c] << 4))
+        k[word] |= x << bit
+        if bit + 7 > 64:
+            k[word + 1] |= x >> (64 - bit)
+        bit += 7
+        if bit >= 64:
+            bit -= 64
+            word += 1
+    k[MEMO_KW - 1] |= (<uint64_t>(p.JT * 8 + p.JH)) << 50
+
+
+cdef inline int _cg_hand_cards(const Pos* p) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(52):
+        n += p.H[c]
+    return n
+
+
+cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
+                       CGCtx* x) noexcept nogil:
+    """``_solve(pos)``, remembered for the round. With ``check``: -1 as soon as the
+    exact tests above show that the value cannot be ``want`` (made on the position
+    the program would see, whose hand is pruned until nothing more drops out)."""
+    cdef Pos key = pos[0]
+    cdef uint64_t k[MEMO_KW]
+    cdef uint64_t h = 0
+    cdef Memo* m = x.memo
+    cdef int i, j, same, before, after
+    cdef int32_t v
+    _fix_forced_jokers(r, &key)
+    after = _cg_hand_cards(&key)
+    for i in range(4):
+        before = after
+        _prune_hand(r, &key)
+        after = _cg_hand_cards(&key)
+        if after == before:
+            break
+    if check:
+        if want < 0 or _cg_hand_value(r, &key) < want:
+            return -1
+        if _cg_stranded(r, &key):
+            return -1
+    _memo_pack(&key, k)
+    for j in range(MEMO_KW):
+        h = (h ^ k[j]) * <uint64_t>0x9E3779B97F4A7C15ULL
+        h ^= h >> 29
+    i = <int>(h & (MEMO_SIZE - 1))
+    while m.gen[i] == m.cur:
+        same = 1
+        for j in range(MEMO_KW):
+            if m.key[i][j] != k[j]:
+                same = 0
+                break
+        if same:
+            return m.val[i]
+        i = (i + 1) & (MEMO_SIZE - 1)
+    v = _solve(r, &key, &x.w)
+    if v == -2:
+        return v
+    if 2 * m.n < MEMO_SIZE:
+        m.gen[i] = m.cur
+        for j in range(MEMO_KW):
+            m.key[i][j] = k[j]
+        m.val[i] = v
+        m.n += 1
+    return v
+
+
+cdef int _cg_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* meld, int n,
+                   int anchor_natural, int anchor_card, int hand_phase, CGCtx* x,
+                   Rebuild* out) noexcept nogil:
+    """``_rb_place`` (the fillings of one candidate meld, in order; the first whose
+    remainder reaches the target is applied), asking ``_cg_solve``."""
+    cdef int limit = r.mj
+    cdef int jokers = st.JT + st.JH
+    cdef int anchor = -1, i, k, opt, n_opts, anchor_nat, max_j, nj, nr, ok, d, t
+    cdef int from_table, from_hand, m
+    cdef int rest[14]
+    cdef int comb[14]
+    cdef uint8_t isj[14]
+    cdef int32_t gain, v
+    cdef Pos nst
+    for i in range(n):
+        if meld[i] == anchor_card:
+            anchor = i
+            break
+    if anchor < 0:
+        return 0
+    nr = 0
+    for i in range(n):
+        if i != anchor:
+            rest[nr] = i
+            nr += 1
+    n_opts = 1 if anchor_natural else 2
+    for opt in range(n_opts):
+        anchor_nat = 1 if opt == 0 else 0
+        max_j = jokers - (0 if anchor_nat else 1)
+        if n - 1 < max_j:
+            max_j = n - 1
+        if limit - (0 if anchor_nat else 1) < max_j:
+            max_j = limit - (0 if anchor_nat else 1)
+        if max_j < 0:
+            max_j = 0
+        for nj in range(max_j + 1):
+            if nj > nr:
+                break
+            for i in range(nj):
+                comb[i] = i
+            while True:
+                memset(isj, 0, 14)
+                for i in range(nj):
+                    isj[rest[comb[i]]] = 1
+                if not anchor_nat:
+                    isj[anchor] = 1
+                k = nj + (0 if anchor_nat else 1)
+                if not (k == n or k > limit):
+                    nst = st[0]
+                    gain = 0
+                    ok = 1
+                    for i in range(n):
+                        d = meld[i]
+                        if nst.D[d] > 0:
+                            nst.D[d] -= 1
+                        if isj[i]:
+                            continue
+                        if nst.T[d] > 0 and not hand_phase:
+                            nst.T[d] -= 1
+                        elif nst.H[d] > 0:
+                            nst.H[d] -= 1
+                            gain += r.val[d] * VALMUL + 1
+                        else:
+                            ok = 0
+                            break
+                    if ok:
+                        from_table = k if k < st.JT else st.JT
+                        from_hand = k - from_table
+                        if from_hand <= st.JH:
+                            gain += from_hand * (r.val[52] * VALMUL + 1)
+                            nst.JT = st.JT - from_table
+                            nst.JH = st.JH - from_hand
+                            v = _cg_solve(r, &nst, 1, target[0] - gain, x)
+                            if v == -2:
+                                return -2
+                            if v >= 0 and v + gain == target[0]:
+                                if out.nmelds >= RB_MAXMELDS or out.nslots + n > RB_MAXSLOTS:
+                                    return -4
+                                m = out.nslots
+                                for i in range(n):
+                                    out.card[m + i] = 52 if isj[i] else meld[i]
+                                    out.rep[m + i] = meld[i]
+                                out.nslots += n
+                                out.mlen[out.nmelds] = n
+                                out.nmelds += 1
+                                out.hand_jokers += from_hand
+                                st[0] = nst
+                                target[0] -= gain
+                                return 1
+                i = nj - 1
+                while i >= 0 and comb[i] == nr - nj + i:
+                    i -= 1
+                if i < 0:
+                    break
+                comb[i] += 1
+                for t in range(i + 1, nj):
+                    comb[t] = comb[t - 1] + 1
+    return 0
+
+
+cdef void _cg_rebuild(const CRules* r, Pos* st, int32_t target, CGCtx* x,
+                      Rebuild* out) noexcept nogil:
+    """``_rebuild`` with ``_cg_place`` and ``_cg_solve``: the same melds."""
+    cdef int guard = 0, c, low, anchor_natural, hand_phase, nc, j, res
+    cdef uint8_t cand[RB_MAXCAND * 14]
+    cdef int clen[RB_MAXCAND]
+    cdef Pos skip
+    cdef int32_t v
+    out.status = 0
+    out.detail = 0
+    out.nmelds = 0
+    out.nslots = 0
+    out.hand_jokers = 0
+    while True:
+        guard += 1
+        if guard > RB_GUARD:
+            out.status = 1
+            return
+        low = -1
+        for c in range(52):
+            if st.T[c] > 0 or st.D[c] > 0:
+                low = c
+                break
+        if low >= 0:
+            anchor_natural = 1 if st.T[low] > 0 else 0
+            hand_phase = 0
+        else:
+            if target == 0 and st.JT == 0:
+                return
+            for c in range(52):
+                if st.H[c] > 0:
+                    low = c
+                    break
+            if low < 0:
+                out.status = 2
+                return
+            skip = st[0]
+            skip.H[low] -= 1
+            v = _cg_solve(r, &skip, 1, target, x)
+            if v == -2:
+                out.status = -2
+                return
+            if v == target:
+                st[0] = skip
+                continue
+            anchor_natural = 1
+            hand_phase = 1
+        nc = _rb_candidates(low, r.ace_high, cand, clen)
+        res = 0
+        for j in range(nc):
+            res = _cg_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
+                            hand_phase, x, out)
+            if res != 0:
+                break
+        if res == -2 or res == -4:
+            out.status = res if res == -2 else 4
+            return
+        if res == 0:
+            out.status = 3
+            out.detail = low
+            return
+
+
+cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
                   int* detail) noexcept nogil:
     """GreedyBot's meld question for seat ``p``: when a legal play exists, make the
     solver's best play (``best_play(...).melds`` as the new table) and return 1; 0 when
@@ -113,14 +454,14 @@ cdef int _cg_meld(const CRules* r, CGame* g, int p, Work* w, Rebuild* rb,
     memcpy(pos.D, g.D, 52)
     pos.JT = g.JT
     pos.JH = g.JH[p]
-    v = _solve(r, &pos, w)
+    v = _cg_solve(r, &pos, 0, 0, x)
     if v == -2:
         return -CG_NO_MEMORY
     if v < 0:
         return -CG_BAD_TABLE
     if v == 0:
         return 0
-    _rebuild(r, &pos, v, w, rb)
+    _cg_rebuild(r, &pos, v, x, rb)
     if rb.status == -2:
         return -CG_NO_MEMORY
     if rb.status != 0:
@@ -168,13 +509,17 @@ cdef inline int _cg_empty(CGame* g, int p) noexcept nogil:
     return 1
 
 
+DEF CG_STATE = 2 + 2 * CG_MAXP   # a game between calls: round, dealer, totals, rounds won
+
 cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int ndecks,
                   int first, int64_t game, int32_t* out, int64_t cap_rows, int64_t* rows_out,
-                  int64_t* turns_out, int* rounds_out, CGame* g, Work* w, Rebuild* rb,
-                  int* detail) noexcept nogil:
-    """One whole game; the records go to ``out`` (``cap_rows`` rows of CG_COLS)."""
+                  int64_t* turns_out, int* rounds_out, CGame* g, CGCtx* x, Rebuild* rb,
+                  int* detail, int64_t* state) noexcept nogil:
+    """One whole game, or its rounds from ``state`` on (``state[0]`` rounds played; the
+    decks are those of the rounds from there); the records go to ``out`` (``cap_rows``
+    rows of CG_COLS). Out of decks, ``state`` is left for the next call."""
     cdef int n = gr.players, h = gr.hand_size, S = gr.deck_size
-    cdef int dealer = first, rnd = 0, i, k, c, p, seat, res
+    cdef int dealer = first, rnd = 0, rnd0, i, k, c, p, seat, res
     cdef int64_t row = 0, row0, turns_all = 0
     cdef const uint8_t* deck
     cdef int sp, turn, current, finder, last_k, is_last, draws, melded, how, knocker
@@ -190,8 +535,20 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
     for p in range(n):
         totals[p] = 0
         won_rounds[p] = 0
+    if state[0] > 0:
+        rnd = <int>state[0]
+        dealer = <int>state[1]
+        for p in range(n):
+            totals[p] = <int32_t>state[2 + p]
+            won_rounds[p] = <int32_t>state[2 + CG_MAXP + p]
+    rnd0 = rnd
     while True:
-        if rnd >= ndecks:
+        if rnd - rnd0 >= ndecks:
+            state[0] = rnd
+            state[1] = dealer
+            for p in range(n):
+                state[2 + p] = totals[p]
+                state[2 + CG_MAXP + p] = won_rounds[p]
             rows_out[0] = row
             turns_out[0] = turns_all
             rounds_out[0] = rnd
@@ -199,7 +556,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
         if (row + n) > cap_rows:
             return CG_FULL
         g.round = rnd
-        deck = decks + <int64_t>rnd * S
+        _memo_reset(x.memo)
+        deck = decks + <int64_t>(rnd - rnd0) * S
         # the deal: the dealer's left gets the first hand_size cards, and so on
         memset(g.T, 0, 52)
         memset(g.D, 0, 52)
@@ -232,7 +590,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
             res = 0
             if is_last:
                 # a last turn after the stock ran out: meld if possible, then it ends
-                res = _cg_meld(r, g, p, w, rb, detail)
+                res = _cg_meld(r, g, p, x, rb, detail)
                 if res < 0:
                     return -res
                 if res == 1 and _cg_empty(g, p):
@@ -257,7 +615,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                         _cg_event(g, p, EV_DRAW, c, 0)
                         if draws == 3:
                             break
-                        res = _cg_meld(r, g, p, w, rb, detail)
+                        res = _cg_meld(r, g, p, x, rb, detail)
                         if res < 0:
                             return -res
                         asked = 1
@@ -268,7 +626,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                         finder = p
                         _cg_event(g, p, EV_DRAW, -1, 0)
                         if draws < 3 and not asked:
-                            res = _cg_meld(r, g, p, w, rb, detail)
+                            res = _cg_meld(r, g, p, x, rb, detail)
                             if res < 0:
                                 return -res
                             melded = res
@@ -396,8 +754,12 @@ GAME_COLUMNS = ("game", "round", "seat", "dealer", "score", "points", "won", "kn
                 "total", "last_round", "final", "won_game")
 
 
+GAME_STATE_SIZE = CG_STATE
+
+
 def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, int first,
-                     int64_t game, int32_t[:, ::1] out, int32_t[:, ::1] trace=None):
+                     int64_t game, int32_t[:, ::1] out, int32_t[:, ::1] trace=None,
+                     int64_t[::1] state=None):
     """Play one whole game with the greedy bot in every seat (GIL released).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
@@ -406,19 +768,24 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     game may need; ``first``: the first dealer; ``game``: the number written in the
     ``game`` column; ``out``: int32 (rows, 18), one row per round and seat, the columns
     of ``GAME_COLUMNS``; ``trace``: None, or int32 (events, 5) that receives every move
-    (round, seat, kind 0 draw / 1 meld / 2 knock / 3 pass, a, b).
+    (round, seat, kind 0 draw / 1 meld / 2 knock / 3 pass, a, b); ``state``: None (a
+    new game), or an int64 array of ``GAME_STATE_SIZE`` zeros for a new game that
+    may go on past the decks given.
 
     Returns ``(status, detail, rounds, rows, turns, events)``: status ``GAME_OK``, or
-    ``GAME_NEED_DECKS`` (the game goes on past the decks given: play it again with
-    more), or an error code; ``turns`` is the sum of the rounds' lengths."""
+    ``GAME_NEED_DECKS`` (the game goes on past the decks given: with ``state``, call
+    again with the next rounds' decks and the same ``state``, which holds the game so
+    far; without, play it again with more decks), or an error code. ``rounds``: the
+    rounds played in the game so far; ``rows``, ``turns`` (the rounds' lengths summed)
+    and ``events``: those of this call."""
     cdef GRules gr
     cdef CGame* g
     cdef Rebuild* rb
-    cdef Work w
+    cdef CGCtx* x
     cdef int status, detail = 0, rounds = 0, c, i
     cdef int64_t rows = 0, turns = 0, cap = out.shape[0]
     cdef Py_ssize_t nd = decks.shape[0]
-    vals = [int(x) for x in game_rules]
+    vals = [int(v) for v in game_rules]
     if len(vals) != 10:
         raise ValueError(f"game_rules must hold 10 ints, got {len(vals)}")
     gr.players = vals[0]
@@ -447,6 +814,15 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
         raise ValueError(f"out must have {CG_COLS} columns, got {out.shape[1]}")
     if trace is not None and trace.shape[1] != 5:
         raise ValueError(f"trace must have 5 columns, got {trace.shape[1]}")
+    cdef int64_t fresh[CG_STATE]
+    cdef int64_t* st = fresh
+    memset(fresh, 0, sizeof(fresh))
+    if state is not None:
+        if state.shape[0] != CG_STATE:
+            raise ValueError(f"state must hold {CG_STATE} ints, got {state.shape[0]}")
+        if not 0 <= state[0] <= CG_MAX_ROUNDS or not 0 <= state[1] < gr.players:
+            raise ValueError(f"state {list(state)} is not a game's state")
+        st = &state[0]
     for i in range(nd):
         for c in range(gr.deck_size):
             if decks[i, c] > 52:
@@ -454,21 +830,29 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
                                  "(0..51, 52 the joker)")
     g = <CGame*>calloc(1, sizeof(CGame))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    if g == NULL or rb == NULL or _work_init(&w) != 0:
+    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    if x != NULL:
+        x.memo = <Memo*>calloc(1, sizeof(Memo))
+    if g == NULL or rb == NULL or x == NULL or x.memo == NULL or _work_init(&x.w) != 0:
         free(g)
         free(rb)
+        if x != NULL:
+            free(x.memo)
+        free(x)
         raise MemoryError()
     if trace is not None and trace.shape[0] > 0:
         g.trace = &trace[0, 0]
         g.trace_cap = trace.shape[0]
     with nogil:
         status = _cg_play(&core.r, &gr, &decks[0, 0] if nd > 0 else NULL, <int>nd, first, game,
-                          &out[0, 0] if cap > 0 else NULL, cap, &rows, &turns, &rounds, g, &w,
-                          rb, &detail)
+                          &out[0, 0] if cap > 0 else NULL, cap, &rows, &turns, &rounds, g, x,
+                          rb, &detail, st)
     events = g.trace_n
     if trace is not None and events > g.trace_cap:
         status = CG_FULL
-    _work_free(&w)
+    _work_free(&x.w)
+    free(x.memo)
+    free(x)
     free(g)
     free(rb)
     if status == CG_NO_MEMORY:

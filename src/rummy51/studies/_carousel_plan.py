@@ -212,9 +212,10 @@ def kernel_rules(rules: CarouselRules) -> tuple[int, ...]:
             rules.round_won_bonus, int(rules.round_bonus_for_all))
 
 
-#: Decks drawn per game before the kernel plays it (more are drawn, and the game played
-#: again, for a longer game: the decks come from the game's RNG in order either way).
-_DECKS_PER_DRAW = 16
+#: Decks drawn for a game before the kernel plays it, and then each time it needs more
+#: (it goes on where it stopped; the decks come from the game's RNG in order either way).
+_DECKS_FIRST = 10
+_DECKS_MORE = 8
 
 
 def play_kernel_game(rules: CarouselRules, seed, game: int = 0, *, trace: bool = False):
@@ -238,22 +239,32 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
     n = rules.players
     first = int(rng.integers(n))    # GameState.new's first dealer, then one shuffle a round
     deck = np.asarray(rules.deck(), np.int64)
-    drawn: list[np.ndarray] = []
-    tr = np.empty((4096, 5), np.int32) if trace else None
+    state = np.zeros(_carousel.GAME_STATE_SIZE, np.int64)
+    rows: list[np.ndarray] = []
+    events: list[np.ndarray] = []
+    turns = 0
+    k = _DECKS_FIRST
     while True:
-        drawn += [rng.permutation(deck) for _ in range(_DECKS_PER_DRAW)]
-        if len(drawn) > MAX_ROUNDS + _DECKS_PER_DRAW:
-            raise RuntimeError(f"a game did not end in {MAX_ROUNDS} rounds")
-        decks = np.array(drawn, np.uint8)
-        out = np.empty((len(drawn) * n, len(CHUNK_COLUMNS)), np.int32)
-        status, detail, rounds, rows, turns, nev = _carousel.play_greedy_game(
-            core, params, decks, first, game, out, tr)
-        if tr is not None and nev > len(tr):   # the trace was too short: again, longer
-            tr = np.empty((2 * nev, 5), np.int32)
-            drawn = drawn[:-_DECKS_PER_DRAW]
-            continue
+        decks = np.array([rng.permutation(deck) for _ in range(k)], np.uint8)
+        out = np.empty((k * n, len(CHUNK_COLUMNS)), np.int32)
+        tr = np.empty((k * 512, 5), np.int32) if trace else None
+        keep = state.copy()
+        while True:
+            status, detail, rounds, nrows, t, nev = _carousel.play_greedy_game(
+                core, params, decks, first, game, out, tr, state)
+            if tr is None or nev <= len(tr):
+                break
+            tr = np.empty((2 * nev, 5), np.int32)   # the trace was too short: again
+            state[:] = keep
+        rows.append(out[:nrows])
+        if tr is not None:
+            events.append(tr[:nev])
+        turns += t
         if status != _carousel.GAME_NEED_DECKS:
             break
+        if rounds >= MAX_ROUNDS:
+            raise RuntimeError(f"a game did not end in {MAX_ROUNDS} rounds")
+        k = _DECKS_MORE
     if status == _carousel.GAME_TOO_LONG:
         raise RuntimeError(f"a game did not end in {MAX_ROUNDS} rounds")
     if status == _carousel.GAME_GAVE_UP:
@@ -264,9 +275,10 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
                      else _GAVE_UP.get(st, f"meld reconstruction failed ({st})"))
     if status != _carousel.GAME_OK:
         raise RuntimeError(f"the C game kernel failed (status {status}, detail {detail})")
-    if tr is not None:
-        return out[:rows], turns, tr[:nev].copy()
-    return out[:rows], turns
+    allrows = rows[0] if len(rows) == 1 else np.concatenate(rows)
+    if trace:
+        return allrows, turns, np.concatenate(events)
+    return allrows, turns
 
 
 def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
