@@ -29,8 +29,10 @@ GAME_GAVE_UP: int
 GAME_BAD_TABLE: int
 GAME_NO_MEMORY: int
 GAME_COLUMNS: tuple[str, ...]
+GAME_STATE_SIZE: int
 
 def play_greedy_game(core: CoreRules, game_rules: tuple[int, ...] | list[int],
                      decks: npt.NDArray[np.uint8], first: int, game: int,
                      out: npt.NDArray[np.int32],
-                     trace: npt.NDArray[np.int32] | None = ...) -> tuple[int, int, int, int, int, int]: ...
+                     trace: npt.NDArray[np.int32] | None = ...,
+                     state: npt.NDArray[np.int64] | None = ...) -> tuple[int, int, int, int, int, int]: ...
