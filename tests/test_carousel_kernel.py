@@ -187,6 +187,10 @@ def test_bad_input_errors():
         play(**_args(out=np.zeros((8, 17), np.int32)))
     with pytest.raises(ValueError, match="trace must have 5 columns"):
         play(**_args(trace=np.zeros((8, 4), np.int32)))
+    with pytest.raises(ValueError, match="state must hold 14 ints"):
+        play(**_args(state=np.zeros(3, np.int64)))
+    with pytest.raises(ValueError, match="is not a game's state"):
+        play(**_args(state=np.array([1, 5] + [0] * 12, np.int64)))
     with pytest.raises((TypeError, ValueError)):
         play(**_args(decks=np.zeros((2, 53), np.int64)))
     with pytest.raises(TypeError):
@@ -196,6 +200,17 @@ def test_bad_input_errors():
     assert st[0] == _carousel.GAME_NEED_DECKS and st[2] == 1 and st[3] == 2
     st = play(**_args(out=np.zeros((1, 18), np.int32)))
     assert st[0] == _carousel.GAME_FULL
+    # with a state, a game goes on from where the decks ran out
+    a = _args()
+    whole = play(**a)
+    state = np.zeros(_carousel.GAME_STATE_SIZE, np.int64)
+    out1, out2 = np.zeros((8, 18), np.int32), np.zeros((8, 18), np.int32)
+    first = play(**_args(decks=a["decks"][:1], out=out1, state=state))
+    assert first[0] == _carousel.GAME_NEED_DECKS and state[0] == 1
+    rest = play(**_args(decks=a["decks"][1:], out=out2, state=state))
+    assert rest[0] == whole[0] and rest[2] == whole[2]
+    both = np.concatenate([out1[:first[3]], out2[:rest[3]]])
+    assert (both == a["out"][:whole[3]]).all() and first[4] + rest[4] == whole[4]
     assert _carousel.GAME_COLUMNS == CHUNK_COLUMNS
 
 

@@ -190,6 +190,10 @@ cdef struct Memo:
 cdef struct CGCtx:
     Work w
     Memo* memo
+    # each card's candidate melds (_rb_candidates), made on first use in the game
+    int ncand[52]             # 0: not made yet
+    int clen[52][RB_MAXCAND]
+    uint8_t cand[52][RB_MAXCAND * 14]
 
 
 cdef inline void _memo_reset(Memo* m) noexcept nogil:
@@ -379,8 +383,8 @@ cdef void _cg_rebuild(const CRules* r, Pos* st, int32_t target, CGCtx* x,
                       Rebuild* out) noexcept nogil:
     """``_rebuild`` with ``_cg_place`` and ``_cg_solve``: the same melds."""
     cdef int guard = 0, c, low, anchor_natural, hand_phase, nc, j, res
-    cdef uint8_t cand[RB_MAXCAND * 14]
-    cdef int clen[RB_MAXCAND]
+    cdef uint8_t* cand
+    cdef int* clen
     cdef Pos skip
     cdef int32_t v
     out.status = 0
@@ -422,7 +426,11 @@ cdef void _cg_rebuild(const CRules* r, Pos* st, int32_t target, CGCtx* x,
                 continue
             anchor_natural = 1
             hand_phase = 1
-        nc = _rb_candidates(low, r.ace_high, cand, clen)
+        if x.ncand[low] == 0:
+            x.ncand[low] = _rb_candidates(low, r.ace_high, x.cand[low], x.clen[low])
+        nc = x.ncand[low]
+        cand = x.cand[low]
+        clen = x.clen[low]
         res = 0
         for j in range(nc):
             res = _cg_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
