@@ -13,7 +13,7 @@ from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import DrawRecord, KnockRecord, MeldRecord, PassRecord
 from rummy51.carousel.bots import GreedyBot
 from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
-from rummy51.carousel.solver import _core_rules
+from rummy51.carousel.solver import GaveUp, reconstruction_error
 from rummy51.studies import _carousel_plan as plan
 from rummy51.studies._carousel_plan import (CHUNK_COLUMNS, DTYPES, kernel_rules,
                                             play_kernel_game, play_recorded, uses_kernel)
@@ -157,7 +157,7 @@ def test_cli_engine_flag(tmp_path, capsys):
 def _args(rules=None, **kw):
     rules = rules or CarouselRules.for_players(2)
     rng = np.random.default_rng(0)
-    a = dict(core=_core_rules(rules), game_rules=kernel_rules(rules),
+    a = dict(core=_carousel.CoreRules(rules), game_rules=kernel_rules(rules),
              decks=np.array([rng.permutation(rules.deck()) for _ in range(4)], np.uint8),
              first=0, game=0, out=np.zeros((4 * rules.players, 18), np.int32))
     a.update(kw)
@@ -224,3 +224,11 @@ def test_play_chunk_names_the_failing_game(monkeypatch):
         rules=CarouselRules.for_players(2), entropy=1, spawn_key=()).plan()[0]
     with pytest.raises(RuntimeError, match=r"game 0 \(chunk 0\) failed: ValueError: bad"):
         plan.play_chunk(spec)
+
+
+def test_reconstruction_errors_read_as_the_solvers():
+    """The kernel reports a failed reconstruction as best_play would (never expected)."""
+    e = reconstruction_error(3, 17)
+    assert isinstance(e, GaveUp) and str(e) == "meld reconstruction found no meld for 17"
+    assert str(reconstruction_error(1, 0)) == "meld reconstruction did not converge"
+    assert str(reconstruction_error(9, 0)) == "meld reconstruction failed (9)"

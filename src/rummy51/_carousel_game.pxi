@@ -1,5 +1,6 @@
-# Included at the end of _carousel.pyx (it uses the solver's CRules, Pos, Work,
-# _solve and _rebuild through their signatures there; nothing in that file changes).
+# Included at the end of _carousel.pyx. It uses the solver's CRules, Pos, Work, Rebuild
+# and _solve, _fix_forced_jokers, _prune_hand, _rb_candidates, _work_init/_work_free
+# through their signatures there; nothing else in that file changes.
 """Whole Carousel games for tables where every seat is the greedy bot, in C.
 
 ``play_greedy_game`` plays one game (rounds to the target score) on decks drawn by the
@@ -9,8 +10,8 @@ row per round and seat, the columns of ``studies._carousel_plan.CHUNK_COLUMNS``)
 
 The table is kept as counts (table naturals T, jokers declared D, table jokers JT):
 the solver's value and its meld reconstruction depend on nothing else, so the table
-after a meld play is the counts of the melds ``_rebuild`` builds, which are the melds
-``carousel.solver.best_play`` returns (it calls the same ``_rebuild``; sorting them
+after a meld play is the counts of the melds ``_cg_rebuild`` builds: ``_rebuild`` step
+for step, which builds the melds ``carousel.solver.best_play`` returns (sorting them
 changes no count). A greedy turn:
 
 * draw; after a first or second draw that took a card, meld the best play if one
@@ -68,7 +69,7 @@ cdef struct CGame:
     uint8_t H[CG_MAXP][52]
     int JH[CG_MAXP]
     int32_t pts[CG_MAXP]
-    int32_t* trace        # 4 ints per event (seat, kind, a, b), or NULL
+    int32_t* trace        # 5 ints per event (round, seat, kind, a, b), or NULL
     int64_t trace_cap
     int64_t trace_n
     int round
@@ -488,6 +489,8 @@ cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
     # jokers beyond the old table's (check_meld_play's from_hand and hand_jokers)
     k = 0
     for c in range(52):
+        if nT[c] < g.T[c]:      # a table card taken off: the engine would refuse it
+            return -CG_BAD_TABLE
         if nT[c] > g.T[c]:
             i = nT[c] - g.T[c]
             if i > g.H[p][c]:

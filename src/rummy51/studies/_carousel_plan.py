@@ -8,6 +8,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
@@ -231,10 +232,13 @@ def play_kernel_game(rules: CarouselRules, seed, game: int = 0, *, trace: bool =
     return _kernel_game(rules, rng, game, trace)
 
 
-def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trace: bool = False):
-    from ..carousel.solver import _core_rules
+@lru_cache(maxsize=32)
+def _kernel_core(rules: CarouselRules):
+    return _carousel.CoreRules(rules)
 
-    core = _core_rules(rules)
+
+def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trace: bool = False):
+    core = _kernel_core(rules)
     params = kernel_rules(rules)
     n = rules.players
     first = int(rng.integers(n))    # GameState.new's first dealer, then one shuffle a round
@@ -268,11 +272,9 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
     if status == _carousel.GAME_TOO_LONG:
         raise RuntimeError(f"a game did not end in {MAX_ROUNDS} rounds")
     if status == _carousel.GAME_GAVE_UP:
-        from ..carousel.solver import _GAVE_UP, GaveUp
+        from ..carousel.solver import reconstruction_error
 
-        st, card = divmod(detail, 64)
-        raise GaveUp(f"meld reconstruction found no meld for {card}" if st == 3
-                     else _GAVE_UP.get(st, f"meld reconstruction failed ({st})"))
+        raise reconstruction_error(*divmod(detail, 64))
     if status != _carousel.GAME_OK:
         raise RuntimeError(f"the C game kernel failed (status {status}, detail {detail})")
     allrows = rows[0] if len(rows) == 1 else np.concatenate(rows)
