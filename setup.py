@@ -22,6 +22,9 @@ else:
         # POPCNT (every x86-64 CPU since 2008): the search counts cards per node
         extra_compile_args.append("-mpopcnt")
 
+# the .pxi files each extension includes (_carousel: the game kernel, the careful bot's estimate)
+_INCLUDES = {"_carousel": ("_carousel_game.pxi", "_carousel_careful.pxi")}
+
 extensions = [
     Extension(
         f"rummy51.{name}",
@@ -29,6 +32,8 @@ extensions = [
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=extra_compile_args,
+        # included files: a change to one rebuilds its extension
+        depends=[f"src/rummy51/{inc}" for inc in _INCLUDES.get(name, ())],
     )
     # _core: the solver and the Monte Carlo kernels; _game: whole greedy deals in C
     for name in ("_core", "_game", "_carousel")

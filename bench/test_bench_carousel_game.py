@@ -4,8 +4,10 @@ Run:  python -m pytest bench/test_bench_carousel_game.py --benchmark-only -s
 
 What is measured (figures in bench/README.md, section "Carousel games"):
 
-* greedy rounds per second per core through ``simulate_carousel`` (seeding, records,
-  chunking included) on 1 worker in this process, for 2 and 4 players;
+* greedy rounds per CPU-second through ``simulate_carousel`` (seeding, records,
+  chunking included) on 1 worker in this process, for 2 and 4 players, with the C game
+  kernel (``engine="c"``, what ``"auto"`` picks for all-greedy tables) and with the
+  Python engine (``engine="python"``) in the same run, and their ratio;
 * the engine's own cost per turn: a bot that never melds (draw, draw, draw, pass) plays
   whole games through ``play_game``, so the solver is never asked and the time per
   turn is what the engine adds around any bot (``state.view``, the checks, records).
@@ -32,21 +34,30 @@ class NoMeldBot:
         return Draw() if view.phase in (Phase.DRAW, Phase.MELD) else Pass()
 
 
-@pytest.mark.parametrize("players, games", [(2, 6), (4, 3)])
-def test_greedy_rounds_per_second(benchmark, players, games):
+def _rate(players: int, games: int, engine: str) -> tuple[int, float]:
+    """(rounds, rounds per CPU-second) of ``games`` greedy games, seed 1, 1 worker."""
+    t = time.process_time()
+    st = simulate_carousel(players=players, bots="greedy", games=games, seed=1, workers=1,
+                           chunk_size=50, progress=False, engine=engine)
+    return st.rounds, st.rounds / (time.process_time() - t)
+
+
+@pytest.mark.parametrize("players, games, py_games", [(2, 200, 10), (4, 200, 10)])
+def test_greedy_rounds_per_second(benchmark, players, games, py_games):
     out = {}
+    simulate_carousel(players=players, games=1, seed=2, workers=1, progress=False)  # warm up
 
     def run():
-        t = time.process_time()
-        st = simulate_carousel(players=players, bots="greedy", games=games, seed=1, workers=1,
-                               chunk_size=games, progress=False)
-        out["rounds"] = st.rounds
-        out["cpu"] = time.process_time() - t
+        out["c"] = _rate(players, games, "c")
+        out["python"] = _rate(players, py_games, "python")
 
     benchmark.pedantic(run, rounds=1, iterations=1)
-    rate = out["rounds"] / out["cpu"]
-    benchmark.extra_info.update(rounds=out["rounds"], rounds_per_cpu_s=round(rate, 2))
-    print(f"\n{players} players: {out['rounds']} greedy rounds, {rate:.2f} rounds per CPU-second")
+    (cr, crate), (pr, prate) = out["c"], out["python"]
+    benchmark.extra_info.update(kernel_rounds=cr, kernel_rounds_per_cpu_s=round(crate, 1),
+                                python_rounds=pr, python_rounds_per_cpu_s=round(prate, 2),
+                                ratio=round(crate / prate, 1))
+    print(f"\n{players} players: C kernel {cr} greedy rounds, {crate:.0f} rounds per CPU-second; "
+          f"Python engine {pr} rounds, {prate:.1f} per CPU-second; ratio {crate / prate:.1f}")
 
 
 def test_engine_cost_per_turn(benchmark):

@@ -21,3 +21,20 @@ def _row_error(err: int, detail: int, i: int, row: int, tables: npt.NDArray[np.u
 def _py_counters() -> tuple[int, int]: ...
 def _undercut_risk(rng: Any, values: Any, hand_sizes: Any, me: int, points: int,
                    samples: int) -> float: ...
+
+# the greedy game kernel (_carousel_game.pxi)
+GAME_OK: int
+GAME_NEED_DECKS: int
+GAME_TOO_LONG: int
+GAME_FULL: int
+GAME_GAVE_UP: int
+GAME_BAD_TABLE: int
+GAME_NO_MEMORY: int
+GAME_COLUMNS: tuple[str, ...]
+GAME_STATE_SIZE: int
+
+def play_greedy_game(core: CoreRules, game_rules: tuple[int, ...] | list[int],
+                     decks: npt.NDArray[np.uint8], first: int, game: int,
+                     out: npt.NDArray[np.int32],
+                     trace: npt.NDArray[np.int32] | None = ...,
+                     state: npt.NDArray[np.int64] | None = ...) -> tuple[int, int, int, int, int, int]: ...

@@ -1527,3 +1527,4 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
 
 
 include "_carousel_careful.pxi"
+include "_carousel_game.pxi"

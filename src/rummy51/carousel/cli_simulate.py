@@ -48,6 +48,10 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--game-tie", choices=("share", "play_on"), default=None,
                    help="a shared highest final total: all win (share, the default) or "
                    "another round is dealt (play_on)")
+    p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
+                   help="auto (default): tables where every seat is greedy are played by the "
+                        "C game kernel (the same games, move for move), others by the Python "
+                        "engine; python: always the Python engine; c: insist on the kernel")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.set_defaults(_carousel_run=run_simulate)
@@ -121,7 +125,7 @@ def run_simulate(args) -> int:
                            rules=_rules(args, players), seed=args.seed, workers=args.workers,
                            chunk_size=args.chunk_size, out=args.out, resume=args.resume,
                            progress=False if args.no_progress else None, backend=args.backend,
-                           scheduler=args.scheduler, command=command)
+                           scheduler=args.scheduler, command=command, engine=args.engine)
     if args.json:
         print(json.dumps(st.to_dict(), indent=1))
     else:

@@ -52,6 +52,7 @@ __all__ = [
     "can_knock_flags",
     "pack_positions",
     "GaveUp",
+    "reconstruction_error",
 ]
 
 _DEFAULT = CarouselRules()
@@ -268,15 +269,21 @@ _GAVE_UP = {1: "meld reconstruction did not converge",
             4: "meld reconstruction built more melds than a table holds"}
 
 
+def reconstruction_error(status: int, detail: int) -> GaveUp:
+    """The GaveUp of a failed C meld reconstruction (``_carousel.rebuild_counts``'
+    status and detail; the game kernel reports the same)."""
+    if status == 3:
+        return GaveUp(f"meld reconstruction found no meld for {detail}")
+    return GaveUp(_GAVE_UP.get(status, f"meld reconstruction failed ({status})"))
+
+
 def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
     """``_rebuild_python`` in C (``_carousel.rebuild_counts``): the same melds, in the
     same order, and the same GaveUp errors."""
     status, detail, built, played_jokers = _carousel.rebuild_counts(
         core, bytes(st.T), bytes(st.H), bytes(st.D), st.JT, st.JH, target)
-    if status == 3:
-        raise GaveUp(f"meld reconstruction found no meld for {detail}")
     if status != 0:
-        raise GaveUp(_GAVE_UP.get(status, f"meld reconstruction failed ({status})"))
+        raise reconstruction_error(status, detail)
     return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], played_jokers
 
 

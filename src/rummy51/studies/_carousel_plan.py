@@ -1,17 +1,19 @@
 """The plan of a Carousel study (a private module of ``studies.carousel``): the defaults
-and columns, the bots by name, the settings and their chunks, one chunk played, the
-chunk files and the manifest."""
+and columns, the bots by name, the settings and their chunks, one chunk played (by the
+Python engine, or by the C greedy game kernel when every seat is greedy), the chunk
+files and the manifest."""
 from __future__ import annotations
 
 import hashlib
 import json
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .. import runs
+from .. import _carousel, runs
 from .._checks import int_arg
 from ..carousel.actions import Knock, Meld, Pass, Phase
 from ..carousel.bots import BOTS, make_bot
@@ -43,6 +45,12 @@ LAYOUT = runs.ChunkLayout(columns=CHUNK_COLUMNS, dtypes=DTYPES, csv_tag=_CHUNK_T
 #: A game that has not ended after this many rounds is an error (never seen: every
 #: round but an all-tie gives a winner at least one point).
 MAX_ROUNDS = 10_000
+
+#: ``engine`` values: "auto" plays all-greedy tables with the C kernel, others with the
+#: Python engine; "python" always the Python engine; "c" insists on the kernel.
+ENGINES = ("auto", "python", "c")
+#: The bots the C game kernel plays.
+KERNEL_BOTS = ("greedy",)
 
 
 def _norm(name: str) -> str:
@@ -182,13 +190,139 @@ def _game_rows(s: GameState, facts: list[dict], game: int, cols: dict, row: int)
     return row
 
 
+def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto") -> bool:
+    """Whether a table of ``bots`` is played by the C greedy game kernel
+    (``_carousel.play_greedy_game``): every seat greedy and ``engine`` "auto" or "c"
+    ("c" raises ValueError for a table the kernel cannot play; "python": never). The
+    kernel plays every ``CarouselRules``."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if engine == "python":
+        return False
+    other = sorted({b for b in bots if b not in KERNEL_BOTS})
+    if other and engine == "c":
+        raise ValueError(f"engine c: the C game kernel plays tables where every seat is "
+                         f"{' or '.join(KERNEL_BOTS)}, not {', '.join(other)} (engine auto "
+                         "falls back to the Python engine)")
+    return not other and isinstance(rules, CarouselRules)
+
+
+def kernel_rules(rules: CarouselRules) -> tuple[int, ...]:
+    """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``)."""
+    return (rules.players, rules.hand_size, rules.deck_size, rules.knock_limit,
+            rules.undercut_bonus, rules.going_out_bonus, rules.target_score, rules.game_bonus,
+            rules.round_won_bonus, int(rules.round_bonus_for_all))
+
+
+#: Decks drawn for a game before the kernel plays it, and then each time it needs more
+#: (it goes on where it stopped; the decks come from the game's RNG in order either way).
+_DECKS_FIRST = 10
+_DECKS_MORE = 8
+
+
+def play_kernel_game(rules: CarouselRules, seed, game: int = 0, *, trace: bool = False):
+    """Play one all-greedy game in the C kernel from ``seed`` (what ``GameState.new``
+    takes): the same first dealer and decks as the engine's (its ``normalize_seed``,
+    ``integers``, ``permutation`` calls in the same order). Returns ``(rows, turns)``:
+    ``rows`` an int32 array (rows, 18) of the ``CHUNK_COLUMNS``, ``turns`` the rounds'
+    lengths summed; with ``trace`` also the moves (events, 5: round, seat, kind 0 draw /
+    1 meld / 2 knock / 3 pass, a, b)."""
+    from ..r51.engine import normalize_seed
+
+    rng, _ = normalize_seed(seed)
+    return _kernel_game(rules, rng, game, trace)
+
+
+@lru_cache(maxsize=32)
+def _kernel_core(rules: CarouselRules):
+    return _carousel.CoreRules(rules)
+
+
+def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trace: bool = False):
+    core = _kernel_core(rules)
+    params = kernel_rules(rules)
+    n = rules.players
+    first = int(rng.integers(n))    # GameState.new's first dealer, then one shuffle a round
+    deck = np.asarray(rules.deck(), np.int64)
+    state = np.zeros(_carousel.GAME_STATE_SIZE, np.int64)
+    rows: list[np.ndarray] = []
+    events: list[np.ndarray] = []
+    turns = 0
+    k = _DECKS_FIRST
+    while True:
+        decks = np.array([rng.permutation(deck) for _ in range(k)], np.uint8)
+        out = np.empty((k * n, len(CHUNK_COLUMNS)), np.int32)
+        tr = np.empty((k * 512, 5), np.int32) if trace else None
+        keep = state.copy()
+        while True:
+            status, detail, rounds, nrows, t, nev = _carousel.play_greedy_game(
+                core, params, decks, first, game, out, tr, state)
+            if tr is None or nev <= len(tr):
+                break
+            tr = np.empty((2 * nev, 5), np.int32)   # the trace was too short: again
+            state[:] = keep
+        rows.append(out[:nrows])
+        if tr is not None:
+            events.append(tr[:nev])
+        turns += t
+        if status != _carousel.GAME_NEED_DECKS:
+            break
+        if rounds >= MAX_ROUNDS:
+            raise RuntimeError(f"a game did not end in {MAX_ROUNDS} rounds")
+        k = _DECKS_MORE
+    if status == _carousel.GAME_TOO_LONG:
+        raise RuntimeError(f"a game did not end in {MAX_ROUNDS} rounds")
+    if status == _carousel.GAME_GAVE_UP:
+        from ..carousel.solver import reconstruction_error
+
+        raise reconstruction_error(*divmod(detail, 64))
+    if status != _carousel.GAME_OK:
+        raise RuntimeError(f"the C game kernel failed (status {status}, detail {detail})")
+    allrows = rows[0] if len(rows) == 1 else np.concatenate(rows)
+    if trace:
+        return allrows, turns, np.concatenate(events)
+    return allrows, turns
+
+
+def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
+    """``play_chunk``'s columns and turns from the C kernel: each game's RNG is the one
+    ``play_recorded`` gets (``game_seeds``' first child), so the records are the same."""
+    entropy = spec["entropy"]
+    base = tuple(runs.chunk_seed(entropy, spec["spawn_key"], spec["index"]).spawn_key)
+    SeedSequence, default_rng = np.random.SeedSequence, np.random.default_rng
+    parts: list[np.ndarray] = []
+    turns = 0
+    for j in range(spec["n"]):
+        game = spec["game0"] + j
+        rng = default_rng(SeedSequence(entropy, spawn_key=base + (j, 0)))
+        try:
+            rows, t = _kernel_game(rules, rng, game)
+        except Exception as e:  # a bug: name the game so it can be replayed
+            raise RuntimeError(f"game {game} (chunk {spec['index']}) failed: "
+                               f"{type(e).__name__}: {e}") from e
+        parts.append(rows)
+        turns += t
+    allrows = np.concatenate(parts) if parts else np.zeros((0, len(CHUNK_COLUMNS)), np.int32)
+    cols = {c: allrows[:, k].astype(DTYPES[c]) for k, c in enumerate(CHUNK_COLUMNS)}
+    # the game numbers as int64 (the kernel's int32 column holds them only up to 2**31)
+    cols["game"] = np.repeat(spec["game0"] + np.arange(len(parts), dtype=np.int64),
+                             [len(p) for p in parts])
+    return cols, turns
+
+
 def play_chunk(spec: Mapping) -> dict:
-    """Play one chunk's games; returns its columns, the seconds, rounds and turns."""
+    """Play one chunk's games; returns its columns, the seconds, rounds and turns. Tables
+    the C kernel plays (``uses_kernel`` with ``spec["engine"]``, default "auto") are
+    played there: the same records."""
     from .. import __version__
 
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])
     players = spec["players"]
+    if uses_kernel(spec["bots"], rules, spec.get("engine", "auto")):
+        cols, turns = _kernel_chunk(spec, rules)
+        return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+                "turns": turns, "version": __version__}
     parts: list[dict] = []
     turns = 0
     for j in range(spec["n"]):

@@ -20,6 +20,11 @@ running total after the round, before the game bonuses), ``last_round``, ``final
 (the final score with the bonuses, on the game's last round) and ``won_game``.
 ``games()`` gives one row per (game, seat).
 
+Tables where every seat is ``"greedy"`` are played by the C greedy game kernel
+(``engine="auto"``): the same games move for move as the Python engine with
+``GreedyBot`` s, the same records (tests/test_carousel_kernel.py compares them game
+by game); other tables by the Python engine.
+
 Seeding is that of the Rummy 51 games study (``studies.games``): chunk ``i`` draws
 from ``SeedSequence(entropy).spawn(n)[i]``; its ``j``-th game gets the child
 ``(j, 0)`` (the first dealer and every shuffle) and the bot in seat ``s`` the child
@@ -67,6 +72,7 @@ from ._carousel_plan import (
     play_chunk,
     play_recorded,
     read_manifest,
+    uses_kernel,
     write_chunk,
 )
 from ._common import RunFacts, compare_settings, json_records, unfinished
@@ -456,6 +462,7 @@ def simulate_carousel(
     chunk_format: Optional[str] = None,
     on_chunk: Optional[Callable[[int, int, int], None]] = None,
     command: Optional[str] = None,
+    engine: str = "auto",
 ) -> CarouselStudy:
     """Play ``games`` whole Carousel games between bots and record every player's rounds.
 
@@ -471,6 +478,12 @@ def simulate_carousel(
       run directory), ``resume`` (an existing one), ``progress``, ``backend`` ("local"
       or "dask", ``scheduler``), ``chunk_format``, ``on_chunk``, ``command``: as
       ``simulate_games``.
+    * ``engine``: "auto" (default) plays tables where every seat is greedy with the C
+      game kernel (``_carousel.play_greedy_game``: the same games, move for move, as the
+      Python engine with ``GreedyBot`` s) and other tables with the Python engine;
+      "python" always uses the Python engine; "c" insists on the kernel (a ValueError
+      for a table it cannot play). The records do not depend on it, so it is not a
+      setting of the run.
     """
     t_start = time.perf_counter()
     if backend not in ("local", "dask"):
@@ -514,7 +527,10 @@ def simulate_carousel(
                             chunk_size=DEFAULTS["chunk_size"] if given["chunk_size"] is None
                             else given["chunk_size"],
                             rules=rules, entropy=entropy, spawn_key=spawn_key)
+    in_c = uses_kernel(settings.bots, settings.rules, engine)
     specs = settings.plan()
+    for spec in specs:
+        spec["engine"] = engine
     if command is None:
         command = "rummy51.simulate_carousel(" + ", ".join(
             f"{k}={v!r}" for k, v in (("players", players), ("bots", bots), ("games", games),
@@ -526,7 +542,8 @@ def simulate_carousel(
     if run is not None and (resume is not None or run.adopted):
         found = run.scan(specs, chunk_reader(run))
     session = runs.Session(run, specs, found, {"backend": backend, "workers": nworkers,
-                                               "command": command},
+                                               "command": command,
+                                               "engine": "c" if in_c else "python"},
                            progress, "carousel games", on_chunk, t_start)
 
     def done_cb(spec, res):

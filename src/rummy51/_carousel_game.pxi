@@ -1,0 +1,871 @@
+# Included at the end of _carousel.pyx. It uses the solver's CRules, Pos, Work, Rebuild
+# and _solve, _fix_forced_jokers, _prune_hand, _rb_candidates, _work_init/_work_free
+# through their signatures there; nothing else in that file changes.
+"""Whole Carousel games for tables where every seat is the greedy bot, in C.
+
+``play_greedy_game`` plays one game (rounds to the target score) on decks drawn by the
+caller, move for move as ``rummy51.carousel.engine.GameState`` with
+``rummy51.carousel.bots.GreedyBot`` in every seat, and writes the study's records (one
+row per round and seat, the columns of ``studies._carousel_plan.CHUNK_COLUMNS``).
+
+The table is kept as counts (table naturals T, jokers declared D, table jokers JT):
+the solver's value and its meld reconstruction depend on nothing else, so the table
+after a meld play is the counts of the melds ``_cg_rebuild`` builds: ``_rebuild`` step
+for step, which builds the melds ``carousel.solver.best_play`` returns (sorting them
+changes no count). A greedy turn:
+
+* draw; after a first or second draw that took a card, meld the best play if one
+  exists (``_solve`` > 0), otherwise draw again; the third card ends the drawing;
+* an empty stock stops the drawing: the finder may still meld (after a first or
+  second draw; the hand is unchanged since the last question of the same turn, so
+  only a first-draw finder asks), then every player, from the finder's left round to
+  the finder, has one last turn (meld if possible, no draw, no knock);
+* at the end of the turn: knock with ``knock_limit`` points or fewer, else pass;
+  melding every card goes out at once.
+"""
+
+from libc.string cimport memcpy
+
+DEF CG_COLS = 18          # the columns of CHUNK_COLUMNS, in that order
+DEF CG_MAXP = 6
+DEF CG_MAXDECK = 112      # 2 decks and 4 jokers are 108 cards
+DEF CG_MAX_ROUNDS = 10000
+
+# status codes of _cg_play (and of play_greedy_game)
+DEF CG_OK = 0
+DEF CG_NEED_DECKS = 1     # the game needs more rounds than decks were given
+DEF CG_TOO_LONG = 2       # more than CG_MAX_ROUNDS rounds
+DEF CG_FULL = 3           # the output (or trace) buffer is too small (a caller bug)
+DEF CG_GAVE_UP = 4        # the meld reconstruction failed (detail: its status * 64 + card)
+DEF CG_BAD_TABLE = 5      # the solver found the table cannot be arranged (a bug)
+DEF CG_NO_MEMORY = 6
+
+# trace events (tests: move for move against the Python engine)
+DEF EV_DRAW = 0           # a = card drawn, -1 the stock was empty
+DEF EV_MELD = 1           # a = cards played, b = hand points after
+DEF EV_KNOCK = 2          # a = hand points
+DEF EV_PASS = 3
+
+
+cdef struct GRules:
+    int players
+    int hand_size
+    int deck_size
+    int knock_limit
+    int undercut_bonus
+    int going_out_bonus
+    int target
+    int game_bonus
+    int round_won_bonus
+    int bonus_for_all
+
+
+cdef struct CGame:
+    # the table (naturals, jokers declared as each card, table jokers)
+    uint8_t T[52]
+    uint8_t D[52]
+    int JT
+    # the hands
+    uint8_t H[CG_MAXP][52]
+    int JH[CG_MAXP]
+    int32_t pts[CG_MAXP]
+    int32_t* trace        # 5 ints per event (round, seat, kind, a, b), or NULL
+    int64_t trace_cap
+    int64_t trace_n
+    int round
+
+
+cdef inline void _cg_event(CGame* g, int seat, int kind, int a, int b) noexcept nogil:
+    cdef int64_t k
+    if g.trace == NULL:
+        return
+    if g.trace_n < g.trace_cap:
+        k = 5 * g.trace_n
+        g.trace[k] = g.round
+        g.trace[k + 1] = seat
+        g.trace[k + 2] = kind
+        g.trace[k + 3] = a
+        g.trace[k + 4] = b
+    g.trace_n += 1
+
+
+cdef inline int32_t _cg_points(const CRules* r, const uint8_t* H, int JH) noexcept nogil:
+    cdef int32_t s = JH * r.val[52]
+    cdef int c
+    for c in range(52):
+        if H[c]:
+            s += H[c] * r.val[c]
+    return s
+
+
+# --------------------------------------------------------------------------- the rebuild
+# ``_rebuild`` and ``_rb_place`` of _carousel.pyx step for step (the same candidates, the
+# same fillings in the same order, the same first accepted), with two changes, neither
+# of which changes an answer:
+#
+# * every question goes through ``_cg_solve``, which remembers the answers of the round
+#   (the same remainder comes back within a rebuild and between turns);
+# * before a filling's remainder is solved, two exact tests may show that its value
+#   cannot be the one wanted, and then the solver is not asked (its answer would be
+#   "no"). Both are made on the position the program would see (forced jokers fixed,
+#   then the hand cards no meld can hold dropped, again until none drops: a dropped
+#   card is in no play, so it supports nothing):
+#
+# * the remainder's hand cards are worth less than the value wanted (a play places
+#   only hand cards, so its value is at most theirs);
+# * a card the remainder must keep on the table (a table natural, or a card a table
+#   joker is declared as) fits in no meld at all: no set (fewer than two other suits
+#   of its rank in table and hand, jokers counted) and no three consecutive positions
+#   of its suit (the missing ones more than the jokers a meld may hold), so no
+#   arrangement exists (the solver would say -1).
+
+
+cdef inline int32_t _cg_hand_value(const CRules* r, const Pos* p) noexcept nogil:
+    cdef int32_t s = p.JH * (r.val[52] * VALMUL + 1)
+    cdef int c
+    for c in range(52):
+        if p.H[c]:
+            s += p.H[c] * (r.val[c] * VALMUL + 1)
+    return s
+
+
+cdef int _cg_stranded(const CRules* r, const Pos* pos) noexcept nogil:
+    """1 if a card that must stay on the table fits in no meld (see above)."""
+    cdef int P = 14 if r.ace_high else 13
+    cdef int J = pos.JT + pos.JH
+    cdef int c, s, rank, s2, k, q, a, x, missing, ok, n_pos
+    cdef int qs[2]
+    if J > r.mj:
+        J = r.mj
+    for c in range(52):
+        if pos.T[c] == 0 and pos.D[c] == 0:
+            continue
+        s = c // 13
+        rank = c % 13
+        k = 0
+        for s2 in range(4):
+            if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
+                k += 1
+        if k + J >= 2:
+            continue
+        ok = 0
+        qs[0] = rank + 1
+        n_pos = 1
+        if rank == 0 and r.ace_high:
+            qs[1] = 14
+            n_pos = 2
+        for k in range(n_pos):
+            if ok:
+                break
+            q = qs[k]
+            for a in range(q - 2, q + 1):
+                if a < 1 or a + 2 > P:
+                    continue
+                missing = 0
+                for x in range(a, a + 3):
+                    if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
+                        missing += 1
+                if missing <= J:
+                    ok = 1
+                    break
+        if not ok:
+            return 1
+    return 0
+
+
+# A memo of the solver's answers within a round: the key is the position the dynamic
+# program is given (``_fix_forced_jokers`` then ``_prune_hand``, what ``_solve`` does
+# first), packed 7 bits a card (T 2, H 2, D 3) with the joker counts; the solver is
+# exact, so one key has one value.
+DEF MEMO_BITS = 13
+DEF MEMO_SIZE = 8192      # 1 << MEMO_BITS entries; a round asks a few hundred questions
+DEF MEMO_KW = 6
+
+cdef struct Memo:
+    uint64_t key[MEMO_SIZE][MEMO_KW]
+    int32_t val[MEMO_SIZE]
+    uint32_t gen[MEMO_SIZE]   # an entry is live when its gen is the memo's
+    uint32_t cur
+    int n
+
+cdef struct CGCtx:
+    Work w
+    Memo* memo
+    # each card's candidate melds (_rb_candidates), made on first use in the game
+    int ncand[52]             # 0: not made yet
+    int clen[52][RB_MAXCAND]
+    uint8_t cand[52][RB_MAXCAND * 14]
+
+
+cdef inline void _memo_reset(Memo* m) noexcept nogil:
+    m.cur += 1
+    m.n = 0
+    if m.cur == 0:          # wrapped around: clear the generations once
+        memset(m.gen, 0, sizeof(m.gen))
+        m.cur = 1
+
+
+cdef inline void _memo_pack(const Pos* p, uint64_t* k) noexcept nogil:
+    cdef int c, bit = 0, word = 0
+    cdef uint64_t x
+    for word in range(MEMO_KW):
+        k[word] = 0
+    word = 0
+    for c in range(52):
+        x = <uint64_t>(p.T[c] | (p.H[c] << 2) | (p.D[c] << 4))
+        k[word] |= x << bit
+        if bit + 7 > 64:
+            k[word + 1] |= x >> (64 - bit)
+        bit += 7
+        if bit >= 64:
+            bit -= 64
+            word += 1
+    k[MEMO_KW - 1] |= (<uint64_t>(p.JT * 8 + p.JH)) << 50
+
+
+cdef inline int _cg_hand_cards(const Pos* p) noexcept nogil:
+    cdef int c, n = 0
+    for c in range(52):
+        n += p.H[c]
+    return n
+
+
+cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
+                       CGCtx* x) noexcept nogil:
+    """``_solve(pos)``, remembered for the round. With ``check``: -1 as soon as the
+    exact tests above show that the value cannot be ``want`` (made on the position
+    the program would see, whose hand is pruned until nothing more drops out)."""
+    cdef Pos key = pos[0]
+    cdef uint64_t k[MEMO_KW]
+    cdef uint64_t h = 0
+    cdef Memo* m = x.memo
+    cdef int i, j, same, before, after
+    cdef int32_t v
+    _fix_forced_jokers(r, &key)
+    after = _cg_hand_cards(&key)
+    for i in range(4):
+        before = after
+        _prune_hand(r, &key)
+        after = _cg_hand_cards(&key)
+        if after == before:
+            break
+    if check:
+        if want < 0 or _cg_hand_value(r, &key) < want:
+            return -1
+        if _cg_stranded(r, &key):
+            return -1
+    _memo_pack(&key, k)
+    for j in range(MEMO_KW):
+        h = (h ^ k[j]) * <uint64_t>0x9E3779B97F4A7C15ULL
+        h ^= h >> 29
+    i = <int>(h & (MEMO_SIZE - 1))
+    while m.gen[i] == m.cur:
+        same = 1
+        for j in range(MEMO_KW):
+            if m.key[i][j] != k[j]:
+                same = 0
+                break
+        if same:
+            return m.val[i]
+        i = (i + 1) & (MEMO_SIZE - 1)
+    v = _solve(r, &key, &x.w)
+    if v == -2:
+        return v
+    if 2 * m.n < MEMO_SIZE:
+        m.gen[i] = m.cur
+        for j in range(MEMO_KW):
+            m.key[i][j] = k[j]
+        m.val[i] = v
+        m.n += 1
+    return v
+
+
+cdef int _cg_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* meld, int n,
+                   int anchor_natural, int anchor_card, int hand_phase, CGCtx* x,
+                   Rebuild* out) noexcept nogil:
+    """``_rb_place`` (the fillings of one candidate meld, in order; the first whose
+    remainder reaches the target is applied), asking ``_cg_solve``."""
+    cdef int limit = r.mj
+    cdef int jokers = st.JT + st.JH
+    cdef int anchor = -1, i, k, opt, n_opts, anchor_nat, max_j, nj, nr, ok, d, t
+    cdef int from_table, from_hand, m
+    cdef int rest[14]
+    cdef int comb[14]
+    cdef uint8_t isj[14]
+    cdef int32_t gain, v
+    cdef Pos nst
+    for i in range(n):
+        if meld[i] == anchor_card:
+            anchor = i
+            break
+    if anchor < 0:
+        return 0
+    nr = 0
+    for i in range(n):
+        if i != anchor:
+            rest[nr] = i
+            nr += 1
+    n_opts = 1 if anchor_natural else 2
+    for opt in range(n_opts):
+        anchor_nat = 1 if opt == 0 else 0
+        max_j = jokers - (0 if anchor_nat else 1)
+        if n - 1 < max_j:
+            max_j = n - 1
+        if limit - (0 if anchor_nat else 1) < max_j:
+            max_j = limit - (0 if anchor_nat else 1)
+        if max_j < 0:
+            max_j = 0
+        for nj in range(max_j + 1):
+            if nj > nr:
+                break
+            for i in range(nj):
+                comb[i] = i
+            while True:
+                memset(isj, 0, 14)
+                for i in range(nj):
+                    isj[rest[comb[i]]] = 1
+                if not anchor_nat:
+                    isj[anchor] = 1
+                k = nj + (0 if anchor_nat else 1)
+                if not (k == n or k > limit):
+                    nst = st[0]
+                    gain = 0
+                    ok = 1
+                    for i in range(n):
+                        d = meld[i]
+                        if nst.D[d] > 0:
+                            nst.D[d] -= 1
+                        if isj[i]:
+                            continue
+                        if nst.T[d] > 0 and not hand_phase:
+                            nst.T[d] -= 1
+                        elif nst.H[d] > 0:
+                            nst.H[d] -= 1
+                            gain += r.val[d] * VALMUL + 1
+                        else:
+                            ok = 0
+                            break
+                    if ok:
+                        from_table = k if k < st.JT else st.JT
+                        from_hand = k - from_table
+                        if from_hand <= st.JH:
+                            gain += from_hand * (r.val[52] * VALMUL + 1)
+                            nst.JT = st.JT - from_table
+                            nst.JH = st.JH - from_hand
+                            v = _cg_solve(r, &nst, 1, target[0] - gain, x)
+                            if v == -2:
+                                return -2
+                            if v >= 0 and v + gain == target[0]:
+                                if out.nmelds >= RB_MAXMELDS or out.nslots + n > RB_MAXSLOTS:
+                                    return -4
+                                m = out.nslots
+                                for i in range(n):
+                                    out.card[m + i] = 52 if isj[i] else meld[i]
+                                    out.rep[m + i] = meld[i]
+                                out.nslots += n
+                                out.mlen[out.nmelds] = n
+                                out.nmelds += 1
+                                out.hand_jokers += from_hand
+                                st[0] = nst
+                                target[0] -= gain
+                                return 1
+                i = nj - 1
+                while i >= 0 and comb[i] == nr - nj + i:
+                    i -= 1
+                if i < 0:
+                    break
+                comb[i] += 1
+                for t in range(i + 1, nj):
+                    comb[t] = comb[t - 1] + 1
+    return 0
+
+
+cdef void _cg_rebuild(const CRules* r, Pos* st, int32_t target, CGCtx* x,
+                      Rebuild* out) noexcept nogil:
+    """``_rebuild`` with ``_cg_place`` and ``_cg_solve``: the same melds."""
+    cdef int guard = 0, c, low, anchor_natural, hand_phase, nc, j, res
+    cdef uint8_t* cand
+    cdef int* clen
+    cdef Pos skip
+    cdef int32_t v
+    out.status = 0
+    out.detail = 0
+    out.nmelds = 0
+    out.nslots = 0
+    out.hand_jokers = 0
+    while True:
+        guard += 1
+        if guard > RB_GUARD:
+            out.status = 1
+            return
+        low = -1
+        for c in range(52):
+            if st.T[c] > 0 or st.D[c] > 0:
+                low = c
+                break
+        if low >= 0:
+            anchor_natural = 1 if st.T[low] > 0 else 0
+            hand_phase = 0
+        else:
+            if target == 0 and st.JT == 0:
+                return
+            for c in range(52):
+                if st.H[c] > 0:
+                    low = c
+                    break
+            if low < 0:
+                out.status = 2
+                return
+            skip = st[0]
+            skip.H[low] -= 1
+            v = _cg_solve(r, &skip, 1, target, x)
+            if v == -2:
+                out.status = -2
+                return
+            if v == target:
+                st[0] = skip
+                continue
+            anchor_natural = 1
+            hand_phase = 1
+        if x.ncand[low] == 0:
+            x.ncand[low] = _rb_candidates(low, r.ace_high, x.cand[low], x.clen[low])
+        nc = x.ncand[low]
+        cand = x.cand[low]
+        clen = x.clen[low]
+        res = 0
+        for j in range(nc):
+            res = _cg_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
+                            hand_phase, x, out)
+            if res != 0:
+                break
+        if res == -2 or res == -4:
+            out.status = res if res == -2 else 4
+            return
+        if res == 0:
+            out.status = 3
+            out.detail = low
+            return
+
+
+cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
+                  int* detail) noexcept nogil:
+    """GreedyBot's meld question for seat ``p``: when a legal play exists, make the
+    solver's best play (``best_play(...).melds`` as the new table) and return 1; 0 when
+    there is none; a negative status on failure."""
+    cdef Pos pos
+    cdef int32_t v
+    cdef int c, k, i, old_jt
+    cdef uint8_t nT[52]
+    cdef uint8_t nD[52]
+    cdef int nJT = 0
+    memcpy(pos.T, g.T, 52)
+    memcpy(pos.H, g.H[p], 52)
+    memcpy(pos.D, g.D, 52)
+    pos.JT = g.JT
+    pos.JH = g.JH[p]
+    v = _cg_solve(r, &pos, 0, 0, x)
+    if v == -2:
+        return -CG_NO_MEMORY
+    if v < 0:
+        return -CG_BAD_TABLE
+    if v == 0:
+        return 0
+    _cg_rebuild(r, &pos, v, x, rb)
+    if rb.status == -2:
+        return -CG_NO_MEMORY
+    if rb.status != 0:
+        detail[0] = rb.status * 64 + rb.detail
+        return -CG_GAVE_UP
+    memset(nT, 0, 52)
+    memset(nD, 0, 52)
+    for i in range(rb.nslots):
+        c = rb.card[i]
+        if c == 52:
+            nD[rb.rep[i]] += 1
+            nJT += 1
+        else:
+            nT[c] += 1
+    # the hand gives the naturals the new table holds beyond the old one, and the
+    # jokers beyond the old table's (check_meld_play's from_hand and hand_jokers)
+    k = 0
+    for c in range(52):
+        if nT[c] < g.T[c]:      # a table card taken off: the engine would refuse it
+            return -CG_BAD_TABLE
+        if nT[c] > g.T[c]:
+            i = nT[c] - g.T[c]
+            if i > g.H[p][c]:
+                return -CG_BAD_TABLE
+            g.H[p][c] -= i
+            k += i
+    old_jt = g.JT
+    if nJT - old_jt > g.JH[p] or nJT < old_jt:
+        return -CG_BAD_TABLE
+    g.JH[p] -= nJT - old_jt
+    k += nJT - old_jt
+    memcpy(g.T, nT, 52)
+    memcpy(g.D, nD, 52)
+    g.JT = nJT
+    g.pts[p] = _cg_points(r, g.H[p], g.JH[p])
+    _cg_event(g, p, EV_MELD, k, g.pts[p])
+    return 1
+
+
+cdef inline int _cg_empty(CGame* g, int p) noexcept nogil:
+    cdef int c
+    if g.JH[p]:
+        return 0
+    for c in range(52):
+        if g.H[p][c]:
+            return 0
+    return 1
+
+
+DEF CG_STATE = 2 + 2 * CG_MAXP   # a game between calls: round, dealer, totals, rounds won
+
+cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int ndecks,
+                  int first, int64_t game, int32_t* out, int64_t cap_rows, int64_t* rows_out,
+                  int64_t* turns_out, int* rounds_out, CGame* g, CGCtx* x, Rebuild* rb,
+                  int* detail, int64_t* state) noexcept nogil:
+    """One whole game, or its rounds from ``state`` on (``state[0]`` rounds played; the
+    decks are those of the rounds from there); the records go to ``out`` (``cap_rows``
+    rows of CG_COLS). Out of decks, ``state`` is left for the next call."""
+    cdef int n = gr.players, h = gr.hand_size, S = gr.deck_size
+    cdef int dealer = first, rnd = 0, rnd0, i, k, c, p, seat, res
+    cdef int64_t row = 0, row0, turns_all = 0
+    cdef const uint8_t* deck
+    cdef int sp, turn, current, finder, last_k, is_last, draws, melded, how, knocker
+    cdef int asked, low, ntied, undercut, reached, best
+    cdef int32_t totals[CG_MAXP]
+    cdef int32_t won_rounds[CG_MAXP]
+    cdef int32_t score[CG_MAXP]
+    cdef int32_t fin[CG_MAXP]
+    cdef int turns[CG_MAXP]
+    cdef int knock_turn[CG_MAXP]
+    cdef int win[CG_MAXP]
+    cdef int32_t* o
+    for p in range(n):
+        totals[p] = 0
+        won_rounds[p] = 0
+    if state[0] > 0:
+        rnd = <int>state[0]
+        dealer = <int>state[1]
+        for p in range(n):
+            totals[p] = <int32_t>state[2 + p]
+            won_rounds[p] = <int32_t>state[2 + CG_MAXP + p]
+    rnd0 = rnd
+    while True:
+        if rnd - rnd0 >= ndecks:
+            state[0] = rnd
+            state[1] = dealer
+            for p in range(n):
+                state[2 + p] = totals[p]
+                state[2 + CG_MAXP + p] = won_rounds[p]
+            rows_out[0] = row
+            turns_out[0] = turns_all
+            rounds_out[0] = rnd
+            return CG_NEED_DECKS
+        if (row + n) > cap_rows:
+            return CG_FULL
+        g.round = rnd
+        _memo_reset(x.memo)
+        deck = decks + <int64_t>(rnd - rnd0) * S
+        # the deal: the dealer's left gets the first hand_size cards, and so on
+        memset(g.T, 0, 52)
+        memset(g.D, 0, 52)
+        g.JT = 0
+        for p in range(n):
+            memset(g.H[p], 0, 52)
+            g.JH[p] = 0
+            turns[p] = 0
+            knock_turn[p] = 0
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            for k in range(h):
+                c = deck[i * h + k]
+                if c == 52:
+                    g.JH[seat] += 1
+                else:
+                    g.H[seat][c] += 1
+        for p in range(n):
+            g.pts[p] = _cg_points(r, g.H[p], g.JH[p])
+        sp = n * h              # the stock's top
+        current = (dealer + 1) % n
+        turn = 0
+        finder = -1
+        last_k = 0
+        is_last = 0
+        how = -1
+        knocker = -1
+        while True:
+            p = current
+            res = 0
+            if is_last:
+                # a last turn after the stock ran out: meld if possible, then it ends
+                res = _cg_meld(r, g, p, x, rb, detail)
+                if res < 0:
+                    return -res
+                if res == 1 and _cg_empty(g, p):
+                    how = 1
+                    knocker = p
+                elif res == 0:
+                    _cg_event(g, p, EV_PASS, 0, 0)
+            else:
+                draws = 0
+                melded = 0
+                asked = 0
+                while draws < 3:
+                    draws += 1
+                    if sp < S:
+                        c = deck[sp]
+                        sp += 1
+                        if c == 52:
+                            g.JH[p] += 1
+                        else:
+                            g.H[p][c] += 1
+                        g.pts[p] += r.val[c]
+                        _cg_event(g, p, EV_DRAW, c, 0)
+                        if draws == 3:
+                            break
+                        res = _cg_meld(r, g, p, x, rb, detail)
+                        if res < 0:
+                            return -res
+                        asked = 1
+                        if res == 1:
+                            melded = 1
+                            break
+                    else:
+                        finder = p
+                        _cg_event(g, p, EV_DRAW, -1, 0)
+                        if draws < 3 and not asked:
+                            res = _cg_meld(r, g, p, x, rb, detail)
+                            if res < 0:
+                                return -res
+                            melded = res
+                        break
+                if melded and _cg_empty(g, p):
+                    how = 1
+                    knocker = p
+                elif g.pts[p] <= gr.knock_limit:
+                    _cg_event(g, p, EV_KNOCK, g.pts[p], 0)
+                    how = 0
+                    knocker = p
+                else:
+                    _cg_event(g, p, EV_PASS, 0, 0)
+            # the mover's turn ended: count the hand at its end (play_recorded's facts)
+            turns[p] += 1
+            if knock_turn[p] == 0 and g.pts[p] <= gr.knock_limit:
+                knock_turn[p] = turns[p]
+            if how >= 0:
+                break
+            # GameState._end_turn
+            turn += 1
+            if finder < 0:
+                current = (current + 1) % n
+                continue
+            last_k += 1
+            if last_k <= n:
+                current = (finder + last_k) % n
+                is_last = 1
+                continue
+            how = 2
+            knocker = -1
+            break
+        # score the round (moves.score_round)
+        low = g.pts[0]
+        for p in range(1, n):
+            if g.pts[p] < low:
+                low = g.pts[p]
+        ntied = 0
+        for p in range(n):
+            win[p] = 1 if g.pts[p] == low else 0
+            ntied += win[p]
+        if knocker >= 0 and win[knocker] and ntied > 1:
+            win[knocker] = 0
+        undercut = 1 if (knocker >= 0 and not win[knocker]) else 0
+        for p in range(n):
+            score[p] = 0
+            if not win[p]:
+                continue
+            for k in range(n):
+                if k != p:
+                    score[p] += g.pts[k] - g.pts[p]
+            if undercut:
+                score[p] += gr.undercut_bonus
+            if how == 1 and p == knocker:
+                score[p] += gr.going_out_bonus
+        row0 = row
+        for p in range(n):
+            totals[p] += score[p]
+            won_rounds[p] += win[p]
+            o = out + (row0 + p) * CG_COLS
+            o[0] = <int32_t>game
+            o[1] = rnd
+            o[2] = p
+            o[3] = dealer
+            o[4] = score[p]
+            o[5] = g.pts[p]
+            o[6] = win[p]
+            o[7] = 1 if (how == 0 and knocker == p) else 0
+            o[8] = 1 if (how == 1 and knocker == p) else 0
+            o[9] = 1 if (undercut and knocker == p) else 0
+            o[10] = turn + 1
+            o[11] = how
+            o[12] = knock_turn[p] if knock_turn[p] else -1
+            o[13] = turns[p]
+            o[14] = totals[p]
+            o[15] = 0
+            o[16] = 0
+            o[17] = 0
+        row += n
+        turns_all += turn + 1
+        rnd += 1
+        if rnd > CG_MAX_ROUNDS:     # play_recorded's check, after every round
+            rows_out[0] = row
+            turns_out[0] = turns_all
+            rounds_out[0] = rnd
+            return CG_TOO_LONG
+        best = totals[0]
+        for p in range(1, n):
+            if totals[p] > best:
+                best = totals[p]
+        if best >= gr.target:
+            # moves.final_scores
+            for p in range(n):
+                reached = 1 if totals[p] >= gr.target else 0
+                fin[p] = totals[p] + (gr.game_bonus if reached else 0)
+                if not reached or gr.bonus_for_all:
+                    fin[p] += gr.round_won_bonus * won_rounds[p]
+            best = fin[0]
+            for p in range(1, n):
+                if fin[p] > best:
+                    best = fin[p]
+            for p in range(n):
+                o = out + (row0 + p) * CG_COLS
+                o[15] = 1
+                o[16] = fin[p]
+                o[17] = 1 if fin[p] == best else 0
+            rows_out[0] = row
+            turns_out[0] = turns_all
+            rounds_out[0] = rnd
+            return CG_OK
+        dealer = (dealer + 1) % n
+
+
+#: play_greedy_game's status codes
+GAME_OK = CG_OK
+GAME_NEED_DECKS = CG_NEED_DECKS
+GAME_TOO_LONG = CG_TOO_LONG
+GAME_FULL = CG_FULL
+GAME_GAVE_UP = CG_GAVE_UP
+GAME_BAD_TABLE = CG_BAD_TABLE
+GAME_NO_MEMORY = CG_NO_MEMORY
+#: the columns play_greedy_game writes, in order (studies._carousel_plan.CHUNK_COLUMNS)
+GAME_COLUMNS = ("game", "round", "seat", "dealer", "score", "points", "won", "knocked",
+                "went_out", "undercut", "round_length", "end", "knock_turn", "turns",
+                "total", "last_round", "final", "won_game")
+
+
+GAME_STATE_SIZE = CG_STATE
+
+
+def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, int first,
+                     int64_t game, int32_t[:, ::1] out, int32_t[:, ::1] trace=None,
+                     int64_t[::1] state=None):
+    """Play one whole game with the greedy bot in every seat (GIL released).
+
+    ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
+    going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all)``;
+    ``decks``: one deck order per round (top first, codes 0..52), as many rounds as the
+    game may need; ``first``: the first dealer; ``game``: the number written in the
+    ``game`` column; ``out``: int32 (rows, 18), one row per round and seat, the columns
+    of ``GAME_COLUMNS``; ``trace``: None, or int32 (events, 5) that receives every move
+    (round, seat, kind 0 draw / 1 meld / 2 knock / 3 pass, a, b); ``state``: None (a
+    new game), or an int64 array of ``GAME_STATE_SIZE`` zeros for a new game that
+    may go on past the decks given.
+
+    Returns ``(status, detail, rounds, rows, turns, events)``: status ``GAME_OK``, or
+    ``GAME_NEED_DECKS`` (the game goes on past the decks given: with ``state``, call
+    again with the next rounds' decks and the same ``state``, which holds the game so
+    far; without, play it again with more decks), or an error code. ``rounds``: the
+    rounds played in the game so far; ``rows``, ``turns`` (the rounds' lengths summed)
+    and ``events``: those of this call."""
+    cdef GRules gr
+    cdef CGame* g
+    cdef Rebuild* rb
+    cdef CGCtx* x
+    cdef int status, detail = 0, rounds = 0, c, i
+    cdef int64_t rows = 0, turns = 0, cap = out.shape[0]
+    cdef Py_ssize_t nd = decks.shape[0]
+    vals = [int(v) for v in game_rules]
+    if len(vals) != 10:
+        raise ValueError(f"game_rules must hold 10 ints, got {len(vals)}")
+    gr.players = vals[0]
+    gr.hand_size = vals[1]
+    gr.deck_size = vals[2]
+    gr.knock_limit = vals[3]
+    gr.undercut_bonus = vals[4]
+    gr.going_out_bonus = vals[5]
+    gr.target = vals[6]
+    gr.game_bonus = vals[7]
+    gr.round_won_bonus = vals[8]
+    gr.bonus_for_all = vals[9]
+    if not 2 <= gr.players <= CG_MAXP:
+        raise ValueError(f"players must be 2..{CG_MAXP}, got {gr.players}")
+    if gr.deck_size != 52 * core.r.decks + core.r.jokers or gr.deck_size > CG_MAXDECK:
+        raise ValueError(f"deck_size {gr.deck_size} is not the rules' deck "
+                         f"({core.r.decks} decks, {core.r.jokers} jokers)")
+    if gr.hand_size < 1 or gr.players * gr.hand_size > gr.deck_size:
+        raise ValueError(f"hand_size {gr.hand_size} for {gr.players} players does not fit "
+                         f"the {gr.deck_size}-card deck")
+    if nd > 0 and decks.shape[1] != gr.deck_size:
+        raise ValueError(f"decks must have {gr.deck_size} columns, got {decks.shape[1]}")
+    if not 0 <= first < gr.players:
+        raise ValueError(f"first must be a seat 0..{gr.players - 1}, got {first}")
+    if out.shape[1] != CG_COLS:
+        raise ValueError(f"out must have {CG_COLS} columns, got {out.shape[1]}")
+    if trace is not None and trace.shape[1] != 5:
+        raise ValueError(f"trace must have 5 columns, got {trace.shape[1]}")
+    cdef int64_t fresh[CG_STATE]
+    cdef int64_t* st = fresh
+    memset(fresh, 0, sizeof(fresh))
+    if state is not None:
+        if state.shape[0] != CG_STATE:
+            raise ValueError(f"state must hold {CG_STATE} ints, got {state.shape[0]}")
+        if not 0 <= state[0] <= CG_MAX_ROUNDS or not 0 <= state[1] < gr.players:
+            raise ValueError(f"state {list(state)} is not a game's state")
+        st = &state[0]
+    for i in range(nd):
+        for c in range(gr.deck_size):
+            if decks[i, c] > 52:
+                raise ValueError(f"decks row {i}, column {c}: {decks[i, c]} is not a card code "
+                                 "(0..51, 52 the joker)")
+    g = <CGame*>calloc(1, sizeof(CGame))
+    rb = <Rebuild*>malloc(sizeof(Rebuild))
+    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    if x != NULL:
+        x.memo = <Memo*>calloc(1, sizeof(Memo))
+    if g == NULL or rb == NULL or x == NULL or x.memo == NULL or _work_init(&x.w) != 0:
+        free(g)
+        free(rb)
+        if x != NULL:
+            free(x.memo)
+        free(x)
+        raise MemoryError()
+    if trace is not None and trace.shape[0] > 0:
+        g.trace = &trace[0, 0]
+        g.trace_cap = trace.shape[0]
+    with nogil:
+        status = _cg_play(&core.r, &gr, &decks[0, 0] if nd > 0 else NULL, <int>nd, first, game,
+                          &out[0, 0] if cap > 0 else NULL, cap, &rows, &turns, &rounds, g, x,
+                          rb, &detail, st)
+    events = g.trace_n
+    if trace is not None and events > g.trace_cap:
+        status = CG_FULL
+    _work_free(&x.w)
+    free(x.memo)
+    free(x)
+    free(g)
+    free(rb)
+    if status == CG_NO_MEMORY:
+        raise MemoryError("the carousel solver ran out of memory")
+    return status, detail, rounds, rows, turns, events

@@ -1,0 +1,234 @@
+"""The C greedy game kernel of Carousel (``_carousel.play_greedy_game``, wired into
+``simulate_carousel`` as ``engine="auto"``): move for move and record for record the
+Python engine with ``GreedyBot`` in every seat, every rule variant, and its errors."""
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pytest
+
+from rummy51 import _carousel
+from rummy51.carousel import CarouselRules
+from rummy51.carousel.actions import DrawRecord, KnockRecord, MeldRecord, PassRecord
+from rummy51.carousel.bots import GreedyBot
+from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
+from rummy51.carousel.solver import GaveUp, reconstruction_error
+from rummy51.studies import _carousel_plan as plan
+from rummy51.studies._carousel_plan import (CHUNK_COLUMNS, DTYPES, kernel_rules,
+                                            play_kernel_game, play_recorded, uses_kernel)
+from rummy51.studies.carousel import simulate_carousel
+
+_KIND = {DrawRecord: 0, MeldRecord: 1, KnockRecord: 2, PassRecord: 3}
+
+
+def _python_game(rules: CarouselRules, seed):
+    """The records (int32 rows of CHUNK_COLUMNS), turns and moves of one game of the
+    Python engine with GreedyBots (what play_chunk does for one game)."""
+    s, facts = play_recorded([GreedyBot() for _ in range(rules.players)], rules, seed)
+    rows = len(s.rounds) * rules.players
+    cols = {c: np.zeros(rows, DTYPES[c]) for c in CHUNK_COLUMNS}
+    plan._game_rows(s, facts, 0, cols, 0)
+    moves = []
+    for rec in s.history:
+        kind = _KIND.get(type(rec))
+        if kind is None:
+            continue
+        a = {0: lambda r: -1 if r.card is None else r.card, 1: lambda r: len(r.played),
+             2: lambda r: r.points, 3: lambda r: 0}[kind](rec)
+        moves.append((rec.round, rec.player, kind, a))
+    return (np.stack([cols[c].astype(np.int32) for c in CHUNK_COLUMNS], 1),
+            sum(r.turns for r in s.rounds), moves)
+
+
+def _same_game(rules: CarouselRules, seed) -> None:
+    rows, turns, events = play_kernel_game(rules, seed, trace=True)
+    prows, pturns, pmoves = _python_game(rules, seed)
+    kmoves = [tuple(int(x) for x in e[:4]) for e in events]
+    assert kmoves == pmoves, f"seed {seed}: the moves differ"
+    assert rows.shape == prows.shape, f"seed {seed}: {len(rows)} rows, not {len(prows)}"
+    for k, c in enumerate(CHUNK_COLUMNS):
+        assert (rows[:, k] == prows[:, k]).all(), f"seed {seed}: column {c} differs"
+    assert turns == pturns
+
+
+# --------------------------------------------------------------------------- move for move
+@pytest.mark.parametrize("players, seeds", [(2, 40), (3, 25), (4, 25), (5, 20), (6, 10)])
+def test_kernel_plays_the_engines_games(players, seeds):
+    rules = CarouselRules.for_players(players)
+    for seed in range(seeds):
+        _same_game(rules, seed)
+
+
+def test_kernel_records_equal_the_python_studys():
+    """simulate_carousel: engine auto (the kernel) and python give the same records, the
+    same turns and seeds over several chunks, for 2 and 4 players."""
+    for players, games in ((2, 7), (4, 5)):
+        kw = dict(players=players, games=games, seed=11, workers=1, chunk_size=3,
+                  progress=False)
+        c = simulate_carousel(**kw)
+        py = simulate_carousel(engine="python", **kw)
+        assert c.same_records(py)
+        assert c.turns == py.turns and c.games_done == games
+
+
+_SHORT = dict(target_score=60)
+VARIANTS = [
+    (2, dict(knock_limit=0)),
+    (2, dict(knock_limit=15, **_SHORT)),
+    (3, dict(knock_limit=10, **_SHORT)),
+    (2, dict(target_score=300)),
+    (4, dict(target_score=40)),
+    (3, dict(max_jokers_per_meld=1, **_SHORT)),
+    (4, dict(max_jokers_per_meld=0, **_SHORT)),
+    (2, dict(ace_high=False, **_SHORT)),
+    (4, dict(jokers=4, **_SHORT)),
+    (3, dict(jokers=0, **_SHORT)),
+    (3, dict(decks=1, jokers=1, hand_size=7, **_SHORT)),
+    (2, dict(decks=2, jokers=2, hand_size=13, **_SHORT)),
+    (2, dict(ace_value=11, face_value=5, joker_value=50, knock_limit=8, **_SHORT)),
+    (3, dict(undercut_bonus=0, going_out_bonus=100, game_bonus=0, round_won_bonus=40,
+             round_bonus_for_all=True, **_SHORT)),
+]
+
+
+@pytest.mark.parametrize("players, kw", VARIANTS)
+def test_kernel_plays_every_rule_variant(players, kw):
+    rules = CarouselRules.for_players(players, **kw)
+    assert uses_kernel(("greedy",) * players, rules, "c")
+    for seed in range(6):
+        _same_game(rules, 100 + seed)
+
+
+def test_long_games_draw_more_decks(monkeypatch):
+    """A game longer than the decks drawn at first goes on with more (the kernel's
+    state): the decks come from the game's RNG in order, so nothing changes."""
+    rules = CarouselRules.for_players(2)
+    whole = play_kernel_game(rules, 5, trace=True)
+    monkeypatch.setattr(plan, "_DECKS_FIRST", 1)
+    monkeypatch.setattr(plan, "_DECKS_MORE", 1)
+    again = play_kernel_game(rules, 5, trace=True)
+    assert len(whole[0]) > 2 * 2   # the game has more than one round
+    assert (whole[0] == again[0]).all() and whole[1] == again[1]
+    assert (whole[2] == again[2]).all()
+
+
+# --------------------------------------------------------------------------- the engine option
+def test_engine_option():
+    greedy = ("greedy",) * 3
+    rules = CarouselRules.for_players(3)
+    assert uses_kernel(greedy, rules) and uses_kernel(greedy, rules, "c")
+    assert not uses_kernel(greedy, rules, "python")
+    assert not uses_kernel(("greedy", "careful", "greedy"), rules)
+    with pytest.raises(ValueError, match="engine c: the C game kernel plays tables where "
+                                         "every seat is greedy, not careful"):
+        uses_kernel(("greedy", "careful", "greedy"), rules, "c")
+    with pytest.raises(ValueError, match="engine must be one of auto, python, c"):
+        uses_kernel(greedy, rules, "fast")
+    with pytest.raises(ValueError, match="engine c"):
+        simulate_carousel(players=2, bots="greedy,random", games=1, seed=1, workers=1,
+                          progress=False, engine="c")
+    with pytest.raises(ValueError, match="engine must be one of"):
+        simulate_carousel(players=2, games=1, seed=1, workers=1, progress=False, engine="C")
+    # a mixed table runs in the Python engine under auto
+    st = simulate_carousel(players=2, bots="greedy,random", games=1, seed=1, workers=1,
+                           progress=False,
+                           rules=CarouselRules.for_players(2, target_score=30))
+    assert st.games_done == 1
+
+
+def test_cli_engine_flag(tmp_path, capsys):
+    top = argparse.ArgumentParser()
+    sub = top.add_subparsers()
+    add_simulate_parser(sub)
+    outs = {}
+    for engine in ("c", "python"):
+        args = top.parse_args(["simulate", "--players", "2", "--games", "2", "--seed", "3",
+                               "--target", "60", "--workers", "1", "--no-progress",
+                               "--engine", engine, "--out", str(tmp_path / engine)])
+        assert run_simulate(args) == 0
+        outs[engine] = capsys.readouterr().out
+    assert outs["c"].replace("/c\n", "/X\n") == outs["python"].replace("/python\n", "/X\n")
+    with pytest.raises(SystemExit):
+        top.parse_args(["simulate", "--engine", "fast"])
+
+
+# --------------------------------------------------------------------------- bad input
+def _args(rules=None, **kw):
+    rules = rules or CarouselRules.for_players(2)
+    rng = np.random.default_rng(0)
+    a = dict(core=_carousel.CoreRules(rules), game_rules=kernel_rules(rules),
+             decks=np.array([rng.permutation(rules.deck()) for _ in range(4)], np.uint8),
+             first=0, game=0, out=np.zeros((4 * rules.players, 18), np.int32))
+    a.update(kw)
+    return a
+
+
+def test_bad_input_errors():
+    play = _carousel.play_greedy_game
+    r2 = CarouselRules.for_players(2)
+    with pytest.raises(ValueError, match="game_rules must hold 10 ints"):
+        play(**_args(game_rules=(2, 10)))
+    with pytest.raises(ValueError, match="players must be 2..6"):
+        play(**_args(game_rules=(7,) + kernel_rules(r2)[1:]))
+    with pytest.raises(ValueError, match="deck_size 54 is not the rules' deck"):
+        play(**_args(game_rules=kernel_rules(r2)[:2] + (54,) + kernel_rules(r2)[3:]))
+    with pytest.raises(ValueError, match="hand_size 30 for 2 players"):
+        play(**_args(game_rules=(2, 30) + kernel_rules(r2)[2:]))
+    with pytest.raises(ValueError, match="decks must have 53 columns"):
+        play(**_args(decks=np.zeros((2, 52), np.uint8)))
+    bad = _args()["decks"].copy()
+    bad[1, 7] = 60
+    with pytest.raises(ValueError, match="decks row 1, column 7: 60 is not a card code"):
+        play(**_args(decks=bad))
+    with pytest.raises(ValueError, match="first must be a seat 0..1"):
+        play(**_args(first=2))
+    with pytest.raises(ValueError, match="out must have 18 columns"):
+        play(**_args(out=np.zeros((8, 17), np.int32)))
+    with pytest.raises(ValueError, match="trace must have 5 columns"):
+        play(**_args(trace=np.zeros((8, 4), np.int32)))
+    with pytest.raises(ValueError, match="state must hold 14 ints"):
+        play(**_args(state=np.zeros(3, np.int64)))
+    with pytest.raises(ValueError, match="is not a game's state"):
+        play(**_args(state=np.array([1, 5] + [0] * 12, np.int64)))
+    with pytest.raises((TypeError, ValueError)):
+        play(**_args(decks=np.zeros((2, 53), np.int64)))
+    with pytest.raises(TypeError):
+        play(**_args(core=r2))
+    # too few decks: the kernel says so (and how far it got); a short output: GAME_FULL
+    st = play(**_args(decks=_args()["decks"][:1]))
+    assert st[0] == _carousel.GAME_NEED_DECKS and st[2] == 1 and st[3] == 2
+    st = play(**_args(out=np.zeros((1, 18), np.int32)))
+    assert st[0] == _carousel.GAME_FULL
+    # with a state, a game goes on from where the decks ran out
+    a = _args()
+    whole = play(**a)
+    state = np.zeros(_carousel.GAME_STATE_SIZE, np.int64)
+    out1, out2 = np.zeros((8, 18), np.int32), np.zeros((8, 18), np.int32)
+    first = play(**_args(decks=a["decks"][:1], out=out1, state=state))
+    assert first[0] == _carousel.GAME_NEED_DECKS and state[0] == 1
+    rest = play(**_args(decks=a["decks"][1:], out=out2, state=state))
+    assert rest[0] == whole[0] and rest[2] == whole[2]
+    both = np.concatenate([out1[:first[3]], out2[:rest[3]]])
+    assert (both == a["out"][:whole[3]]).all() and first[4] + rest[4] == whole[4]
+    assert _carousel.GAME_COLUMNS == CHUNK_COLUMNS
+
+
+def test_play_chunk_names_the_failing_game(monkeypatch):
+    def boom(*a, **k):
+        raise ValueError("bad")
+
+    monkeypatch.setattr(plan, "_kernel_game", boom)
+    spec = plan.Settings(
+        players=2, bots=("greedy", "greedy"), games=1, chunk_size=1,
+        rules=CarouselRules.for_players(2), entropy=1, spawn_key=()).plan()[0]
+    with pytest.raises(RuntimeError, match=r"game 0 \(chunk 0\) failed: ValueError: bad"):
+        plan.play_chunk(spec)
+
+
+def test_reconstruction_errors_read_as_the_solvers():
+    """The kernel reports a failed reconstruction as best_play would (never expected)."""
+    e = reconstruction_error(3, 17)
+    assert isinstance(e, GaveUp) and str(e) == "meld reconstruction found no meld for 17"
+    assert str(reconstruction_error(1, 0)) == "meld reconstruction did not converge"
+    assert str(reconstruction_error(9, 0)) == "meld reconstruction failed (9)"
