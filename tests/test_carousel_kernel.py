@@ -4,6 +4,7 @@ Python engine with ``GreedyBot`` in every seat, every rule variant, and its erro
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 import numpy as np
 import pytest
@@ -89,6 +90,8 @@ VARIANTS = [
     (2, dict(ace_value=11, face_value=5, joker_value=50, knock_limit=8, **_SHORT)),
     (3, dict(undercut_bonus=0, going_out_bonus=100, game_bonus=0, round_won_bonus=40,
              round_bonus_for_all=True, **_SHORT)),
+    (3, dict(last_turn_knock=True, knock_limit=25, **_SHORT)),
+    (4, dict(game_tie="play_on", **_SHORT)),
 ]
 
 
@@ -167,7 +170,7 @@ def _args(rules=None, **kw):
 def test_bad_input_errors():
     play = _carousel.play_greedy_game
     r2 = CarouselRules.for_players(2)
-    with pytest.raises(ValueError, match="game_rules must hold 10 ints"):
+    with pytest.raises(ValueError, match="game_rules must hold 12 ints"):
         play(**_args(game_rules=(2, 10)))
     with pytest.raises(ValueError, match="players must be 2..6"):
         play(**_args(game_rules=(7,) + kernel_rules(r2)[1:]))
@@ -232,3 +235,37 @@ def test_reconstruction_errors_read_as_the_solvers():
     assert isinstance(e, GaveUp) and str(e) == "meld reconstruction found no meld for 17"
     assert str(reconstruction_error(1, 0)) == "meld reconstruction did not converge"
     assert str(reconstruction_error(9, 0)) == "meld reconstruction failed (9)"
+
+
+def test_kernel_plays_on_after_a_shared_total():
+    """rules.game_tie "play_on": tables where a shared highest total is common (five
+    players with four cards, a knock at 60, target 1, no bonuses): the kernel's games
+    equal the engine's, and every game it ends has one winner, where "share" ends seeds
+    11, 17 and 20 with several."""
+    base = CarouselRules.for_players(5, target_score=1, undercut_bonus=0, going_out_bonus=0,
+                                     game_bonus=0, round_won_bonus=0, knock_limit=60,
+                                     hand_size=4)
+    on = dataclasses.replace(base, game_tie="play_on")
+    iw, il = CHUNK_COLUMNS.index("won_game"), CHUNK_COLUMNS.index("last_round")
+    for seed in (11, 17, 20):
+        shared, _, _ = play_kernel_game(base, seed, trace=True)
+        assert shared[shared[:, il] == 1][:, iw].sum() > 1
+        _same_game(base, seed)
+        _same_game(on, seed)
+        rows, _, _ = play_kernel_game(on, seed, trace=True)
+        assert rows[rows[:, il] == 1][:, iw].sum() == 1
+        assert len(rows) > len(shared)
+
+
+def test_kernel_knocks_in_a_last_turn_with_the_option():
+    """rules.last_turn_knock: four players on one deck run the stock out; in seeds 101
+    and 118 a last-turn meld brings a hand to the limit and the knock changes the game
+    (the option is exercised), and the kernel's games equal the engine's either way."""
+    base = CarouselRules.for_players(4, decks=1, jokers=1, hand_size=11, target_score=60)
+    on = dataclasses.replace(base, last_turn_knock=True)
+    for seed in (101, 118):
+        a, _, _ = play_kernel_game(base, seed, trace=True)
+        b, _, _ = play_kernel_game(on, seed, trace=True)
+        assert a.shape != b.shape or not (a == b).all()
+        _same_game(base, seed)
+        _same_game(on, seed)

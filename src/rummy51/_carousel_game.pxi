@@ -58,6 +58,8 @@ cdef struct GRules:
     int game_bonus
     int round_won_bonus
     int bonus_for_all
+    int last_turn_knock     # rules.last_turn_knock
+    int play_on             # rules.game_tie == "play_on"
 
 
 cdef struct CGame:
@@ -607,7 +609,12 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                 if res == 1 and _cg_empty(g, p):
                     how = 1
                     knocker = p
-                elif res == 0:
+                elif gr.last_turn_knock and g.pts[p] <= gr.knock_limit:
+                    # rules.last_turn_knock: the last turn ends like any other
+                    _cg_event(g, p, EV_KNOCK, g.pts[p], 0)
+                    how = 0
+                    knocker = p
+                elif res == 0 or gr.last_turn_knock:
                     _cg_event(g, p, EV_PASS, 0, 0)
             else:
                 draws = 0
@@ -739,6 +746,13 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
             for p in range(1, n):
                 if fin[p] > best:
                     best = fin[p]
+            k = 0
+            for p in range(n):
+                k += fin[p] == best
+            if gr.play_on and k > 1:
+                # rules.game_tie "play_on": a shared highest total deals another round
+                dealer = (dealer + 1) % n
+                continue
             for p in range(n):
                 o = out + (row0 + p) * CG_COLS
                 o[15] = 1
@@ -774,7 +788,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     """Play one whole game with the greedy bot in every seat (GIL released).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
-    going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all)``;
+    going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all,
+    last_turn_knock, game_tie == "play_on")``;
     ``decks``: one deck order per round (top first, codes 0..52), as many rounds as the
     game may need; ``first``: the first dealer; ``game``: the number written in the
     ``game`` column; ``out``: int32 (rows, 18), one row per round and seat, the columns
@@ -797,8 +812,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     cdef int64_t rows = 0, turns = 0, cap = out.shape[0]
     cdef Py_ssize_t nd = decks.shape[0]
     vals = [int(v) for v in game_rules]
-    if len(vals) != 10:
-        raise ValueError(f"game_rules must hold 10 ints, got {len(vals)}")
+    if len(vals) != 12:
+        raise ValueError(f"game_rules must hold 12 ints, got {len(vals)}")
     gr.players = vals[0]
     gr.hand_size = vals[1]
     gr.deck_size = vals[2]
@@ -809,6 +824,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     gr.game_bonus = vals[7]
     gr.round_won_bonus = vals[8]
     gr.bonus_for_all = vals[9]
+    gr.last_turn_knock = vals[10]
+    gr.play_on = vals[11]
     if not 2 <= gr.players <= CG_MAXP:
         raise ValueError(f"players must be 2..{CG_MAXP}, got {gr.players}")
     if gr.deck_size != 52 * core.r.decks + core.r.jokers or gr.deck_size > CG_MAXDECK:

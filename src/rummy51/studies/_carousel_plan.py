@@ -211,7 +211,8 @@ def kernel_rules(rules: CarouselRules) -> tuple[int, ...]:
     """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``)."""
     return (rules.players, rules.hand_size, rules.deck_size, rules.knock_limit,
             rules.undercut_bonus, rules.going_out_bonus, rules.target_score, rules.game_bonus,
-            rules.round_won_bonus, int(rules.round_bonus_for_all))
+            rules.round_won_bonus, int(rules.round_bonus_for_all), int(rules.last_turn_knock),
+            int(rules.game_tie == "play_on"))
 
 
 #: Decks drawn for a game before the kernel plays it, and then each time it needs more
