@@ -12,7 +12,7 @@ import pytest
 from rummy51 import _carousel
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import DrawRecord, KnockRecord, MeldRecord, PassRecord
-from rummy51.carousel.bots import GreedyBot
+from rummy51.carousel.bots import CarefulBot, GreedyBot, RandomBot
 from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
 from rummy51.carousel.solver import GaveUp, reconstruction_error
 from rummy51.studies import _carousel_plan as plan
@@ -23,10 +23,12 @@ from rummy51.studies.carousel import simulate_carousel
 _KIND = {DrawRecord: 0, MeldRecord: 1, KnockRecord: 2, PassRecord: 3}
 
 
-def _python_game(rules: CarouselRules, seed):
+def _python_game(rules: CarouselRules, seed, bots=None):
     """The records (int32 rows of CHUNK_COLUMNS), turns and moves of one game of the
-    Python engine with GreedyBots (what play_chunk does for one game)."""
-    s, facts = play_recorded([GreedyBot() for _ in range(rules.players)], rules, seed)
+    Python engine with GreedyBots, or ``bots`` (what play_chunk does for one game)."""
+    if bots is None:
+        bots = [GreedyBot() for _ in range(rules.players)]
+    s, facts = play_recorded(bots, rules, seed)
     rows = len(s.rounds) * rules.players
     cols = {c: np.zeros(rows, DTYPES[c]) for c in CHUNK_COLUMNS}
     plan._game_rows(s, facts, 0, cols, 0)
@@ -42,9 +44,13 @@ def _python_game(rules: CarouselRules, seed):
             sum(r.turns for r in s.rounds), moves)
 
 
-def _same_game(rules: CarouselRules, seed) -> None:
-    rows, turns, events = play_kernel_game(rules, seed, trace=True)
-    prows, pturns, pmoves = _python_game(rules, seed)
+def _same_game(rules: CarouselRules, seed, make_bots=None) -> None:
+    """The kernel's game equals the engine's, move for move and record for record;
+    ``make_bots()``: a fresh table of bots (each call the same seeds), or all greedy."""
+    rows, turns, events = play_kernel_game(rules, seed, trace=True,
+                                           bots=None if make_bots is None else make_bots())
+    prows, pturns, pmoves = _python_game(rules, seed,
+                                         None if make_bots is None else make_bots())
     kmoves = [tuple(int(x) for x in e[:4]) for e in events]
     assert kmoves == pmoves, f"seed {seed}: the moves differ"
     assert rows.shape == prows.shape, f"seed {seed}: {len(rows)} rows, not {len(prows)}"
@@ -122,10 +128,11 @@ def test_engine_option():
     rules = CarouselRules.for_players(3)
     assert uses_kernel(greedy, rules) and uses_kernel(greedy, rules, "c")
     assert not uses_kernel(greedy, rules, "python")
-    assert not uses_kernel(("greedy", "careful", "greedy"), rules)
+    assert uses_kernel(("greedy", "careful", "greedy"), rules)
+    assert not uses_kernel(("greedy", "random", "greedy"), rules)
     with pytest.raises(ValueError, match="engine c: the C game kernel plays tables where "
-                                         "every seat is greedy, not careful"):
-        uses_kernel(("greedy", "careful", "greedy"), rules, "c")
+                                         "every seat is greedy or careful, not random"):
+        uses_kernel(("greedy", "random", "greedy"), rules, "c")
     with pytest.raises(ValueError, match="engine must be one of auto, python, c"):
         uses_kernel(greedy, rules, "fast")
     with pytest.raises(ValueError, match="engine c"):
@@ -269,3 +276,50 @@ def test_kernel_knocks_in_a_last_turn_with_the_option():
         assert a.shape != b.shape or not (a == b).all()
         _same_game(base, seed)
         _same_game(on, seed)
+
+
+# --------------------------------------------------------------------------- careful seats
+@pytest.mark.parametrize("players, seats, seeds", [
+    (2, "careful,greedy", 12), (3, "careful,careful,greedy", 8),
+    (4, "greedy,careful,greedy,careful", 8), (5, "careful", 4),
+])
+def test_kernel_plays_the_careful_bot_move_for_move(players, seats, seeds):
+    """The careful bot in the kernel (its undercut estimate on the bot's own generator)
+    plays the Python CarefulBot's games, knocks and passes included."""
+    names = seats.split(",") * (players if "," not in seats else 1)
+    rules = CarouselRules.for_players(players)
+    for seed in range(seeds):
+        def make():
+            return [CarefulBot(seed=1000 * seed + i) if b == "careful" else GreedyBot()
+                    for i, b in enumerate(names)]
+        _same_game(rules, seed, make)
+
+
+def test_careful_knocks_differ_from_greedy_ones():
+    """The careful seats' knocks are their own (the test above can fail): over a few
+    4-player games some careful hand that may knock passes instead."""
+    rules = CarouselRules.for_players(4)
+    differ = 0
+    for seed in range(6):
+        bots = [CarefulBot(seed=seed * 10 + i, max_risk=0.05) for i in range(4)]
+        a, _, _ = play_kernel_game(rules, seed, trace=True, bots=bots)
+        b, _, _ = play_kernel_game(rules, seed, trace=True)
+        differ += a.shape != b.shape or not (a == b).all()
+    assert differ > 0
+
+
+def test_simulate_mixed_careful_table_uses_the_kernel():
+    kw = dict(players=3, bots="careful,greedy,careful", games=4, seed=3, workers=1,
+              chunk_size=2, progress=False)
+    assert uses_kernel(("careful", "greedy", "careful"), CarouselRules.for_players(3), "c")
+    c = simulate_carousel(**kw)
+    py = simulate_carousel(engine="python", **kw)
+    assert c.same_records(py) and c.turns == py.turns
+
+
+def test_kernel_bots_errors():
+    rules = CarouselRules.for_players(2)
+    with pytest.raises(ValueError, match="plays GreedyBot and CarefulBot, not RandomBot"):
+        play_kernel_game(rules, 1, bots=[GreedyBot(), RandomBot(seed=1)])
+    with pytest.raises(ValueError, match="one a seat, 2, got 1"):
+        play_kernel_game(rules, 1, bots=[GreedyBot()])

@@ -37,4 +37,5 @@ def play_greedy_game(core: CoreRules, game_rules: tuple[int, ...] | list[int],
                      decks: npt.NDArray[np.uint8], first: int, game: int,
                      out: npt.NDArray[np.int32],
                      trace: npt.NDArray[np.int32] | None = ...,
-                     state: npt.NDArray[np.int64] | None = ...) -> tuple[int, int, int, int, int, int]: ...
+                     state: npt.NDArray[np.int64] | None = ...,
+                     bots: Any = ...) -> tuple[int, int, int, int, int, int]: ...

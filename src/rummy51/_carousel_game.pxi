@@ -71,6 +71,11 @@ cdef struct CGame:
     uint8_t H[CG_MAXP][52]
     int JH[CG_MAXP]
     int32_t pts[CG_MAXP]
+    # the bot of each seat: 0 greedy, 1 careful (its generator and parameters)
+    int kind[CG_MAXP]
+    bitgen_t* bg[CG_MAXP]
+    double max_risk[CG_MAXP]
+    int samples[CG_MAXP]
     int32_t* trace        # 5 ints per event (round, seat, kind, a, b), or NULL
     int64_t trace_cap
     int64_t trace_n
@@ -524,6 +529,36 @@ cdef inline int _cg_empty(CGame* g, int p) noexcept nogil:
 
 DEF CG_STATE = 2 + 2 * CG_MAXP   # a game between calls: round, dealer, totals, rounds won
 
+cdef int _cg_knocks(const CRules* r, const GRules* gr, CGame* g, int p,
+                    int stock_left) noexcept nogil:
+    """Whether seat ``p``, whose hand may knock, does: the greedy bot always; the
+    careful bot (``carousel.bots.CarefulBot._knock``) at 0 points, at 2 or fewer with
+    fewer cards in the stock than players, else when ``undercut_risk`` (the C twin in
+    _carousel_careful.pxi, on the same generator) is below its ``max_risk``."""
+    cdef int32_t values[CR_MAXPOOL]
+    cdef int sizes[CG_MAXP]
+    cdef int m = 0, c, k, o
+    cdef int32_t pts = g.pts[p]
+    if g.kind[p] == 0:
+        return 1
+    if pts == 0 or (stock_left < gr.players and pts <= 2):
+        return 1
+    # the cards p has not seen, in the sorted deck's order (jokers last)
+    for c in range(52):
+        for k in range(r.decks - g.H[p][c] - g.T[c]):
+            values[m] = r.val[c]
+            m += 1
+    for k in range(r.jokers - g.JH[p] - g.JT):
+        values[m] = r.val[52]
+        m += 1
+    for o in range(gr.players):
+        sizes[o] = g.JH[o]
+        for c in range(52):
+            sizes[o] += g.H[o][c]
+    return _cr_undercut_risk(g.bg[p], values, m, sizes, gr.players, p, pts,
+                             g.samples[p]) < g.max_risk[p]
+
+
 cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int ndecks,
                   int first, int64_t game, int32_t* out, int64_t cap_rows, int64_t* rows_out,
                   int64_t* turns_out, int* rounds_out, CGame* g, CGCtx* x, Rebuild* rb,
@@ -609,7 +644,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                 if res == 1 and _cg_empty(g, p):
                     how = 1
                     knocker = p
-                elif gr.last_turn_knock and g.pts[p] <= gr.knock_limit:
+                elif (gr.last_turn_knock and g.pts[p] <= gr.knock_limit
+                      and _cg_knocks(r, gr, g, p, S - sp)):
                     # rules.last_turn_knock: the last turn ends like any other
                     _cg_event(g, p, EV_KNOCK, g.pts[p], 0)
                     how = 0
@@ -652,7 +688,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                 if melded and _cg_empty(g, p):
                     how = 1
                     knocker = p
-                elif g.pts[p] <= gr.knock_limit:
+                elif g.pts[p] <= gr.knock_limit and _cg_knocks(r, gr, g, p, S - sp):
                     _cg_event(g, p, EV_KNOCK, g.pts[p], 0)
                     how = 0
                     knocker = p
@@ -782,10 +818,45 @@ GAME_COLUMNS = ("game", "round", "seat", "dealer", "score", "points", "won", "kn
 GAME_STATE_SIZE = CG_STATE
 
 
+cdef int _cg_seat_bots(CGame* g, bots, int n) except -1:
+    """``play_greedy_game``'s ``bots`` into ``g`` (a ValueError names a bad entry)."""
+    cdef int p
+    for p in range(n):
+        g.kind[p] = 0
+    if bots is None:
+        return 0
+    bots = list(bots)
+    if len(bots) != n:
+        raise ValueError(f"bots: one entry a seat, {n}, got {len(bots)}")
+    for p in range(n):
+        b = bots[p]
+        if b is None:
+            continue
+        try:
+            rng, max_risk, samples = b
+        except (TypeError, ValueError):
+            raise ValueError(f"bots[{p}]: None or (rng, max_risk, samples), got {b!r}") from None
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"bots[{p}]: rng must be a numpy Generator, got "
+                             f"{type(rng).__name__}")
+        if int(samples) < 1:
+            raise ValueError(f"bots[{p}]: samples must be >= 1, got {samples}")
+        g.kind[p] = 1
+        g.bg[p] = _cr_bitgen(rng)
+        g.max_risk[p] = float(max_risk)
+        g.samples[p] = int(samples)
+    return 0
+
+
 def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, int first,
                      int64_t game, int32_t[:, ::1] out, int32_t[:, ::1] trace=None,
-                     int64_t[::1] state=None):
-    """Play one whole game with the greedy bot in every seat (GIL released).
+                     int64_t[::1] state=None, bots=None):
+    """Play one whole game with the greedy bot in every seat, or the careful bot in
+    some (GIL released).
+
+    ``bots``: None (greedy everywhere), or one entry per seat: None for the greedy bot,
+    ``(rng, max_risk, samples)`` for ``CarefulBot`` (``rng`` its numpy Generator,
+    advanced exactly as the Python bot advances it).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
     going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all,
@@ -868,6 +939,15 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
             free(x.memo)
         free(x)
         raise MemoryError()
+    try:
+        _cg_seat_bots(g, bots, gr.players)
+    except BaseException:
+        _work_free(&x.w)
+        free(x.memo)
+        free(x)
+        free(g)
+        free(rb)
+        raise
     if trace is not None and trace.shape[0] > 0:
         g.trace = &trace[0, 0]
         g.trace_cap = trace.shape[0]

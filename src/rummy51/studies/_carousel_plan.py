@@ -16,7 +16,7 @@ import numpy as np
 from .. import _carousel, runs
 from .._checks import int_arg
 from ..carousel.actions import Knock, Meld, Pass, Phase
-from ..carousel.bots import BOTS, make_bot
+from ..carousel.bots import BOTS, CarefulBot, GreedyBot, make_bot
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
 from ._games_plan import deal_seeds
@@ -46,11 +46,12 @@ LAYOUT = runs.ChunkLayout(columns=CHUNK_COLUMNS, dtypes=DTYPES, csv_tag=_CHUNK_T
 #: round but an all-tie gives a winner at least one point).
 MAX_ROUNDS = 10_000
 
-#: ``engine`` values: "auto" plays all-greedy tables with the C kernel, others with the
-#: Python engine; "python" always the Python engine; "c" insists on the kernel.
+#: ``engine`` values: "auto" plays tables of greedy and careful bots with the C kernel,
+#: others with the Python engine; "python" always the Python engine; "c" insists on the
+#: kernel.
 ENGINES = ("auto", "python", "c")
 #: The bots the C game kernel plays.
-KERNEL_BOTS = ("greedy",)
+KERNEL_BOTS = ("greedy", "careful")
 
 
 def _norm(name: str) -> str:
@@ -191,8 +192,8 @@ def _game_rows(s: GameState, facts: list[dict], game: int, cols: dict, row: int)
 
 
 def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto") -> bool:
-    """Whether a table of ``bots`` is played by the C greedy game kernel
-    (``_carousel.play_greedy_game``): every seat greedy and ``engine`` "auto" or "c"
+    """Whether a table of ``bots`` is played by the C game kernel
+    (``_carousel.play_greedy_game``): every seat greedy or careful and ``engine`` "auto" or "c"
     ("c" raises ValueError for a table the kernel cannot play; "python": never). The
     kernel plays every ``CarouselRules``."""
     if engine not in ENGINES:
@@ -221,17 +222,39 @@ _DECKS_FIRST = 10
 _DECKS_MORE = 8
 
 
-def play_kernel_game(rules: CarouselRules, seed, game: int = 0, *, trace: bool = False):
-    """Play one all-greedy game in the C kernel from ``seed`` (what ``GameState.new``
-    takes): the same first dealer and decks as the engine's (its ``normalize_seed``,
-    ``integers``, ``permutation`` calls in the same order). Returns ``(rows, turns)``:
+def play_kernel_game(rules: CarouselRules, seed, game: int = 0, *, trace: bool = False,
+                     bots=None):
+    """Play one game in the C kernel from ``seed`` (what ``GameState.new`` takes): the
+    same first dealer and decks as the engine's (its ``normalize_seed``, ``integers``,
+    ``permutation`` calls in the same order). ``bots``: None (greedy in every seat) or
+    one ``GreedyBot`` / ``CarefulBot`` a seat (a careful bot's generator is advanced as
+    its Python twin would be). Returns ``(rows, turns)``:
     ``rows`` an int32 array (rows, 18) of the ``CHUNK_COLUMNS``, ``turns`` the rounds'
     lengths summed; with ``trace`` also the moves (events, 5: round, seat, kind 0 draw /
     1 meld / 2 knock / 3 pass, a, b)."""
     from ..r51.engine import normalize_seed
 
     rng, _ = normalize_seed(seed)
-    return _kernel_game(rules, rng, game, trace)
+    return _kernel_game(rules, rng, game, trace, _kernel_bots(bots, rules.players))
+
+
+def _kernel_bots(bots, players: int):
+    """``play_greedy_game``'s ``bots`` from bot objects (None: all greedy)."""
+    if bots is None:
+        return None
+    bots = list(bots)
+    if len(bots) != players:
+        raise ValueError(f"bots: one a seat, {players}, got {len(bots)}")
+    out: list = []
+    for b in bots:
+        if isinstance(b, CarefulBot):
+            out.append((b.rng, b.max_risk, b.samples))
+        elif isinstance(b, GreedyBot):
+            out.append(None)
+        else:
+            raise ValueError(f"the C game kernel plays GreedyBot and CarefulBot, not "
+                             f"{type(b).__name__}")
+    return out
 
 
 @lru_cache(maxsize=32)
@@ -239,7 +262,8 @@ def _kernel_core(rules: CarouselRules):
     return _carousel.CoreRules(rules)
 
 
-def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trace: bool = False):
+def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trace: bool = False,
+                 bots=None):
     core = _kernel_core(rules)
     params = kernel_rules(rules)
     n = rules.players
@@ -255,13 +279,16 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
         out = np.empty((k * n, len(CHUNK_COLUMNS)), np.int32)
         tr = np.empty((k * 512, 5), np.int32) if trace else None
         keep = state.copy()
+        keep_rngs = [b[0].bit_generator.state for b in bots or () if b is not None]
         while True:
             status, detail, rounds, nrows, t, nev = _carousel.play_greedy_game(
-                core, params, decks, first, game, out, tr, state)
+                core, params, decks, first, game, out, tr, state, bots)
             if tr is None or nev <= len(tr):
                 break
             tr = np.empty((2 * nev, 5), np.int32)   # the trace was too short: again
             state[:] = keep
+            for b, st in zip([b for b in bots or () if b is not None], keep_rngs):
+                b[0].bit_generator.state = st
         rows.append(out[:nrows])
         if tr is not None:
             events.append(tr[:nev])
@@ -296,8 +323,11 @@ def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
     for j in range(spec["n"]):
         game = spec["game0"] + j
         rng = default_rng(SeedSequence(entropy, spawn_key=base + (j, 0)))
+        _, bot_ss = deal_seeds(entropy, spec["spawn_key"], spec["index"], j, spec["players"])
+        bots = _kernel_bots([make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)],
+                            spec["players"])
         try:
-            rows, t = _kernel_game(rules, rng, game)
+            rows, t = _kernel_game(rules, rng, game, bots=bots)
         except Exception as e:  # a bug: name the game so it can be replayed
             raise RuntimeError(f"game {game} (chunk {spec['index']}) failed: "
                                f"{type(e).__name__}: {e}") from e
