@@ -68,6 +68,8 @@ DEF NSLOT = 52
 DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4 jokers
 DEF VALMUL = 256         # value = points * VALMUL + cards played
 DEF DOMINANCE_FROM = 32  # layers with more states than this drop the dominated ones
+DEF CACHE_KEEP = 1 << 15  # suit option lists kept between solves (Work.cache) ...
+DEF POOL_KEEP = 1 << 18   # ... and their options, at most (then it is emptied)
 
 # --------------------------------------------------------------------------- rules
 cdef struct CRules:
@@ -195,7 +197,7 @@ cdef struct Opt:
     uint8_t ace            # at position 1: the suit's ace field for position 14
 
 cdef struct Cache:
-    uint64_t* keys         # (suit, runs, set naturals, set jokers, ace field) of each entry
+    uint64_t* keys         # (runs, set naturals, set jokers, ace field) of each entry
     int32_t* off           # its options: pool[off .. off + cnt)
     int32_t* cnt
     int32_t* slot          # the index slot of each entry
@@ -205,6 +207,8 @@ cdef struct Cache:
     Opt* pool
     int64_t pool_cap
     int64_t pool_n
+    uint64_t* keys2        # and the suit's context at the position (Ctx.sctx): with it
+                           # an entry is valid for every position of every solve
 
 cdef struct Ctx:
     const CRules* r
@@ -252,6 +256,8 @@ cdef struct Ctx:
     int quiet[4]           # suit s has no card, no demand, no joker start and no ace field here
     int ltypes             # the set types worth trying at this rank (see _solve)
     uint8_t ltype[64]
+    uint64_t sctx[4]       # everything suit s's options depend on at p besides its runs
+                           # and the sets (_suit_ctx): the second word of its cache key
 
 # run code: bits 0-1 length (1, 2, 3 = three or more), bit 2 holds a natural, bits 3-4 jokers
 cdef inline int _rlen(int code) noexcept nogil:
@@ -294,6 +300,7 @@ cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
     k.cap = cap
     k.n = 0
     k.keys = <uint64_t*>malloc((cap // 2 + 1) * sizeof(uint64_t))
+    k.keys2 = <uint64_t*>malloc((cap // 2 + 1) * sizeof(uint64_t))
     k.off = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
     k.cnt = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
     k.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
@@ -302,7 +309,7 @@ cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
         k.pool = <Opt*>malloc(pool_cap * sizeof(Opt))
         k.pool_cap = pool_cap
         k.pool_n = 0
-    if (k.keys == NULL or k.off == NULL or k.cnt == NULL or k.slot == NULL or k.idx == NULL
+    if (k.keys == NULL or k.keys2 == NULL or k.off == NULL or k.cnt == NULL or k.slot == NULL or k.idx == NULL
             or k.pool == NULL):
         return -1
     for i in range(cap):
@@ -311,11 +318,13 @@ cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
 
 cdef void _cache_free_index(Cache* k) noexcept nogil:
     free(k.keys)
+    free(k.keys2)
     free(k.off)
     free(k.cnt)
     free(k.slot)
     free(k.idx)
     k.keys = NULL
+    k.keys2 = NULL
     k.off = NULL
     k.cnt = NULL
     k.slot = NULL
@@ -333,18 +342,18 @@ cdef inline void _cache_clear(Cache* k) noexcept nogil:
     k.n = 0
     k.pool_n = 0
 
-cdef inline int64_t _cache_find(Cache* k, uint64_t key) noexcept nogil:
+cdef inline int64_t _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept nogil:
     cdef uint64_t mask = <uint64_t>(k.cap - 1)
-    cdef uint64_t i = _hash3(key, 0, 0) & mask
+    cdef uint64_t i = _hash3(key, key2, 0) & mask
     cdef int32_t e = k.idx[i]
     while e >= 0:
-        if k.keys[e] == key:
+        if k.keys[e] == key and k.keys2[e] == key2:
             return e
         i = (i + 1) & mask
         e = k.idx[i]
     return -1
 
-cdef int _cache_add(Cache* k, uint64_t key, int32_t off, int32_t cnt) noexcept nogil:
+cdef int _cache_add(Cache* k, uint64_t key, uint64_t key2, int32_t off, int32_t cnt) noexcept nogil:
     """Add an entry (not present); -1 on no memory."""
     cdef uint64_t mask
     cdef uint64_t i
@@ -353,19 +362,21 @@ cdef int _cache_add(Cache* k, uint64_t key, int32_t off, int32_t cnt) noexcept n
     if 2 * (k.n + 1) > k.cap:
         old = k[0]
         k.keys = NULL
+        k.keys2 = NULL
         if _cache_init(k, old.cap * 2, 0) != 0:
             _cache_free_index(k)
             k[0] = old
             return -1
         for e in range(old.n):
-            _cache_add(k, old.keys[e], old.off[e], old.cnt[e])
+            _cache_add(k, old.keys[e], old.keys2[e], old.off[e], old.cnt[e])
         _cache_free_index(&old)
     mask = <uint64_t>(k.cap - 1)
-    i = _hash3(key, 0, 0) & mask
+    i = _hash3(key, key2, 0) & mask
     while k.idx[i] >= 0:
         i = (i + 1) & mask
     e = k.n
     k.keys[e] = key
+    k.keys2[e] = key2
     k.off[e] = off
     k.cnt[e] = cnt
     k.slot[e] = <int32_t>i
@@ -527,8 +538,7 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
     """The entry of suit s's options for the state's runs and the sets chosen (made on
     first use in the layer); -2 if the suit has nothing here (no runs, no cards, no
     demand: its one option is to do nothing); -1 on no memory."""
-    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36)
-                         | (<uint64_t>s << 40))
+    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36))
     cdef int64_t e
     cdef int32_t off
     cdef uint8_t newc[MAXRUNS + 8]
@@ -540,7 +550,7 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
     if key == c.last_key[s]:
         return c.last_e[s]
-    e = _cache_find(c.cache, key)
+    e = _cache_find(c.cache, key, c.sctx[s])
     if e >= 0:
         c.last_key[s] = key
         c.last_e[s] = e
@@ -560,7 +570,7 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
     _opts_rec(c, s, 0, 0, 0, 0, newc, 0, 0, 0)
     if c.failed:
         return -1
-    if _cache_add(c.cache, key, off, <int32_t>(c.cache.pool_n - off)) != 0:
+    if _cache_add(c.cache, key, c.sctx[s], off, <int32_t>(c.cache.pool_n - off)) != 0:
         return -1
     c.last_key[s] = key
     c.last_e[s] = c.cache.n - 1
@@ -869,6 +879,44 @@ cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
             pos.JT -= m
 
 
+cdef int _suit_ctx(Ctx* c) noexcept nogil:
+    """``c.sctx``: for each suit, everything its options at this position depend on
+    besides its runs and what it gives the sets (``_opts_rec`` reads nothing else), so
+    an option list found under (runs, sets, context) serves any later position, of any
+    solve, with the same context. At position 14 the card's bounds come from each
+    state's ace field, which is in the first key word instead. 1 if a field does not
+    fit its bits (then nothing is kept)."""
+    cdef int s, lo, hi, thr, dem, ace_mode, dq, mjc
+    cdef int p14 = 1 if c.p == 14 else 0
+    mjc = c.r.mj if c.r.mj < 15 else 15
+    if c.jtotal > 15 or c.r.mj < 0:
+        return 1
+    for s in range(4):
+        if p14:
+            lo = 0
+            hi = 0
+            thr = 0
+            dem = 0
+        else:
+            lo = c.lo[s]
+            hi = c.hi[s]
+            thr = c.thr[s]
+            dem = c.dem[s]
+        ace_mode = 1 if (c.p == 1 and c.high_ok[s]) else 0
+        dq = c.pos.D[13 * s] if ace_mode else 0
+        if (lo > 15 or hi > 15 or thr > 15 or dem > 15 or dq > 15 or c.hi1[s] > 15
+                or c.hi2[s] > 14 or c.v[s] < 0 or c.v[s] > 255):
+            return 1
+        c.sctx[s] = (<uint64_t>lo | (<uint64_t>hi << 4) | (<uint64_t>thr << 8) | (<uint64_t>dem << 12)
+                     | (<uint64_t>c.hi1[s] << 16) | (<uint64_t>(c.hi2[s] + 1) << 20)
+                     | (<uint64_t>c.jstart_ok[s] << 24) | (<uint64_t>c.can_start << 25)
+                     | (<uint64_t>c.last << 26) | (<uint64_t>ace_mode << 27) | (<uint64_t>p14 << 28)
+                     | (<uint64_t>dq << 29) | (<uint64_t>c.jtotal << 33)
+                     | (<uint64_t>c.track_nat << 37) | (<uint64_t>c.track_jk << 38)
+                     | (<uint64_t>mjc << 39) | (<uint64_t>c.v[s] << 43) | (<uint64_t>1 << 62))
+    return 0
+
+
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     """The dynamic program over the positions (the module docstring)."""
     global _n_states
@@ -912,9 +960,13 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             if missing <= c.jtotal and missing <= r.mj:
                 c.high_ok[s] = 1
     c.cache = &w.cache
+    # The suits' options are kept from one position (and one solve) to the next: their
+    # keys hold everything they depend on. Only a cache grown too large is emptied,
+    # here, between two solves (never while a layer holds pointers into its pool).
+    if w.cache.n > CACHE_KEEP or w.cache.pool_n > POOL_KEEP:
+        _cache_clear(&w.cache)
     for p in range(1, P + 1):
         _table_clear(nxt)
-        _cache_clear(&w.cache)
         for s in range(4):
             c.last_key[s] = <uint64_t>0xFFFFFFFFFFFFFFFF  # no key is all ones (bits 52+ unused)
         c.out = nxt
@@ -968,6 +1020,12 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                 c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0
                                    and not (c.can_start and c.jstart_ok[s] and c.jtotal > 0)
                                    and not (p == 1 and c.high_ok[s])) else 0
+        if _suit_ctx(&c) != 0:
+            # a context too large to encode (rules no real game uses): the options of
+            # this layer are not kept, and each suit keys its own (as all used to be)
+            _cache_clear(&w.cache)
+            for s in range(4):
+                c.sctx[s] = <uint64_t>s
         # The set types worth trying at this rank: every natural suit has a card here,
         # and jokers standing for cards no table joker is declared as take the lowest
         # such suits (which of those suits a joker stands for changes nothing).
