@@ -68,6 +68,7 @@ DEF NSLOT = 52
 DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4 jokers
 DEF VALMUL = 256         # value = points * VALMUL + cards played
 DEF DOMINANCE_FROM = 32  # layers with more states than this drop the dominated ones
+DEF MAXSETS = 512        # choices of sets at one rank listed for a layer (else recursed)
 DEF CACHE_KEEP = 1 << 15  # suit option lists kept between solves (Work.cache) ...
 DEF POOL_KEEP = 1 << 18   # ... and their options, at most (then it is emptied)
 
@@ -256,6 +257,9 @@ cdef struct Ctx:
     int quiet[4]           # suit s has no card, no demand, no joker start and no ace field here
     int ltypes             # the set types worth trying at this rank (see _solve)
     uint8_t ltype[64]
+    int nsets              # the choices of sets at this rank (_sets_list), 0: none listed
+    uint32_t* set_n        # each one's naturals (4 bits a suit) and jokers (bits 16+)
+    uint8_t* set_jn        # and the jokers it takes
     uint64_t sctx[4]       # everything suit s's options depend on at p besides its runs
                            # and the sets (_suit_ctx): the second word of its cache key
 
@@ -683,6 +687,54 @@ cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
                 else:
                     c.na[s] -= 1
 
+cdef void _sets_list(Ctx* c, int t0, int jn) noexcept nogil:
+    """``_sets_rec`` without a state: every multiset of the rank's set types (in the
+    same order) with the naturals of each suit within the card's slots, each with the
+    jokers it takes. Which of them a state may lay depends only on its jokers left.
+    Stops counting past MAXSETS (the caller then recurses per state)."""
+    cdef int t, s, ok, m, jm, k
+    cdef uint32_t word = 0
+    if c.nsets >= MAXSETS:
+        c.nsets = MAXSETS + 1
+        return
+    for s in range(4):
+        word |= (<uint32_t>c.na[s] << (4 * s)) | (<uint32_t>c.nj[s] << (16 + 4 * s))
+    c.set_n[c.nsets] = word
+    c.set_jn[c.nsets] = <uint8_t>jn
+    c.nsets += 1
+    for k in range(t0, c.ltypes):
+        t = c.ltype[k]
+        m = c.setmask[t]
+        jm = c.setjmask[t]
+        if jn + c.setjn[t] > c.jtotal:
+            continue
+        ok = 1
+        for s in range(4):
+            if (m >> s) & 1 and not (jm >> s) & 1:
+                if c.na[s] + 1 > c.hi[s] or c.na[s] + 1 > 15:
+                    ok = 0
+                    break
+            if (m >> s) & 1 and (jm >> s) & 1 and c.nj[s] + 1 > 15:
+                ok = 0
+                break
+        if not ok:
+            continue
+        for s in range(4):
+            if (m >> s) & 1:
+                if (jm >> s) & 1:
+                    c.nj[s] += 1
+                else:
+                    c.na[s] += 1
+        _sets_list(c, k, jn + c.setjn[t])
+        for s in range(4):
+            if (m >> s) & 1:
+                if (jm >> s) & 1:
+                    c.nj[s] -= 1
+                else:
+                    c.na[s] -= 1
+        if c.nsets > MAXSETS:
+            return
+
 cdef inline int _card_at(int s, int p) noexcept nogil:
     if p == 14:
         return 13 * s
@@ -931,7 +983,11 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     cdef uint64_t ka, kb, kc
     cdef uint32_t word
     cdef int ace_info, missing, natmask, freemask, fr, jf, low
+    cdef uint32_t set_n[MAXSETS]
+    cdef uint8_t set_jn[MAXSETS]
     memset(&c, 0, sizeof(Ctx))
+    c.set_n = set_n
+    c.set_jn = set_jn
     c.r = r
     c.pos = pos
     c.jtotal = pos.JT + pos.JH
@@ -1059,6 +1115,22 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     continue
                 c.ltype[c.ltypes] = <uint8_t>t
                 c.ltypes += 1
+            # every choice of sets at this rank, for all the states of the layer (a
+            # layer of one state recurses: listing would cost as much)
+            c.nsets = 0
+            if c.ltypes == 0:
+                c.set_n[0] = 0
+                c.set_jn[0] = 0
+                c.nsets = 1
+            elif cur.n > 1:
+                for s in range(4):
+                    c.na[s] = 0
+                    c.nj[s] = 0
+                _sets_list(&c, 0, 0)
+                if c.nsets > MAXSETS:
+                    c.nsets = 0  # too many to list: each state recurses (_sets_rec)
+        else:
+            c.nsets = 0
         for e in range(cur.n):
             _n_states += 1
             ka = cur.keys[3 * e]
@@ -1085,7 +1157,20 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     c.dem[s] = ace_info >> 4
                     c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0) else 0
                     c.w2new &= ~((<uint64_t>0xFF) << (8 + 8 * s))
-            if c.sets_ok:
+            if c.nsets > 0:
+                # the sets of this rank, listed once for the layer (_sets_list)
+                for i in range(c.nsets):
+                    jn = c.set_jn[i]
+                    if c.jused + jn > c.jtotal:
+                        continue
+                    word = c.set_n[i]
+                    for s in range(4):
+                        c.na[s] = <int>((word >> (4 * s)) & 15)
+                        c.nj[s] = <int>((word >> (16 + 4 * s)) & 15)
+                    _combine(&c, c.jused + jn)
+                    if c.failed:
+                        return -2
+            elif c.sets_ok:
                 _sets_rec(&c, 0, c.jused)
             else:
                 _combine(&c, c.jused)
