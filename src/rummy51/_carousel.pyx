@@ -57,7 +57,7 @@ each state combines the four suits' lists under the joker budget.
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 import numpy as np
 cimport numpy as cnp
@@ -208,6 +208,7 @@ cdef struct Cache:
     Opt* pool
     int64_t pool_cap
     int64_t pool_n
+    uint64_t epoch         # keys of one layer only (see _solve_dp) made so far
     uint64_t* keys2        # and the suit's context at the position (Ctx.sctx): with it
                            # an entry is valid for every position of every solve
 
@@ -261,7 +262,7 @@ cdef struct Ctx:
     uint32_t* set_n        # each one's naturals (4 bits a suit) and jokers (bits 16+)
     uint8_t* set_jn        # and the jokers it takes
     uint64_t sctx[4]       # everything suit s's options depend on at p besides its runs
-                           # and the sets (_suit_ctx): the second word of its cache key
+                           # and the sets (see _solve_dp): the second word of its cache key
 
 # run code: bits 0-1 length (1, 2, 3 = three or more), bit 2 holds a natural, bits 3-4 jokers
 cdef inline int _rlen(int code) noexcept nogil:
@@ -931,42 +932,40 @@ cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
             pos.JT -= m
 
 
-cdef int _suit_ctx(Ctx* c) noexcept nogil:
-    """``c.sctx``: for each suit, everything its options at this position depend on
-    besides its runs and what it gives the sets (``_opts_rec`` reads nothing else), so
-    an option list found under (runs, sets, context) serves any later position, of any
-    solve, with the same context. At position 14 the card's bounds come from each
-    state's ace field, which is in the first key word instead. 1 if a field does not
-    fit its bits (then nothing is kept)."""
-    cdef int s, lo, hi, thr, dem, ace_mode, dq, mjc
-    cdef int p14 = 1 if c.p == 14 else 0
-    mjc = c.r.mj if c.r.mj < 15 else 15
-    if c.jtotal > 15 or c.r.mj < 0:
-        return 1
-    for s in range(4):
-        if p14:
-            lo = 0
-            hi = 0
-            thr = 0
-            dem = 0
-        else:
-            lo = c.lo[s]
-            hi = c.hi[s]
-            thr = c.thr[s]
-            dem = c.dem[s]
-        ace_mode = 1 if (c.p == 1 and c.high_ok[s]) else 0
-        dq = c.pos.D[13 * s] if ace_mode else 0
-        if (lo > 15 or hi > 15 or thr > 15 or dem > 15 or dq > 15 or c.hi1[s] > 15
-                or c.hi2[s] > 14 or c.v[s] < 0 or c.v[s] > 255):
-            return 1
-        c.sctx[s] = (<uint64_t>lo | (<uint64_t>hi << 4) | (<uint64_t>thr << 8) | (<uint64_t>dem << 12)
-                     | (<uint64_t>c.hi1[s] << 16) | (<uint64_t>(c.hi2[s] + 1) << 20)
-                     | (<uint64_t>c.jstart_ok[s] << 24) | (<uint64_t>c.can_start << 25)
-                     | (<uint64_t>c.last << 26) | (<uint64_t>ace_mode << 27) | (<uint64_t>p14 << 28)
-                     | (<uint64_t>dq << 29) | (<uint64_t>c.jtotal << 33)
-                     | (<uint64_t>c.track_nat << 37) | (<uint64_t>c.track_jk << 38)
-                     | (<uint64_t>mjc << 39) | (<uint64_t>c.v[s] << 43) | (<uint64_t>1 << 62))
-    return 0
+cdef inline int _runs_complete(uint64_t k) noexcept nogil:
+    """Whether every run in the key word (two suits' packed runs) is complete: three
+    cards or more, a natural among them, no joker count."""
+    cdef int h, i
+    cdef uint64_t w, x
+    for h in range(2):
+        w = (k >> (32 * h)) & <uint64_t>0xFFFFFFFF
+        for i in range(MAXRUNS):
+            x = (w >> (5 * i)) & 31
+            if x != 0 and x != 7:
+                return 0
+    return 1
+
+cdef inline int _ctx_fits(const CRules* r, const Pos* pos) noexcept nogil:
+    """Whether every field of a suit's context (``c.sctx``) fits its bits for this
+    position: every count of T, H and D at most 7 (so the card's bounds and the next
+    positions' cards are at most 14), the cards' points 0..255, at most 15 jokers and
+    a joker limit of 0 or more. Real positions always do."""
+    cdef uint64_t acc = 0, x
+    cdef int i
+    cdef const uint8_t* b = pos.T  # T, H and D: 156 consecutive bytes
+    for i in range(0, 152, 8):
+        memcpy(&x, b + i, 8)
+        acc |= x
+    memcpy(&x, b + 148, 8)
+    acc |= x
+    if acc & <uint64_t>0xF8F8F8F8F8F8F8F8ULL:
+        return 0
+    acc = 0
+    for i in range(52):
+        acc |= <uint32_t>r.val[i]
+    if acc & ~(<uint64_t>255):
+        return 0
+    return 1 if (pos.JT + pos.JH <= 15 and r.mj >= 0) else 0
 
 
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
@@ -983,6 +982,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     cdef uint64_t ka, kb, kc
     cdef uint32_t word
     cdef int ace_info, missing, natmask, freemask, fr, jf, low
+    cdef uint64_t sctx, lctx
+    cdef int ctx_ok = _ctx_fits(r, pos)
     cdef uint32_t set_n[MAXSETS]
     cdef uint8_t set_jn[MAXSETS]
     memset(&c, 0, sizeof(Ctx))
@@ -1023,6 +1024,27 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         _cache_clear(&w.cache)
     for p in range(1, P + 1):
         _table_clear(nxt)
+        if c.jtotal == 0 and p != 14:
+            # No joker and no card of any suit here (none in table or hand, none
+            # declared): every run must end before p, nothing starts, no set. A state
+            # whose runs are all complete goes on with no runs (the rest of it as it
+            # is), any other has no successor; exactly what the full expansion gives.
+            sm = 0
+            for s in range(4):
+                q = _card_at(s, p)
+                sm |= pos.T[q] | pos.H[q] | pos.D[q]
+            if sm == 0:
+                for e in range(cur.n):
+                    _n_states += 1
+                    if _runs_complete(cur.keys[3 * e]) and _runs_complete(cur.keys[3 * e + 1]):
+                        if _table_put(nxt, 0, 0, cur.keys[3 * e + 2], cur.vals[e]) != 0:
+                            return -2
+                if nxt.n > DOMINANCE_FROM:
+                    _drop_dominated(nxt, c.track_nat, c.track_jk)
+                tmp = cur
+                cur = nxt
+                nxt = tmp
+                continue
         for s in range(4):
             c.last_key[s] = <uint64_t>0xFFFFFFFFFFFFFFFF  # no key is all ones (bits 52+ unused)
         c.out = nxt
@@ -1030,6 +1052,10 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         c.last = 1 if p == P else 0
         c.can_start = 1 if p <= P - 2 else 0
         c.sets_ok = 1 if p <= 13 else 0
+        # the layer's part of the suits' contexts (c.sctx, below)
+        lctx = ((<uint64_t>c.can_start << 25) | (<uint64_t>c.last << 26) | (<uint64_t>c.jtotal << 33)
+                | (<uint64_t>c.track_nat << 37) | (<uint64_t>c.track_jk << 38)
+                | (<uint64_t>(r.mj if r.mj < 15 else 15) << 39) | (<uint64_t>1 << 62))
         for s in range(4):
             q = _card_at(s, p)
             # the slots of the card: the same for every state of the layer (position
@@ -1071,17 +1097,31 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                         missing += 1
                 if missing > c.jtotal or missing > r.mj:
                     c.jstart_ok[s] = 0
+            # everything the suit's options here depend on besides its runs and what
+            # it gives the sets (_opts_rec reads nothing else): the second word of their
+            # cache key, so a list made once serves every later position, of any solve,
+            # with the same context. At position 14 the card's bounds come from each
+            # state's ace field, which is in the first key word instead.
+            if ctx_ok:
+                if p == 14:
+                    sctx = <uint64_t>1 << 28
+                else:
+                    sctx = (<uint64_t>c.lo[s] | (<uint64_t>c.hi[s] << 4) | (<uint64_t>c.thr[s] << 8)
+                            | (<uint64_t>c.dem[s] << 12))
+                if p == 1 and c.high_ok[s]:
+                    sctx |= (<uint64_t>1 << 27) | (<uint64_t>pos.D[q] << 29)
+                c.sctx[s] = (sctx | lctx | (<uint64_t>c.hi1[s] << 16) | (<uint64_t>(c.hi2[s] + 1) << 20)
+                             | (<uint64_t>c.jstart_ok[s] << 24) | (<uint64_t>c.v[s] << 43))
+            else:
+                # a context too large for its bits (no real position): a key used in
+                # this layer only, its lists never found again
+                w.cache.epoch += 1
+                c.sctx[s] = (<uint64_t>1 << 63) | (w.cache.epoch << 2) | <uint64_t>s
         if p != 14:
             for s in range(4):
                 c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0
                                    and not (c.can_start and c.jstart_ok[s] and c.jtotal > 0)
                                    and not (p == 1 and c.high_ok[s])) else 0
-        if _suit_ctx(&c) != 0:
-            # a context too large to encode (rules no real game uses): the options of
-            # this layer are not kept, and each suit keys its own (as all used to be)
-            _cache_clear(&w.cache)
-            for s in range(4):
-                c.sctx[s] = <uint64_t>s
         # The set types worth trying at this rank: every natural suit has a card here,
         # and jokers standing for cards no table joker is declared as take the lowest
         # such suits (which of those suits a joker stands for changes nothing).
