@@ -112,6 +112,14 @@ cdef inline uint64_t _hash3(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
     h ^= h >> 32
     return h
 
+cdef inline uint64_t _hash2(uint64_t a, uint64_t b) noexcept nogil:
+    # every bit of both words reaches the low bits (the index mask keeps those)
+    cdef uint64_t h = (a * <uint64_t>0x9E3779B97F4A7C15ULL) ^ b
+    h ^= h >> 31
+    h *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    return h
+
 cdef int _table_init(Table* t, int64_t cap) noexcept nogil:
     cdef int64_t i
     t.cap = cap
@@ -349,7 +357,7 @@ cdef inline void _cache_clear(Cache* k) noexcept nogil:
 
 cdef inline int64_t _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept nogil:
     cdef uint64_t mask = <uint64_t>(k.cap - 1)
-    cdef uint64_t i = _hash3(key, key2, 0) & mask
+    cdef uint64_t i = _hash2(key, key2) & mask
     cdef int32_t e = k.idx[i]
     while e >= 0:
         if k.keys[e] == key and k.keys2[e] == key2:
@@ -376,7 +384,7 @@ cdef int _cache_add(Cache* k, uint64_t key, uint64_t key2, int32_t off, int32_t 
             _cache_add(k, old.keys[e], old.keys2[e], old.off[e], old.cnt[e])
         _cache_free_index(&old)
     mask = <uint64_t>(k.cap - 1)
-    i = _hash3(key, key2, 0) & mask
+    i = _hash2(key, key2) & mask
     while k.idx[i] >= 0:
         i = (i + 1) & mask
     e = k.n
