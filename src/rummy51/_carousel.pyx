@@ -205,10 +205,15 @@ cdef struct Opt:
     uint8_t need           # jokers its short runs need at the next positions (lookahead)
     uint8_t ace            # at position 1: the suit's ace field for position 14
 
+cdef struct CEnt:
+    uint64_t key           # (runs, set naturals, set jokers, ace field)
+    uint64_t key2          # and the suit's context at the position (Ctx.sctx): with it
+                           # an entry is valid for every position of every solve
+    int32_t off            # its options: pool[off .. off + cnt)
+    int32_t cnt
+
 cdef struct Cache:
-    uint64_t* keys         # (runs, set naturals, set jokers, ace field) of each entry
-    int32_t* off           # its options: pool[off .. off + cnt)
-    int32_t* cnt
+    CEnt* ent              # the entries (one cache line or two per lookup)
     int32_t* slot          # the index slot of each entry
     int32_t* idx           # open addressing: an entry number, or -1
     int64_t cap            # index slots, a power of two; at most cap / 2 entries
@@ -217,8 +222,6 @@ cdef struct Cache:
     int64_t pool_cap
     int64_t pool_n
     uint64_t epoch         # keys of one layer only (see _solve_dp) made so far
-    uint64_t* keys2        # and the suit's context at the position (Ctx.sctx): with it
-                           # an entry is valid for every position of every solve
 
 cdef struct Ctx:
     const CRules* r
@@ -312,34 +315,24 @@ cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
     cdef int64_t i
     k.cap = cap
     k.n = 0
-    k.keys = <uint64_t*>malloc((cap // 2 + 1) * sizeof(uint64_t))
-    k.keys2 = <uint64_t*>malloc((cap // 2 + 1) * sizeof(uint64_t))
-    k.off = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
-    k.cnt = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    k.ent = <CEnt*>malloc((cap // 2 + 1) * sizeof(CEnt))
     k.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
     k.idx = <int32_t*>malloc(cap * sizeof(int32_t))
     if k.pool == NULL:
         k.pool = <Opt*>malloc(pool_cap * sizeof(Opt))
         k.pool_cap = pool_cap
         k.pool_n = 0
-    if (k.keys == NULL or k.keys2 == NULL or k.off == NULL or k.cnt == NULL or k.slot == NULL or k.idx == NULL
-            or k.pool == NULL):
+    if k.ent == NULL or k.slot == NULL or k.idx == NULL or k.pool == NULL:
         return -1
     for i in range(cap):
         k.idx[i] = -1
     return 0
 
 cdef void _cache_free_index(Cache* k) noexcept nogil:
-    free(k.keys)
-    free(k.keys2)
-    free(k.off)
-    free(k.cnt)
+    free(k.ent)
     free(k.slot)
     free(k.idx)
-    k.keys = NULL
-    k.keys2 = NULL
-    k.off = NULL
-    k.cnt = NULL
+    k.ent = NULL
     k.slot = NULL
     k.idx = NULL
 
@@ -360,7 +353,7 @@ cdef inline int64_t _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept 
     cdef uint64_t i = _hash2(key, key2) & mask
     cdef int32_t e = k.idx[i]
     while e >= 0:
-        if k.keys[e] == key and k.keys2[e] == key2:
+        if k.ent[e].key == key and k.ent[e].key2 == key2:
             return e
         i = (i + 1) & mask
         e = k.idx[i]
@@ -374,24 +367,23 @@ cdef int _cache_add(Cache* k, uint64_t key, uint64_t key2, int32_t off, int32_t 
     cdef Cache old
     if 2 * (k.n + 1) > k.cap:
         old = k[0]
-        k.keys = NULL
-        k.keys2 = NULL
+        k.ent = NULL
         if _cache_init(k, old.cap * 2, 0) != 0:
             _cache_free_index(k)
             k[0] = old
             return -1
         for e in range(old.n):
-            _cache_add(k, old.keys[e], old.keys2[e], old.off[e], old.cnt[e])
+            _cache_add(k, old.ent[e].key, old.ent[e].key2, old.ent[e].off, old.ent[e].cnt)
         _cache_free_index(&old)
     mask = <uint64_t>(k.cap - 1)
     i = _hash2(key, key2) & mask
     while k.idx[i] >= 0:
         i = (i + 1) & mask
     e = k.n
-    k.keys[e] = key
-    k.keys2[e] = key2
-    k.off[e] = off
-    k.cnt[e] = cnt
+    k.ent[e].key = key
+    k.ent[e].key2 = key2
+    k.ent[e].off = off
+    k.ent[e].cnt = cnt
     k.slot[e] = <int32_t>i
     k.idx[i] = <int32_t>e
     k.n += 1
@@ -615,14 +607,14 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
             return
     # the pool may have moved while the lists were made: take the pointers now
     pool = c.cache.pool
-    b0 = &c.nothing if e[0] == -2 else &pool[c.cache.off[e[0]]]
-    n0 = 1 if e[0] == -2 else c.cache.cnt[e[0]]
-    b1 = &c.nothing if e[1] == -2 else &pool[c.cache.off[e[1]]]
-    n1 = 1 if e[1] == -2 else c.cache.cnt[e[1]]
-    b2 = &c.nothing if e[2] == -2 else &pool[c.cache.off[e[2]]]
-    n2 = 1 if e[2] == -2 else c.cache.cnt[e[2]]
-    b3 = &c.nothing if e[3] == -2 else &pool[c.cache.off[e[3]]]
-    n3 = 1 if e[3] == -2 else c.cache.cnt[e[3]]
+    b0 = &c.nothing if e[0] == -2 else &pool[c.cache.ent[e[0]].off]
+    n0 = 1 if e[0] == -2 else c.cache.ent[e[0]].cnt
+    b1 = &c.nothing if e[1] == -2 else &pool[c.cache.ent[e[1]].off]
+    n1 = 1 if e[1] == -2 else c.cache.ent[e[1]].cnt
+    b2 = &c.nothing if e[2] == -2 else &pool[c.cache.ent[e[2]].off]
+    n2 = 1 if e[2] == -2 else c.cache.ent[e[2]].cnt
+    b3 = &c.nothing if e[3] == -2 else &pool[c.cache.ent[e[3]].off]
+    n3 = 1 if e[3] == -2 else c.cache.ent[e[3]].cnt
     w2 = c.w2new & ~(<uint64_t>7)
     for a0 in range(n0):
         p0 = &b0[a0]
