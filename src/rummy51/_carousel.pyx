@@ -270,7 +270,8 @@ cdef struct Ctx:
     int ltypes             # the set types worth trying at this rank (see _solve)
     uint8_t ltype[64]
     int nsets              # the choices of sets at this rank (_sets_list), 0: none listed
-    uint32_t* set_n        # each one's naturals (4 bits a suit) and jokers (bits 16+)
+    int* set_na            # each one's naturals of each suit (4 ints a choice)
+    int* set_nj            # and jokers of each suit
     uint8_t* set_jn        # and the jokers it takes
     uint64_t sctx[4]       # everything suit s's options depend on at p besides its runs
                            # and the sets (see _solve_dp): the second word of its cache key
@@ -539,28 +540,13 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 c.failed = 1
                 return
 
-cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
-    """The entry of suit s's options for the state's runs and the sets chosen (made on
-    first use in the layer); -2 if the suit has nothing here (no runs, no cards, no
-    demand: its one option is to do nothing); -1 on no memory."""
-    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36))
-    cdef int64_t e
-    cdef int32_t off
+cdef int64_t _suit_make(Ctx* c, int s, uint64_t key) noexcept nogil:
+    """Make suit s's option list for ``key`` (not in the cache) and add it; its entry,
+    or -1 on no memory."""
+    cdef int32_t off = <int32_t>c.cache.pool_n
     cdef uint8_t newc[MAXRUNS + 8]
     cdef uint32_t word
     cdef int n, code
-    if c.quiet[s] and c.word[s] == 0 and c.na[s] == 0 and c.nj[s] == 0:
-        return -2  # nothing of this suit here: the one option is to do nothing
-    if c.p == 14:
-        key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
-    if key == c.last_key[s]:
-        return c.last_e[s]
-    e = _cache_find(c.cache, key, c.sctx[s])
-    if e >= 0:
-        c.last_key[s] = key
-        c.last_e[s] = e
-        return e
-    off = <int32_t>c.cache.pool_n
     c.opt0 = off
     # the runs are unpacked only here, when the suit's options are made
     word = c.word[s]
@@ -577,9 +563,29 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         return -1
     if _cache_add(c.cache, key, c.sctx[s], off, <int32_t>(c.cache.pool_n - off)) != 0:
         return -1
-    c.last_key[s] = key
-    c.last_e[s] = c.cache.n - 1
     return c.cache.n - 1
+
+cdef inline int64_t _suit_options(Ctx* c, int s) noexcept nogil:
+    """The entry of suit s's options for the state's runs and the sets chosen (made on
+    first use, kept for later positions: see ``c.sctx``); -2 if the suit has nothing
+    here (no runs, no cards, no demand: its one option is to do nothing); -1 on no
+    memory."""
+    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36))
+    cdef int64_t e
+    if key == 0 and c.quiet[s]:
+        return -2  # nothing of this suit here: the one option is to do nothing
+    if c.p == 14:
+        key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
+    if key == c.last_key[s]:
+        return c.last_e[s]
+    e = _cache_find(c.cache, key, c.sctx[s])
+    if e < 0:
+        e = _suit_make(c, s, key)
+        if e < 0:
+            return -1
+    c.last_key[s] = key
+    c.last_e[s] = e
+    return e
 
 cdef void _combine(Ctx* c, int jused) noexcept nogil:
     """Every successor of the state with the sets chosen: one option per suit within
@@ -694,13 +700,11 @@ cdef void _sets_list(Ctx* c, int t0, int jn) noexcept nogil:
     jokers it takes. Which of them a state may lay depends only on its jokers left.
     Stops counting past MAXSETS (the caller then recurses per state)."""
     cdef int t, s, ok, m, jm, k
-    cdef uint32_t word = 0
     if c.nsets >= MAXSETS:
         c.nsets = MAXSETS + 1
         return
-    for s in range(4):
-        word |= (<uint32_t>c.na[s] << (4 * s)) | (<uint32_t>c.nj[s] << (16 + 4 * s))
-    c.set_n[c.nsets] = word
+    memcpy(&c.set_na[4 * c.nsets], c.na, 4 * sizeof(int))
+    memcpy(&c.set_nj[4 * c.nsets], c.nj, 4 * sizeof(int))
     c.set_jn[c.nsets] = <uint8_t>jn
     c.nsets += 1
     for k in range(t0, c.ltypes):
@@ -712,12 +716,9 @@ cdef void _sets_list(Ctx* c, int t0, int jn) noexcept nogil:
         ok = 1
         for s in range(4):
             if (m >> s) & 1 and not (jm >> s) & 1:
-                if c.na[s] + 1 > c.hi[s] or c.na[s] + 1 > 15:
+                if c.na[s] + 1 > c.hi[s]:
                     ok = 0
                     break
-            if (m >> s) & 1 and (jm >> s) & 1 and c.nj[s] + 1 > 15:
-                ok = 0
-                break
         if not ok:
             continue
         for s in range(4):
@@ -984,10 +985,12 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     cdef int ace_info, missing, natmask, freemask, fr, jf, low
     cdef uint64_t sctx, lctx
     cdef int ctx_ok = _ctx_fits(r, pos)
-    cdef uint32_t set_n[MAXSETS]
+    cdef int set_na[4 * MAXSETS]
+    cdef int set_nj[4 * MAXSETS]
     cdef uint8_t set_jn[MAXSETS]
     memset(&c, 0, sizeof(Ctx))
-    c.set_n = set_n
+    c.set_na = set_na
+    c.set_nj = set_nj
     c.set_jn = set_jn
     c.r = r
     c.pos = pos
@@ -1159,7 +1162,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             # layer of one state recurses: listing would cost as much)
             c.nsets = 0
             if c.ltypes == 0:
-                c.set_n[0] = 0
+                memset(c.set_na, 0, 4 * sizeof(int))
+                memset(c.set_nj, 0, 4 * sizeof(int))
                 c.set_jn[0] = 0
                 c.nsets = 1
             elif cur.n > 1:
@@ -1203,10 +1207,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     jn = c.set_jn[i]
                     if c.jused + jn > c.jtotal:
                         continue
-                    word = c.set_n[i]
-                    for s in range(4):
-                        c.na[s] = <int>((word >> (4 * s)) & 15)
-                        c.nj[s] = <int>((word >> (16 + 4 * s)) & 15)
+                    memcpy(c.na, &c.set_na[4 * i], 4 * sizeof(int))
+                    memcpy(c.nj, &c.set_nj[4 * i], 4 * sizeof(int))
                     _combine(&c, c.jused + jn)
                     if c.failed:
                         return -2
