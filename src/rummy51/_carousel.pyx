@@ -611,6 +611,8 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
         if e[s] == -1:
             c.failed = 1
             return
+        if e[s] >= 0 and c.cache.ent[e[s]].cnt == 0:
+            return  # the suit has no option here: no successor (the others need not be looked up)
     # the pool may have moved while the lists were made: take the pointers now
     pool = c.cache.pool
     b0 = &c.nothing if e[0] == -2 else &pool[c.cache.ent[e[0]].off]
