@@ -213,10 +213,8 @@ cdef struct CEnt:
     int32_t cnt
 
 cdef struct Cache:
-    CEnt* ent              # the entries (one cache line or two per lookup)
-    int32_t* slot          # the index slot of each entry
-    int32_t* idx           # open addressing: an entry number, or -1
-    int64_t cap            # index slots, a power of two; at most cap / 2 entries
+    CEnt* ent              # open addressing: cap slots, key2 == 0 an empty one
+    int64_t cap            # slots, a power of two; at most cap / 2 entries
     int64_t n
     Opt* pool
     int64_t pool_cap
@@ -255,7 +253,7 @@ cdef struct Ctx:
     uint32_t word[4]       # the state's runs of each suit, packed
     Cache* cache           # each suit's successors at this position (see _suit_options)
     Opt nothing            # the one option of a suit with nothing at this position
-    uint64_t last_key[4]   # each suit's last lookup in the layer, and its entry
+    uint64_t last_key[4]   # each suit's last lookup in the layer, and its off << 32 | cnt
     int64_t last_e[4]
     int64_t opt0           # where the options being generated start in the pool
     int settypes
@@ -313,29 +311,20 @@ def _py_counters():
 # four suits' lists, checking the joker budget: states share their suits' runs, so
 # most lookups hit.
 cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
-    cdef int64_t i
     k.cap = cap
     k.n = 0
-    k.ent = <CEnt*>malloc((cap // 2 + 1) * sizeof(CEnt))
-    k.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
-    k.idx = <int32_t*>malloc(cap * sizeof(int32_t))
+    k.ent = <CEnt*>calloc(cap, sizeof(CEnt))  # key2 == 0: an empty slot
     if k.pool == NULL:
         k.pool = <Opt*>malloc(pool_cap * sizeof(Opt))
         k.pool_cap = pool_cap
         k.pool_n = 0
-    if k.ent == NULL or k.slot == NULL or k.idx == NULL or k.pool == NULL:
+    if k.ent == NULL or k.pool == NULL:
         return -1
-    for i in range(cap):
-        k.idx[i] = -1
     return 0
 
 cdef void _cache_free_index(Cache* k) noexcept nogil:
     free(k.ent)
-    free(k.slot)
-    free(k.idx)
     k.ent = NULL
-    k.slot = NULL
-    k.idx = NULL
 
 cdef void _cache_free(Cache* k) noexcept nogil:
     _cache_free_index(k)
@@ -343,25 +332,28 @@ cdef void _cache_free(Cache* k) noexcept nogil:
     k.pool = NULL
 
 cdef inline void _cache_clear(Cache* k) noexcept nogil:
-    cdef int64_t e
-    for e in range(k.n):
-        k.idx[k.slot[e]] = -1
+    if k.n > 0:
+        memset(k.ent, 0, k.cap * sizeof(CEnt))
     k.n = 0
     k.pool_n = 0
 
-cdef inline int64_t _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept nogil:
+cdef inline CEnt* _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept nogil:
+    """The entry of (key, key2), or NULL. The entries are the open-addressing slots
+    themselves (one random memory access a lookup, not an index and then an entry:
+    the kept cache outgrows the L1 and L2 caches)."""
     cdef uint64_t mask = <uint64_t>(k.cap - 1)
     cdef uint64_t i = _hash2(key, key2) & mask
-    cdef int32_t e = k.idx[i]
-    while e >= 0:
-        if k.ent[e].key == key and k.ent[e].key2 == key2:
-            return e
+    cdef CEnt* x = &k.ent[i]
+    while x.key2 != 0:
+        if x.key == key and x.key2 == key2:
+            return x
         i = (i + 1) & mask
-        e = k.idx[i]
-    return -1
+        x = &k.ent[i]
+    return NULL
 
 cdef int _cache_add(Cache* k, uint64_t key, uint64_t key2, int32_t off, int32_t cnt) noexcept nogil:
-    """Add an entry (not present); -1 on no memory."""
+    """Add an entry (not present; key2 is never 0); -1 on no memory. Entries move when
+    the table grows: callers keep (off, cnt), never a pointer to an entry."""
     cdef uint64_t mask
     cdef uint64_t i
     cdef int64_t e
@@ -373,20 +365,18 @@ cdef int _cache_add(Cache* k, uint64_t key, uint64_t key2, int32_t off, int32_t 
             _cache_free_index(k)
             k[0] = old
             return -1
-        for e in range(old.n):
-            _cache_add(k, old.ent[e].key, old.ent[e].key2, old.ent[e].off, old.ent[e].cnt)
+        for e in range(old.cap):
+            if old.ent[e].key2 != 0:
+                _cache_add(k, old.ent[e].key, old.ent[e].key2, old.ent[e].off, old.ent[e].cnt)
         _cache_free_index(&old)
     mask = <uint64_t>(k.cap - 1)
     i = _hash2(key, key2) & mask
-    while k.idx[i] >= 0:
+    while k.ent[i].key2 != 0:
         i = (i + 1) & mask
-    e = k.n
-    k.ent[e].key = key
-    k.ent[e].key2 = key2
-    k.ent[e].off = off
-    k.ent[e].cnt = cnt
-    k.slot[e] = <int32_t>i
-    k.idx[i] = <int32_t>e
+    k.ent[i].key = key
+    k.ent[i].key2 = key2
+    k.ent[i].off = off
+    k.ent[i].cnt = cnt
     k.n += 1
     return 0
 
@@ -541,8 +531,8 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 return
 
 cdef int64_t _suit_make(Ctx* c, int s, uint64_t key) noexcept nogil:
-    """Make suit s's option list for ``key`` (not in the cache) and add it; its entry,
-    or -1 on no memory."""
+    """Make suit s's option list for ``key`` (not in the cache) and add it; its
+    ``off << 32 | cnt``, or -1 on no memory."""
     cdef int32_t off = <int32_t>c.cache.pool_n
     cdef uint8_t newc[MAXRUNS + 8]
     cdef uint32_t word
@@ -563,23 +553,26 @@ cdef int64_t _suit_make(Ctx* c, int s, uint64_t key) noexcept nogil:
         return -1
     if _cache_add(c.cache, key, c.sctx[s], off, <int32_t>(c.cache.pool_n - off)) != 0:
         return -1
-    return c.cache.n - 1
+    return (<int64_t>off << 32) | (c.cache.pool_n - off)
 
 cdef inline int64_t _suit_options(Ctx* c, int s) noexcept nogil:
-    """The entry of suit s's options for the state's runs and the sets chosen (made on
-    first use, kept for later positions: see ``c.sctx``); -2 if the suit has nothing
-    here (no runs, no cards, no demand: its one option is to do nothing); -1 on no
-    memory."""
+    """Suit s's options for the state's runs and the sets chosen, as
+    ``off << 32 | cnt`` (pool[off .. off + cnt); made on first use, kept for later
+    positions: see ``c.sctx``); -2 if the suit has nothing here (no runs, no cards, no
+    demand: its one option is to do nothing); -1 on no memory."""
     cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36))
     cdef int64_t e
+    cdef CEnt* x
     if key == 0 and c.quiet[s]:
         return -2  # nothing of this suit here: the one option is to do nothing
     if c.p == 14:
         key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
     if key == c.last_key[s]:
         return c.last_e[s]
-    e = _cache_find(c.cache, key, c.sctx[s])
-    if e < 0:
+    x = _cache_find(c.cache, key, c.sctx[s])
+    if x != NULL:
+        e = (<int64_t>x.off << 32) | x.cnt
+    else:
         e = _suit_make(c, s, key)
         if e < 0:
             return -1
@@ -611,18 +604,18 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
         if e[s] == -1:
             c.failed = 1
             return
-        if e[s] >= 0 and c.cache.ent[e[s]].cnt == 0:
+        if e[s] >= 0 and <uint32_t>e[s] == 0:
             return  # the suit has no option here: no successor (the others need not be looked up)
     # the pool may have moved while the lists were made: take the pointers now
     pool = c.cache.pool
-    b0 = &c.nothing if e[0] == -2 else &pool[c.cache.ent[e[0]].off]
-    n0 = 1 if e[0] == -2 else c.cache.ent[e[0]].cnt
-    b1 = &c.nothing if e[1] == -2 else &pool[c.cache.ent[e[1]].off]
-    n1 = 1 if e[1] == -2 else c.cache.ent[e[1]].cnt
-    b2 = &c.nothing if e[2] == -2 else &pool[c.cache.ent[e[2]].off]
-    n2 = 1 if e[2] == -2 else c.cache.ent[e[2]].cnt
-    b3 = &c.nothing if e[3] == -2 else &pool[c.cache.ent[e[3]].off]
-    n3 = 1 if e[3] == -2 else c.cache.ent[e[3]].cnt
+    b0 = &c.nothing if e[0] == -2 else &pool[e[0] >> 32]
+    n0 = 1 if e[0] == -2 else <int32_t><uint32_t>e[0]
+    b1 = &c.nothing if e[1] == -2 else &pool[e[1] >> 32]
+    n1 = 1 if e[1] == -2 else <int32_t><uint32_t>e[1]
+    b2 = &c.nothing if e[2] == -2 else &pool[e[2] >> 32]
+    n2 = 1 if e[2] == -2 else <int32_t><uint32_t>e[2]
+    b3 = &c.nothing if e[3] == -2 else &pool[e[3] >> 32]
+    n3 = 1 if e[3] == -2 else <int32_t><uint32_t>e[3]
     w2 = c.w2new & ~(<uint64_t>7)
     for a0 in range(n0):
         p0 = &b0[a0]
