@@ -51,9 +51,15 @@ no best play needs):
   least its value: the better state can answer every later choice with the same
   cards. On the densest tables this removes most of each layer.
 
-Each suit's successors within a layer depend only on its runs and on what it gives
-the sets of that rank, so they are enumerated once per layer (``_suit_options``) and
-each state combines the four suits' lists under the joker budget.
+Each suit's successors within a layer depend only on its runs, on what it gives the
+sets of that rank and on the suit's context there (the card's bounds, the next
+positions' cards, the jokers, the rules' joker limit, the card's points: ``Ctx.sctx``),
+so they are enumerated once (``_suit_options``) and kept, under that full key, for
+every later layer and position the same work area solves (``Work.cache``, emptied
+between two solves once it is large); each state combines the four suits' lists under
+the joker budget, stopping at the first suit with none. The choices of sets at a
+rank are listed once per layer (``_sets_list``), and a jokerless layer with no card
+of any suit at its rank only ends the runs (the full expansion would give the same).
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
