@@ -761,6 +761,76 @@ cdef void _work_free(Work* w) noexcept nogil:
     _table_free(&w.b)
     _cache_free(&w.cache)
 
+# One option cache per thread, kept between the calls from Python (solve_batch,
+# solve_counts, rebuild_counts): single best_play calls and repeated batches then start
+# warm. A call takes the thread's cache out of its slot and puts it back when done, so
+# a nested or concurrent use never shares it (it makes a fresh one instead); a thread
+# that ends frees its cache (pthread key destructor). Not on Windows: a fresh cache a
+# call there, as before.
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    static int rummy51_tls_init(void (*dtor)(void*)) { (void)dtor; return 0; }
+    static void* rummy51_tls_get(void) { return 0; }
+    static int rummy51_tls_set(void* p) { (void)p; return -1; }
+    #else
+    #include <pthread.h>
+    static pthread_key_t rummy51_tls_key;
+    static int rummy51_tls_ok = 0;
+    static int rummy51_tls_init(void (*dtor)(void*)) {
+        if (!rummy51_tls_ok && pthread_key_create(&rummy51_tls_key, dtor) == 0) rummy51_tls_ok = 1;
+        return rummy51_tls_ok;
+    }
+    static void* rummy51_tls_get(void) { return rummy51_tls_ok ? pthread_getspecific(rummy51_tls_key) : 0; }
+    static int rummy51_tls_set(void* p) {
+        return rummy51_tls_ok ? pthread_setspecific(rummy51_tls_key, p) : -1;
+    }
+    #endif
+    """
+    int rummy51_tls_init(void (*dtor)(void*)) noexcept nogil
+    void* rummy51_tls_get() noexcept nogil
+    int rummy51_tls_set(void* p) noexcept nogil
+
+cdef void _tls_dtor(void* p) noexcept nogil:
+    _cache_free(<Cache*>p)
+    free(p)
+
+rummy51_tls_init(_tls_dtor)
+
+cdef int _work_init_kept(Work* w) noexcept nogil:
+    """``_work_init`` with this thread's kept option cache (if it has one free)."""
+    cdef Cache* kept
+    if _work_init(w) != 0:
+        return -1
+    kept = <Cache*>rummy51_tls_get()
+    if kept != NULL and rummy51_tls_set(NULL) == 0:
+        _cache_free(&w.cache)
+        w.cache = kept[0]
+        free(kept)
+    return 0
+
+cdef void _work_free_kept(Work* w) noexcept nogil:
+    """``_work_free``, keeping the option cache for the thread's next call (unless its
+    slot is taken, or it grew past the limits: then it is freed)."""
+    cdef Cache* kept = NULL
+    if (rummy51_tls_get() == NULL and w.cache.n <= CACHE_KEEP and w.cache.pool_n <= POOL_KEEP):
+        kept = <Cache*>malloc(sizeof(Cache))
+    if kept != NULL:
+        kept[0] = w.cache
+        if rummy51_tls_set(kept) == 0:
+            w.cache.ent = NULL
+            w.cache.pool = NULL
+        else:
+            free(kept)
+    _work_free(w)
+
+def _drop_kept_cache():
+    """Free this thread's kept option cache (the next call starts with an empty one:
+    the tests compare warm and fresh solves)."""
+    cdef void* p = rummy51_tls_get()
+    if p != NULL and rummy51_tls_set(NULL) == 0:
+        _tls_dtor(p)
+
 cdef inline int32_t _live_val(int32_t v) noexcept nogil:
     return v if v >= 0 else -(v + 1)
 
@@ -1367,11 +1437,11 @@ def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
         pos.D[i] = D[i]
     pos.JT = JT
     pos.JH = JH
-    if _work_init(&w) != 0:
+    if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
         v = _solve(&rules.r, &pos, &w)
-    _work_free(&w)
+    _work_free_kept(&w)
     if v == -2:
         raise MemoryError("the carousel solver ran out of memory")
     return v
@@ -1390,7 +1460,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     cdef Py_ssize_t bad = -1
     if hands.shape[0] != n or points_left.shape[0] != n or cards_played.shape[0] != n:
         raise ValueError("tables, hands and the outputs must have the same number of rows")
-    if _work_init(&w) != 0:
+    if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
         for i in range(n):
@@ -1411,7 +1481,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
             else:
                 points_left[i] = hp - v // VALMUL
                 cards_played[i] = v % VALMUL
-    _work_free(&w)
+    _work_free_kept(&w)
     if err == -2:
         raise MemoryError(f"the carousel solver ran out of memory on row {row0 + bad}")
     if err != 0:
@@ -1693,12 +1763,12 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     out = <Rebuild*>malloc(sizeof(Rebuild))
     if out == NULL:
         raise MemoryError()
-    if _work_init(&w) != 0:
+    if _work_init_kept(&w) != 0:
         free(out)
         raise MemoryError()
     with nogil:
         _rebuild(&rules.r, &pos, target, &w, out)
-    _work_free(&w)
+    _work_free_kept(&w)
     try:
         if out.status == -2:
             raise MemoryError("the carousel solver ran out of memory")
