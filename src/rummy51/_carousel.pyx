@@ -51,13 +51,19 @@ no best play needs):
   least its value: the better state can answer every later choice with the same
   cards. On the densest tables this removes most of each layer.
 
-Each suit's successors within a layer depend only on its runs and on what it gives
-the sets of that rank, so they are enumerated once per layer (``_suit_options``) and
-each state combines the four suits' lists under the joker budget.
+Each suit's successors within a layer depend only on its runs, on what it gives the
+sets of that rank and on the suit's context there (the card's bounds, the next
+positions' cards, the jokers, the rules' joker limit, the card's points: ``Ctx.sctx``),
+so they are enumerated once (``_suit_options``) and kept, under that full key, for
+every later layer and position the same work area solves (``Work.cache``, emptied
+between two solves once it is large); each state combines the four suits' lists under
+the joker budget, stopping at the first suit with none. The choices of sets at a
+rank are listed once per layer (``_sets_list``), and a jokerless layer with no card
+of any suit at its rank only ends the runs (the full expansion would give the same).
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 
 import numpy as np
 cimport numpy as cnp
@@ -68,6 +74,9 @@ DEF NSLOT = 52
 DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4 jokers
 DEF VALMUL = 256         # value = points * VALMUL + cards played
 DEF DOMINANCE_FROM = 32  # layers with more states than this drop the dominated ones
+DEF MAXSETS = 512        # choices of sets at one rank listed for a layer (else recursed)
+DEF CACHE_KEEP = 1 << 15  # suit option lists kept between solves (Work.cache) ...
+DEF POOL_KEEP = 1 << 18   # ... and their options, at most (then it is emptied)
 
 # --------------------------------------------------------------------------- rules
 cdef struct CRules:
@@ -107,6 +116,14 @@ cdef inline uint64_t _hash3(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
     h ^= (h >> 29) ^ (b * <uint64_t>0xBF58476D1CE4E5B9ULL)
     h ^= (h >> 31) ^ (c * <uint64_t>0x94D049BB133111EBULL)
     h ^= h >> 32
+    return h
+
+cdef inline uint64_t _hash2(uint64_t a, uint64_t b) noexcept nogil:
+    # every bit of both words reaches the low bits (the index mask keeps those)
+    cdef uint64_t h = (a * <uint64_t>0x9E3779B97F4A7C15ULL) ^ b
+    h ^= h >> 31
+    h *= <uint64_t>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
     return h
 
 cdef int _table_init(Table* t, int64_t cap) noexcept nogil:
@@ -194,17 +211,21 @@ cdef struct Opt:
     uint8_t need           # jokers its short runs need at the next positions (lookahead)
     uint8_t ace            # at position 1: the suit's ace field for position 14
 
+cdef struct CEnt:
+    uint64_t key           # (runs, set naturals, set jokers, ace field)
+    uint64_t key2          # and the suit's context at the position (Ctx.sctx): with it
+                           # an entry is valid for every position of every solve
+    int32_t off            # its options: pool[off .. off + cnt)
+    int32_t cnt
+
 cdef struct Cache:
-    uint64_t* keys         # (suit, runs, set naturals, set jokers, ace field) of each entry
-    int32_t* off           # its options: pool[off .. off + cnt)
-    int32_t* cnt
-    int32_t* slot          # the index slot of each entry
-    int32_t* idx           # open addressing: an entry number, or -1
-    int64_t cap            # index slots, a power of two; at most cap / 2 entries
+    CEnt* ent              # open addressing: cap slots, key2 == 0 an empty one
+    int64_t cap            # slots, a power of two; at most cap / 2 entries
     int64_t n
     Opt* pool
     int64_t pool_cap
     int64_t pool_n
+    uint64_t epoch         # keys of one layer only (see _solve_dp) made so far
 
 cdef struct Ctx:
     const CRules* r
@@ -238,7 +259,7 @@ cdef struct Ctx:
     uint32_t word[4]       # the state's runs of each suit, packed
     Cache* cache           # each suit's successors at this position (see _suit_options)
     Opt nothing            # the one option of a suit with nothing at this position
-    uint64_t last_key[4]   # each suit's last lookup in the layer, and its entry
+    uint64_t last_key[4]   # each suit's last lookup in the layer, and its off << 32 | cnt
     int64_t last_e[4]
     int64_t opt0           # where the options being generated start in the pool
     int settypes
@@ -252,6 +273,12 @@ cdef struct Ctx:
     int quiet[4]           # suit s has no card, no demand, no joker start and no ace field here
     int ltypes             # the set types worth trying at this rank (see _solve)
     uint8_t ltype[64]
+    int nsets              # the choices of sets at this rank (_sets_list), 0: none listed
+    int* set_na            # each one's naturals of each suit (4 ints a choice)
+    int* set_nj            # and jokers of each suit
+    uint8_t* set_jn        # and the jokers it takes
+    uint64_t sctx[4]       # everything suit s's options depend on at p besides its runs
+                           # and the sets (see _solve_dp): the second word of its cache key
 
 # run code: bits 0-1 length (1, 2, 3 = three or more), bit 2 holds a natural, bits 3-4 jokers
 cdef inline int _rlen(int code) noexcept nogil:
@@ -290,36 +317,20 @@ def _py_counters():
 # four suits' lists, checking the joker budget: states share their suits' runs, so
 # most lookups hit.
 cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
-    cdef int64_t i
     k.cap = cap
     k.n = 0
-    k.keys = <uint64_t*>malloc((cap // 2 + 1) * sizeof(uint64_t))
-    k.off = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
-    k.cnt = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
-    k.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
-    k.idx = <int32_t*>malloc(cap * sizeof(int32_t))
+    k.ent = <CEnt*>calloc(cap, sizeof(CEnt))  # key2 == 0: an empty slot
     if k.pool == NULL:
         k.pool = <Opt*>malloc(pool_cap * sizeof(Opt))
         k.pool_cap = pool_cap
         k.pool_n = 0
-    if (k.keys == NULL or k.off == NULL or k.cnt == NULL or k.slot == NULL or k.idx == NULL
-            or k.pool == NULL):
+    if k.ent == NULL or k.pool == NULL:
         return -1
-    for i in range(cap):
-        k.idx[i] = -1
     return 0
 
 cdef void _cache_free_index(Cache* k) noexcept nogil:
-    free(k.keys)
-    free(k.off)
-    free(k.cnt)
-    free(k.slot)
-    free(k.idx)
-    k.keys = NULL
-    k.off = NULL
-    k.cnt = NULL
-    k.slot = NULL
-    k.idx = NULL
+    free(k.ent)
+    k.ent = NULL
 
 cdef void _cache_free(Cache* k) noexcept nogil:
     _cache_free_index(k)
@@ -327,49 +338,51 @@ cdef void _cache_free(Cache* k) noexcept nogil:
     k.pool = NULL
 
 cdef inline void _cache_clear(Cache* k) noexcept nogil:
-    cdef int64_t e
-    for e in range(k.n):
-        k.idx[k.slot[e]] = -1
+    if k.n > 0:
+        memset(k.ent, 0, k.cap * sizeof(CEnt))
     k.n = 0
     k.pool_n = 0
 
-cdef inline int64_t _cache_find(Cache* k, uint64_t key) noexcept nogil:
+cdef inline CEnt* _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept nogil:
+    """The entry of (key, key2), or NULL. The entries are the open-addressing slots
+    themselves (one random memory access a lookup, not an index and then an entry:
+    the kept cache outgrows the L1 and L2 caches)."""
     cdef uint64_t mask = <uint64_t>(k.cap - 1)
-    cdef uint64_t i = _hash3(key, 0, 0) & mask
-    cdef int32_t e = k.idx[i]
-    while e >= 0:
-        if k.keys[e] == key:
-            return e
+    cdef uint64_t i = _hash2(key, key2) & mask
+    cdef CEnt* x = &k.ent[i]
+    while x.key2 != 0:
+        if x.key == key and x.key2 == key2:
+            return x
         i = (i + 1) & mask
-        e = k.idx[i]
-    return -1
+        x = &k.ent[i]
+    return NULL
 
-cdef int _cache_add(Cache* k, uint64_t key, int32_t off, int32_t cnt) noexcept nogil:
-    """Add an entry (not present); -1 on no memory."""
+cdef int _cache_add(Cache* k, uint64_t key, uint64_t key2, int32_t off, int32_t cnt) noexcept nogil:
+    """Add an entry (not present; key2 is never 0); -1 on no memory. Entries move when
+    the table grows: callers keep (off, cnt), never a pointer to an entry."""
     cdef uint64_t mask
     cdef uint64_t i
     cdef int64_t e
     cdef Cache old
     if 2 * (k.n + 1) > k.cap:
         old = k[0]
-        k.keys = NULL
+        k.ent = NULL
         if _cache_init(k, old.cap * 2, 0) != 0:
             _cache_free_index(k)
             k[0] = old
             return -1
-        for e in range(old.n):
-            _cache_add(k, old.keys[e], old.off[e], old.cnt[e])
+        for e in range(old.cap):
+            if old.ent[e].key2 != 0:
+                _cache_add(k, old.ent[e].key, old.ent[e].key2, old.ent[e].off, old.ent[e].cnt)
         _cache_free_index(&old)
     mask = <uint64_t>(k.cap - 1)
-    i = _hash3(key, 0, 0) & mask
-    while k.idx[i] >= 0:
+    i = _hash2(key, key2) & mask
+    while k.ent[i].key2 != 0:
         i = (i + 1) & mask
-    e = k.n
-    k.keys[e] = key
-    k.off[e] = off
-    k.cnt[e] = cnt
-    k.slot[e] = <int32_t>i
-    k.idx[i] = <int32_t>e
+    k.ent[i].key = key
+    k.ent[i].key2 = key2
+    k.ent[i].off = off
+    k.ent[i].cnt = cnt
     k.n += 1
     return 0
 
@@ -523,29 +536,13 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                 c.failed = 1
                 return
 
-cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
-    """The entry of suit s's options for the state's runs and the sets chosen (made on
-    first use in the layer); -2 if the suit has nothing here (no runs, no cards, no
-    demand: its one option is to do nothing); -1 on no memory."""
-    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36)
-                         | (<uint64_t>s << 40))
-    cdef int64_t e
-    cdef int32_t off
+cdef int64_t _suit_make(Ctx* c, int s, uint64_t key) noexcept nogil:
+    """Make suit s's option list for ``key`` (not in the cache) and add it; its
+    ``off << 32 | cnt``, or -1 on no memory."""
+    cdef int32_t off = <int32_t>c.cache.pool_n
     cdef uint8_t newc[MAXRUNS + 8]
     cdef uint32_t word
     cdef int n, code
-    if c.quiet[s] and c.word[s] == 0 and c.na[s] == 0 and c.nj[s] == 0:
-        return -2  # nothing of this suit here: the one option is to do nothing
-    if c.p == 14:
-        key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
-    if key == c.last_key[s]:
-        return c.last_e[s]
-    e = _cache_find(c.cache, key)
-    if e >= 0:
-        c.last_key[s] = key
-        c.last_e[s] = e
-        return e
-    off = <int32_t>c.cache.pool_n
     c.opt0 = off
     # the runs are unpacked only here, when the suit's options are made
     word = c.word[s]
@@ -560,11 +557,34 @@ cdef int64_t _suit_options(Ctx* c, int s) noexcept nogil:
     _opts_rec(c, s, 0, 0, 0, 0, newc, 0, 0, 0)
     if c.failed:
         return -1
-    if _cache_add(c.cache, key, off, <int32_t>(c.cache.pool_n - off)) != 0:
+    if _cache_add(c.cache, key, c.sctx[s], off, <int32_t>(c.cache.pool_n - off)) != 0:
         return -1
+    return (<int64_t>off << 32) | (c.cache.pool_n - off)
+
+cdef inline int64_t _suit_options(Ctx* c, int s) noexcept nogil:
+    """Suit s's options for the state's runs and the sets chosen, as
+    ``off << 32 | cnt`` (pool[off .. off + cnt); made on first use, kept for later
+    positions: see ``c.sctx``); -2 if the suit has nothing here (no runs, no cards, no
+    demand: its one option is to do nothing); -1 on no memory."""
+    cdef uint64_t key = (<uint64_t>c.word[s] | (<uint64_t>c.na[s] << 32) | (<uint64_t>c.nj[s] << 36))
+    cdef int64_t e
+    cdef CEnt* x
+    if key == 0 and c.quiet[s]:
+        return -2  # nothing of this suit here: the one option is to do nothing
+    if c.p == 14:
+        key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
+    if key == c.last_key[s]:
+        return c.last_e[s]
+    x = _cache_find(c.cache, key, c.sctx[s])
+    if x != NULL:
+        e = (<int64_t>x.off << 32) | x.cnt
+    else:
+        e = _suit_make(c, s, key)
+        if e < 0:
+            return -1
     c.last_key[s] = key
-    c.last_e[s] = c.cache.n - 1
-    return c.cache.n - 1
+    c.last_e[s] = e
+    return e
 
 cdef void _combine(Ctx* c, int jused) noexcept nogil:
     """Every successor of the state with the sets chosen: one option per suit within
@@ -590,16 +610,18 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
         if e[s] == -1:
             c.failed = 1
             return
+        if e[s] >= 0 and <uint32_t>e[s] == 0:
+            return  # the suit has no option here: no successor (the others need not be looked up)
     # the pool may have moved while the lists were made: take the pointers now
     pool = c.cache.pool
-    b0 = &c.nothing if e[0] == -2 else &pool[c.cache.off[e[0]]]
-    n0 = 1 if e[0] == -2 else c.cache.cnt[e[0]]
-    b1 = &c.nothing if e[1] == -2 else &pool[c.cache.off[e[1]]]
-    n1 = 1 if e[1] == -2 else c.cache.cnt[e[1]]
-    b2 = &c.nothing if e[2] == -2 else &pool[c.cache.off[e[2]]]
-    n2 = 1 if e[2] == -2 else c.cache.cnt[e[2]]
-    b3 = &c.nothing if e[3] == -2 else &pool[c.cache.off[e[3]]]
-    n3 = 1 if e[3] == -2 else c.cache.cnt[e[3]]
+    b0 = &c.nothing if e[0] == -2 else &pool[e[0] >> 32]
+    n0 = 1 if e[0] == -2 else <int32_t><uint32_t>e[0]
+    b1 = &c.nothing if e[1] == -2 else &pool[e[1] >> 32]
+    n1 = 1 if e[1] == -2 else <int32_t><uint32_t>e[1]
+    b2 = &c.nothing if e[2] == -2 else &pool[e[2] >> 32]
+    n2 = 1 if e[2] == -2 else <int32_t><uint32_t>e[2]
+    b3 = &c.nothing if e[3] == -2 else &pool[e[3] >> 32]
+    n3 = 1 if e[3] == -2 else <int32_t><uint32_t>e[3]
     w2 = c.w2new & ~(<uint64_t>7)
     for a0 in range(n0):
         p0 = &b0[a0]
@@ -673,6 +695,49 @@ cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
                 else:
                     c.na[s] -= 1
 
+cdef void _sets_list(Ctx* c, int t0, int jn) noexcept nogil:
+    """``_sets_rec`` without a state: every multiset of the rank's set types (in the
+    same order) with the naturals of each suit within the card's slots, each with the
+    jokers it takes. Which of them a state may lay depends only on its jokers left.
+    Stops counting past MAXSETS (the caller then recurses per state)."""
+    cdef int t, s, ok, m, jm, k
+    if c.nsets >= MAXSETS:
+        c.nsets = MAXSETS + 1
+        return
+    memcpy(&c.set_na[4 * c.nsets], c.na, 4 * sizeof(int))
+    memcpy(&c.set_nj[4 * c.nsets], c.nj, 4 * sizeof(int))
+    c.set_jn[c.nsets] = <uint8_t>jn
+    c.nsets += 1
+    for k in range(t0, c.ltypes):
+        t = c.ltype[k]
+        m = c.setmask[t]
+        jm = c.setjmask[t]
+        if jn + c.setjn[t] > c.jtotal:
+            continue
+        ok = 1
+        for s in range(4):
+            if (m >> s) & 1 and not (jm >> s) & 1:
+                if c.na[s] + 1 > c.hi[s]:
+                    ok = 0
+                    break
+        if not ok:
+            continue
+        for s in range(4):
+            if (m >> s) & 1:
+                if (jm >> s) & 1:
+                    c.nj[s] += 1
+                else:
+                    c.na[s] += 1
+        _sets_list(c, k, jn + c.setjn[t])
+        for s in range(4):
+            if (m >> s) & 1:
+                if (jm >> s) & 1:
+                    c.nj[s] -= 1
+                else:
+                    c.na[s] -= 1
+        if c.nsets > MAXSETS:
+            return
+
 cdef inline int _card_at(int s, int p) noexcept nogil:
     if p == 14:
         return 13 * s
@@ -695,6 +760,76 @@ cdef void _work_free(Work* w) noexcept nogil:
     _table_free(&w.a)
     _table_free(&w.b)
     _cache_free(&w.cache)
+
+# One option cache per thread, kept between the calls from Python (solve_batch,
+# solve_counts, rebuild_counts): single best_play calls and repeated batches then start
+# warm. A call takes the thread's cache out of its slot and puts it back when done, so
+# a nested or concurrent use never shares it (it makes a fresh one instead); a thread
+# that ends frees its cache (pthread key destructor). Not on Windows: a fresh cache a
+# call there, as before.
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    static int rummy51_tls_init(void (*dtor)(void*)) { (void)dtor; return 0; }
+    static void* rummy51_tls_get(void) { return 0; }
+    static int rummy51_tls_set(void* p) { (void)p; return -1; }
+    #else
+    #include <pthread.h>
+    static pthread_key_t rummy51_tls_key;
+    static int rummy51_tls_ok = 0;
+    static int rummy51_tls_init(void (*dtor)(void*)) {
+        if (!rummy51_tls_ok && pthread_key_create(&rummy51_tls_key, dtor) == 0) rummy51_tls_ok = 1;
+        return rummy51_tls_ok;
+    }
+    static void* rummy51_tls_get(void) { return rummy51_tls_ok ? pthread_getspecific(rummy51_tls_key) : 0; }
+    static int rummy51_tls_set(void* p) {
+        return rummy51_tls_ok ? pthread_setspecific(rummy51_tls_key, p) : -1;
+    }
+    #endif
+    """
+    int rummy51_tls_init(void (*dtor)(void*)) noexcept nogil
+    void* rummy51_tls_get() noexcept nogil
+    int rummy51_tls_set(void* p) noexcept nogil
+
+cdef void _tls_dtor(void* p) noexcept nogil:
+    _cache_free(<Cache*>p)
+    free(p)
+
+rummy51_tls_init(_tls_dtor)
+
+cdef int _work_init_kept(Work* w) noexcept nogil:
+    """``_work_init`` with this thread's kept option cache (if it has one free)."""
+    cdef Cache* kept
+    if _work_init(w) != 0:
+        return -1
+    kept = <Cache*>rummy51_tls_get()
+    if kept != NULL and rummy51_tls_set(NULL) == 0:
+        _cache_free(&w.cache)
+        w.cache = kept[0]
+        free(kept)
+    return 0
+
+cdef void _work_free_kept(Work* w) noexcept nogil:
+    """``_work_free``, keeping the option cache for the thread's next call (unless its
+    slot is taken, or it grew past the limits: then it is freed)."""
+    cdef Cache* kept = NULL
+    if (rummy51_tls_get() == NULL and w.cache.n <= CACHE_KEEP and w.cache.pool_n <= POOL_KEEP):
+        kept = <Cache*>malloc(sizeof(Cache))
+    if kept != NULL:
+        kept[0] = w.cache
+        if rummy51_tls_set(kept) == 0:
+            w.cache.ent = NULL
+            w.cache.pool = NULL
+        else:
+            free(kept)
+    _work_free(w)
+
+def _drop_kept_cache():
+    """Free this thread's kept option cache (the next call starts with an empty one:
+    the tests compare warm and fresh solves)."""
+    cdef void* p = rummy51_tls_get()
+    if p != NULL and rummy51_tls_set(NULL) == 0:
+        _tls_dtor(p)
 
 cdef inline int32_t _live_val(int32_t v) noexcept nogil:
     return v if v >= 0 else -(v + 1)
@@ -869,6 +1004,42 @@ cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
             pos.JT -= m
 
 
+cdef inline int _runs_complete(uint64_t k) noexcept nogil:
+    """Whether every run in the key word (two suits' packed runs) is complete: three
+    cards or more, a natural among them, no joker count."""
+    cdef int h, i
+    cdef uint64_t w, x
+    for h in range(2):
+        w = (k >> (32 * h)) & <uint64_t>0xFFFFFFFF
+        for i in range(MAXRUNS):
+            x = (w >> (5 * i)) & 31
+            if x != 0 and x != 7:
+                return 0
+    return 1
+
+cdef inline int _ctx_fits(const CRules* r, const Pos* pos) noexcept nogil:
+    """Whether every field of a suit's context (``c.sctx``) fits its bits for this
+    position: every count of T, H and D at most 7 (so the card's bounds and the next
+    positions' cards are at most 14), the cards' points 0..255, at most 15 jokers and
+    a joker limit of 0 or more. Real positions always do."""
+    cdef uint64_t acc = 0, x
+    cdef int i
+    cdef const uint8_t* b = pos.T  # T, H and D: 156 consecutive bytes
+    for i in range(0, 152, 8):
+        memcpy(&x, b + i, 8)
+        acc |= x
+    memcpy(&x, b + 148, 8)
+    acc |= x
+    if acc & <uint64_t>0xF8F8F8F8F8F8F8F8ULL:
+        return 0
+    acc = 0
+    for i in range(52):
+        acc |= <uint32_t>r.val[i]
+    if acc & ~(<uint64_t>255):
+        return 0
+    return 1 if (pos.JT + pos.JH <= 15 and r.mj >= 0) else 0
+
+
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     """The dynamic program over the positions (the module docstring)."""
     global _n_states
@@ -883,7 +1054,15 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     cdef uint64_t ka, kb, kc
     cdef uint32_t word
     cdef int ace_info, missing, natmask, freemask, fr, jf, low
+    cdef uint64_t sctx, lctx
+    cdef int ctx_ok = _ctx_fits(r, pos)
+    cdef int set_na[4 * MAXSETS]
+    cdef int set_nj[4 * MAXSETS]
+    cdef uint8_t set_jn[MAXSETS]
     memset(&c, 0, sizeof(Ctx))
+    c.set_na = set_na
+    c.set_nj = set_nj
+    c.set_jn = set_jn
     c.r = r
     c.pos = pos
     c.jtotal = pos.JT + pos.JH
@@ -912,9 +1091,34 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             if missing <= c.jtotal and missing <= r.mj:
                 c.high_ok[s] = 1
     c.cache = &w.cache
+    # The suits' options are kept from one position (and one solve) to the next: their
+    # keys hold everything they depend on. Only a cache grown too large is emptied,
+    # here, between two solves (never while a layer holds pointers into its pool).
+    if w.cache.n > CACHE_KEEP or w.cache.pool_n > POOL_KEEP:
+        _cache_clear(&w.cache)
     for p in range(1, P + 1):
         _table_clear(nxt)
-        _cache_clear(&w.cache)
+        if c.jtotal == 0 and p != 14:
+            # No joker and no card of any suit here (none in table or hand, none
+            # declared): every run must end before p, nothing starts, no set. A state
+            # whose runs are all complete goes on with no runs (the rest of it as it
+            # is), any other has no successor; exactly what the full expansion gives.
+            sm = 0
+            for s in range(4):
+                q = _card_at(s, p)
+                sm |= pos.T[q] | pos.H[q] | pos.D[q]
+            if sm == 0:
+                for e in range(cur.n):
+                    _n_states += 1
+                    if _runs_complete(cur.keys[3 * e]) and _runs_complete(cur.keys[3 * e + 1]):
+                        if _table_put(nxt, 0, 0, cur.keys[3 * e + 2], cur.vals[e]) != 0:
+                            return -2
+                if nxt.n > DOMINANCE_FROM:
+                    _drop_dominated(nxt, c.track_nat, c.track_jk)
+                tmp = cur
+                cur = nxt
+                nxt = tmp
+                continue
         for s in range(4):
             c.last_key[s] = <uint64_t>0xFFFFFFFFFFFFFFFF  # no key is all ones (bits 52+ unused)
         c.out = nxt
@@ -922,6 +1126,10 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         c.last = 1 if p == P else 0
         c.can_start = 1 if p <= P - 2 else 0
         c.sets_ok = 1 if p <= 13 else 0
+        # the layer's part of the suits' contexts (c.sctx, below)
+        lctx = ((<uint64_t>c.can_start << 25) | (<uint64_t>c.last << 26) | (<uint64_t>c.jtotal << 33)
+                | (<uint64_t>c.track_nat << 37) | (<uint64_t>c.track_jk << 38)
+                | (<uint64_t>(r.mj if r.mj < 15 else 15) << 39) | (<uint64_t>1 << 62))
         for s in range(4):
             q = _card_at(s, p)
             # the slots of the card: the same for every state of the layer (position
@@ -963,6 +1171,26 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                         missing += 1
                 if missing > c.jtotal or missing > r.mj:
                     c.jstart_ok[s] = 0
+            # everything the suit's options here depend on besides its runs and what
+            # it gives the sets (_opts_rec reads nothing else): the second word of their
+            # cache key, so a list made once serves every later position, of any solve,
+            # with the same context. At position 14 the card's bounds come from each
+            # state's ace field, which is in the first key word instead.
+            if ctx_ok:
+                if p == 14:
+                    sctx = <uint64_t>1 << 28
+                else:
+                    sctx = (<uint64_t>c.lo[s] | (<uint64_t>c.hi[s] << 4) | (<uint64_t>c.thr[s] << 8)
+                            | (<uint64_t>c.dem[s] << 12))
+                if p == 1 and c.high_ok[s]:
+                    sctx |= (<uint64_t>1 << 27) | (<uint64_t>pos.D[q] << 29)
+                c.sctx[s] = (sctx | lctx | (<uint64_t>c.hi1[s] << 16) | (<uint64_t>(c.hi2[s] + 1) << 20)
+                             | (<uint64_t>c.jstart_ok[s] << 24) | (<uint64_t>c.v[s] << 43))
+            else:
+                # a context too large for its bits (no real position): a key used in
+                # this layer only, its lists never found again
+                w.cache.epoch += 1
+                c.sctx[s] = (<uint64_t>1 << 63) | (w.cache.epoch << 2) | <uint64_t>s
         if p != 14:
             for s in range(4):
                 c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0
@@ -1001,6 +1229,23 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     continue
                 c.ltype[c.ltypes] = <uint8_t>t
                 c.ltypes += 1
+            # every choice of sets at this rank, for all the states of the layer (a
+            # layer of one state recurses: listing would cost as much)
+            c.nsets = 0
+            if c.ltypes == 0:
+                memset(c.set_na, 0, 4 * sizeof(int))
+                memset(c.set_nj, 0, 4 * sizeof(int))
+                c.set_jn[0] = 0
+                c.nsets = 1
+            elif cur.n > 1:
+                for s in range(4):
+                    c.na[s] = 0
+                    c.nj[s] = 0
+                _sets_list(&c, 0, 0)
+                if c.nsets > MAXSETS:
+                    c.nsets = 0  # too many to list: each state recurses (_sets_rec)
+        else:
+            c.nsets = 0
         for e in range(cur.n):
             _n_states += 1
             ka = cur.keys[3 * e]
@@ -1027,7 +1272,18 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     c.dem[s] = ace_info >> 4
                     c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0) else 0
                     c.w2new &= ~((<uint64_t>0xFF) << (8 + 8 * s))
-            if c.sets_ok:
+            if c.nsets > 0:
+                # the sets of this rank, listed once for the layer (_sets_list)
+                for i in range(c.nsets):
+                    jn = c.set_jn[i]
+                    if c.jused + jn > c.jtotal:
+                        continue
+                    memcpy(c.na, &c.set_na[4 * i], 4 * sizeof(int))
+                    memcpy(c.nj, &c.set_nj[4 * i], 4 * sizeof(int))
+                    _combine(&c, c.jused + jn)
+                    if c.failed:
+                        return -2
+            elif c.sets_ok:
                 _sets_rec(&c, 0, c.jused)
             else:
                 _combine(&c, c.jused)
@@ -1181,11 +1437,11 @@ def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
         pos.D[i] = D[i]
     pos.JT = JT
     pos.JH = JH
-    if _work_init(&w) != 0:
+    if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
         v = _solve(&rules.r, &pos, &w)
-    _work_free(&w)
+    _work_free_kept(&w)
     if v == -2:
         raise MemoryError("the carousel solver ran out of memory")
     return v
@@ -1204,7 +1460,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     cdef Py_ssize_t bad = -1
     if hands.shape[0] != n or points_left.shape[0] != n or cards_played.shape[0] != n:
         raise ValueError("tables, hands and the outputs must have the same number of rows")
-    if _work_init(&w) != 0:
+    if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
         for i in range(n):
@@ -1225,7 +1481,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
             else:
                 points_left[i] = hp - v // VALMUL
                 cards_played[i] = v % VALMUL
-    _work_free(&w)
+    _work_free_kept(&w)
     if err == -2:
         raise MemoryError(f"the carousel solver ran out of memory on row {row0 + bad}")
     if err != 0:
@@ -1507,12 +1763,12 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     out = <Rebuild*>malloc(sizeof(Rebuild))
     if out == NULL:
         raise MemoryError()
-    if _work_init(&w) != 0:
+    if _work_init_kept(&w) != 0:
         free(out)
         raise MemoryError()
     with nogil:
         _rebuild(&rules.r, &pos, target, &w, out)
-    _work_free(&w)
+    _work_free_kept(&w)
     try:
         if out.status == -2:
             raise MemoryError("the carousel solver ran out of memory")
