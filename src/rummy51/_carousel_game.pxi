@@ -932,7 +932,7 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     x = <CGCtx*>calloc(1, sizeof(CGCtx))
     if x != NULL:
         x.memo = <Memo*>calloc(1, sizeof(Memo))
-    if g == NULL or rb == NULL or x == NULL or x.memo == NULL or _work_init(&x.w) != 0:
+    if g == NULL or rb == NULL or x == NULL or x.memo == NULL or _work_init_kept(&x.w) != 0:
         free(g)
         free(rb)
         if x != NULL:
@@ -958,7 +958,7 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     events = g.trace_n
     if trace is not None and events > g.trace_cap:
         status = CG_FULL
-    _work_free(&x.w)
+    _work_free_kept(&x.w)       # the option cache serves the thread's next game
     free(x.memo)
     free(x)
     free(g)
