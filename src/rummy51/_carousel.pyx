@@ -660,47 +660,50 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
                         c.failed = 1
                         return
 
+cdef inline int _set_fits(const Ctx* c, int t, int jn) noexcept nogil:
+    """Set type ``t`` may join the rank's sets so far: its jokers within the position's
+    and each suit's naturals within the card's slots."""
+    cdef int s, m = c.setmask[t], jm = c.setjmask[t]
+    if jn + c.setjn[t] > c.jtotal:
+        return 0
+    for s in range(4):
+        if (m >> s) & 1 and not (jm >> s) & 1 and c.na[s] + 1 > c.hi[s]:
+            return 0
+    return 1
+
+
+cdef inline void _set_add(Ctx* c, int t, int d) noexcept nogil:
+    """Count set type ``t`` in (``d`` 1) or out (-1) of the rank's naturals and jokers."""
+    cdef int s, m = c.setmask[t], jm = c.setjmask[t]
+    for s in range(4):
+        if (m >> s) & 1:
+            if (jm >> s) & 1:
+                c.nj[s] += d
+            else:
+                c.na[s] += d
+
+
 cdef void _sets_rec(Ctx* c, int t0, int jused) noexcept nogil:
     """Choose the multiset of sets of rank p (set types in non-decreasing order)."""
-    cdef int t, s, ok, m, jm
+    cdef int t
     cdef int k
     if c.failed:
         return
     _combine(c, jused)
     for k in range(t0, c.ltypes):
         t = c.ltype[k]
-        m = c.setmask[t]
-        jm = c.setjmask[t]
-        if jused + c.setjn[t] > c.jtotal:
+        if not _set_fits(c, t, jused):
             continue
-        ok = 1
-        for s in range(4):
-            if (m >> s) & 1 and not (jm >> s) & 1:
-                if c.na[s] + 1 > c.hi[s]:
-                    ok = 0
-                    break
-        if not ok:
-            continue
-        for s in range(4):
-            if (m >> s) & 1:
-                if (jm >> s) & 1:
-                    c.nj[s] += 1
-                else:
-                    c.na[s] += 1
+        _set_add(c, t, 1)
         _sets_rec(c, k, jused + c.setjn[t])
-        for s in range(4):
-            if (m >> s) & 1:
-                if (jm >> s) & 1:
-                    c.nj[s] -= 1
-                else:
-                    c.na[s] -= 1
+        _set_add(c, t, -1)
 
 cdef void _sets_list(Ctx* c, int t0, int jn) noexcept nogil:
     """``_sets_rec`` without a state: every multiset of the rank's set types (in the
     same order) with the naturals of each suit within the card's slots, each with the
     jokers it takes. Which of them a state may lay depends only on its jokers left.
     Stops counting past MAXSETS (the caller then recurses per state)."""
-    cdef int t, s, ok, m, jm, k
+    cdef int t, k
     if c.nsets >= MAXSETS:
         c.nsets = MAXSETS + 1
         return
@@ -710,31 +713,11 @@ cdef void _sets_list(Ctx* c, int t0, int jn) noexcept nogil:
     c.nsets += 1
     for k in range(t0, c.ltypes):
         t = c.ltype[k]
-        m = c.setmask[t]
-        jm = c.setjmask[t]
-        if jn + c.setjn[t] > c.jtotal:
+        if not _set_fits(c, t, jn):
             continue
-        ok = 1
-        for s in range(4):
-            if (m >> s) & 1 and not (jm >> s) & 1:
-                if c.na[s] + 1 > c.hi[s]:
-                    ok = 0
-                    break
-        if not ok:
-            continue
-        for s in range(4):
-            if (m >> s) & 1:
-                if (jm >> s) & 1:
-                    c.nj[s] += 1
-                else:
-                    c.na[s] += 1
+        _set_add(c, t, 1)
         _sets_list(c, k, jn + c.setjn[t])
-        for s in range(4):
-            if (m >> s) & 1:
-                if (jm >> s) & 1:
-                    c.nj[s] -= 1
-                else:
-                    c.na[s] -= 1
+        _set_add(c, t, -1)
         if c.nsets > MAXSETS:
             return
 
