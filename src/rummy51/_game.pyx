@@ -1703,6 +1703,10 @@ cdef inline int tact_beats(int v, int w, int c, int bv, int bw, int bc) noexcept
     return v > bv or (v == bv and (w > bw or (w == bw and c > bc)))
 
 
+cdef enum:
+    NO_OPENING = 127            # FullOpen.usedj: no opening known for hand + x
+
+
 cdef struct FullOpen:
     # tact_discard's questions of the whole hand plus one card x (see full_open)
     int8_t asked[53]            # -1 not asked yet, else whether hand + x opens (keep 2)
@@ -1724,7 +1728,7 @@ cdef int full_open(Game* G, const Hand* hfull, int x, FullOpen* F) noexcept nogi
         return F.asked[x]
     F.used1[x] = 0
     F.used2[x] = 0
-    F.usedj[x] = 127            # no opening known: every rest is asked on its own
+    F.usedj[x] = NO_OPENING     # every rest is asked on its own
     if hand_plus(hfull, x, &hx) != 0:
         # a third copy cannot join the whole hand, but may join a rest without one
         F.asked[x] = 1
@@ -1754,10 +1758,10 @@ cdef inline int spared(const Game* G, const Hand* hfull, int c, int x,
     without c plus x holds it too (keeping one card), so it opens with no question."""
     cdef uint64_t bit
     cdef int have, used
+    if F.usedj[x] == NO_OPENING:
+        return 0
     if c == JOKER:
         return hfull.jokers + (x == JOKER) - F.usedj[x] >= 1
-    if F.usedj[x] > 4:
-        return 0
     bit = (<uint64_t>1) << ((c // 13) * 16 + c % 13)
     have = G.cnt[G.current][c] + (x == c)
     used = ((F.used1[x] & bit) != 0) + ((F.used2[x] & bit) != 0)
@@ -1788,7 +1792,7 @@ cdef int tact_discard(Game* G) noexcept nogil:
     cdef Hand h, hx, hfull
     cdef uint64_t L, Lf
     cdef int p = G.current, nc, k = 0, i, j, c, x, total, outs, v, w, need, left
-    cdef int bc = -1, bo = 0, bv = 0, bw = 0, any_open
+    cdef int bc = -1, bo = 0, bv = 0, bw = 0, any_open, jo
     nc = discard_cands(G, cands)
     for i in range(nc):
         if cands[i] != JOKER:
@@ -1857,14 +1861,15 @@ cdef int tact_discard(Game* G) noexcept nogil:
                 left = hi[i] - lo[i]
                 # a jokerless rest: a joker does all any card x does there (it stands for
                 # x in x's meld, worth as much), so if the rest cannot open with a joker
-                # it cannot with any card (and had no out proved: lo is 0)
-                if (outs == 0 and h.jokers == 0 and G.g.mj >= 1
-                        and not ((pend[i] >> JOKER) & 1 == 0 and F.asked[JOKER] == 1
-                                 and spared(G, &hfull, c, JOKER, &F))
-                        and hand_plus(&h, JOKER, &hx) == 0
-                        and not hsolve(G, &hx, MODE_CAN_OPEN, 1)):
-                    left = 0
-                    pend[i] = 0
+                # it cannot with any card (asked only while no out is proved: an out
+                # proves the rest opens with a joker too)
+                jo = -1
+                if outs == 0 and h.jokers == 0 and G.g.mj >= 1:
+                    hand_plus(&h, JOKER, &hx)
+                    jo = hsolve(G, &hx, MODE_CAN_OPEN, 1)
+                    if not jo:
+                        left = 0
+                        pend[i] = 0
                 L = run_lanes(h.once, G.g.ace_high)
                 for x in range(53):
                     if not (pend[i] >> x) & 1:
@@ -1873,6 +1878,8 @@ cdef int tact_discard(Game* G) noexcept nogil:
                     if h.jokers == 0 and x != JOKER and not melds_with_two(&h, L, x,
                                                                            G.g.ace_high):
                         pass        # in no meld of rest + x: the rest (no opening) cannot
+                    elif x == JOKER and jo >= 0:
+                        outs += u[x]    # the joker test above found the rest + joker opens
                     elif hand_plus(&h, x, &hx) == 0 and hsolve(G, &hx, MODE_CAN_OPEN, 1):
                         outs += u[x]
                     if outs + left < need:
