@@ -16,7 +16,7 @@ nothing and takes the whole pool, and so does this.
 
 from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
-from cpython.pycapsule cimport PyCapsule_IsValid, PyCapsule_GetPointer
+from rummy51._core cimport _bitgen_of
 
 DEF CR_MAXPOOL = 128      # the pool is at most a deck (108 cards)
 DEF CR_MAXP = 6
@@ -91,11 +91,8 @@ cdef double _cr_undercut_risk(bitgen_t* bg, const int32_t* values, int m,
 
 
 cdef bitgen_t* _cr_bitgen(object rng) except NULL:
-    """The ``bitgen_t`` of a numpy Generator (its bit generator's capsule)."""
-    capsule = rng.bit_generator.capsule
-    if not PyCapsule_IsValid(capsule, "BitGenerator"):
-        raise ValueError("rng's bit generator has no valid capsule")
-    return <bitgen_t*>PyCapsule_GetPointer(capsule, "BitGenerator")
+    """The ``bitgen_t`` of a numpy Generator (``_core._bitgen_of`` of its bit generator)."""
+    return _bitgen_of(rng.bit_generator)
 
 
 def _undercut_risk(rng, const int32_t[::1] values, hand_sizes, int me, int points,
