@@ -1,5 +1,7 @@
 """The C meld reconstruction (``solver._rebuild``, ``_carousel.rebuild_counts``) gives
-exactly the melds of the slow Python reference (``solver._rebuild_python``).
+exactly the melds of the slow Python reference (``solver._rebuild_python``), and
+``best_play``'s own melds (``solver._rebuild_path``: the program's path, arranged by
+``_rebuild`` with nothing left to choose) are a legal play reaching the same figures.
 
 ``best_play`` rebuilds the table of the core's best value meld by meld; the C port
 must take the same steps: the same candidate melds in the same order, the same
@@ -57,11 +59,15 @@ def compare(rules, positions, wrong_targets: bool = False) -> None:
             fast = solver._rebuild(counts, value, rules, core)
             slow = solver._rebuild_python(counts, value, rules, core)
             assert fast == slow, where
-        c_play = carousel.best_play(table, hand, rules)
+        c_play = solver._best_play(table, hand, rules, solver._rebuild)
         py_play = solver._best_play(table, hand, rules, solver._rebuild_python)
         assert c_play == py_play, where
         assert (c_play.points_left, c_play.cards_played) == (int(left[k]), int(cards[k])), where
         check_play(melds, hand, c_play, rules, where)
+        # best_play's own melds (the program's path, rebuilt with nothing to choose)
+        path_play = carousel.best_play(table, hand, rules)
+        assert (path_play.points_left, path_play.cards_played) == (int(left[k]), int(cards[k])), where
+        check_play(melds, hand, path_play, rules, where)
         if wrong_targets and k < 2 and value > 0:
             for target in (value + 1, value + 256, value - 1):
                 assert _outcome(solver._rebuild, counts, target, rules, core) == \
@@ -106,11 +112,12 @@ def test_table_joker_rebuild_matches():
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["id"])
 def test_golden_rebuild_matches(case):
     rules = case_rules(case)
-    c_play = carousel.best_play(case["table"], case["hand_text"], rules)
+    c_play = solver._best_play(case["table"], case["hand_text"], rules, solver._rebuild)
     py_play = solver._best_play(case["table"], case["hand_text"], rules, solver._rebuild_python)
     assert c_play == py_play
-    assert (c_play.points_left, c_play.cards_played) == (case["best_points_left"], case["best_cards_played"])
-    check_play(parse_table(case["table"], rules), case["hand_codes"], c_play, rules, case["id"])
+    for play in (c_play, carousel.best_play(case["table"], case["hand_text"], rules)):
+        assert (play.points_left, play.cards_played) == (case["best_points_left"], case["best_cards_played"])
+        check_play(parse_table(case["table"], rules), case["hand_codes"], play, rules, case["id"])
 
 
 def test_gave_up_alike():

@@ -13,6 +13,9 @@ def solve_counts(rules: CoreRules, T: bytes | npt.NDArray[np.uint8], H: bytes | 
 def rebuild_counts(rules: CoreRules, T: bytes | npt.NDArray[np.uint8], H: bytes | npt.NDArray[np.uint8],
                    D: bytes | npt.NDArray[np.uint8], JT: int, JH: int,
                    target: int) -> tuple[int, int, list[list[tuple[int, int]]], int]: ...
+def play_counts(rules: CoreRules, T: bytes | npt.NDArray[np.uint8], H: bytes | npt.NDArray[np.uint8],
+                D: bytes | npt.NDArray[np.uint8], JT: int,
+                JH: int) -> tuple[int, bytes | None, bytes | None, int | None]: ...
 def solve_batch(rules: CoreRules, tables: npt.NDArray[np.uint8], hands: npt.NDArray[np.uint8],
                 points_left: npt.NDArray[np.int32], cards_played: npt.NDArray[np.int32],
                 row0: int = ...) -> None: ...

@@ -73,7 +73,7 @@ cnp.import_array()
 DEF NSLOT = 52
 DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4 jokers
 DEF VALMUL = 256         # value = points * VALMUL + cards played
-DEF DOMINANCE_FROM = 32  # layers with more states than this drop the dominated ones
+DEF DOMINANCE_FROM = 128  # layers with more states than this drop the dominated ones
 DEF MAXSETS = 512        # choices of sets at one rank listed for a layer (else recursed)
 DEF CACHE_KEEP = 1 << 15  # suit option lists kept between solves (Work.cache) ...
 DEF POOL_KEEP = 1 << 18   # ... and their options, at most (then it is emptied)
@@ -108,6 +108,8 @@ cdef struct Table:
     int32_t* vals         # the best value of each entry
     int32_t* slot         # the index slot of each entry (to clear the index quickly)
     int32_t* idx          # open addressing: an entry number, or -1 for an empty slot
+    int32_t* par          # the entry of the previous layer it came from (its best value's)
+    uint32_t* info        # and what that step placed (_solve_dp with a Path)
     int64_t cap           # index slots, a power of two; at most cap / 2 entries
     int64_t n             # entries in use
 
@@ -134,7 +136,10 @@ cdef int _table_init(Table* t, int64_t cap) noexcept nogil:
     t.vals = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
     t.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
     t.idx = <int32_t*>malloc(cap * sizeof(int32_t))
-    if t.keys == NULL or t.vals == NULL or t.slot == NULL or t.idx == NULL:
+    t.par = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
+    t.info = <uint32_t*>malloc((cap // 2 + 1) * sizeof(uint32_t))
+    if (t.keys == NULL or t.vals == NULL or t.slot == NULL or t.idx == NULL
+            or t.par == NULL or t.info == NULL):
         return -1
     for i in range(cap):
         t.idx[i] = -1
@@ -145,6 +150,10 @@ cdef void _table_free(Table* t) noexcept nogil:
     free(t.vals)
     free(t.slot)
     free(t.idx)
+    free(t.par)
+    free(t.info)
+    t.par = NULL
+    t.info = NULL
     t.keys = NULL
     t.vals = NULL
     t.slot = NULL
@@ -164,12 +173,16 @@ cdef int _table_grow(Table* t) noexcept nogil:
         t[0] = old
         return -1
     for e in range(old.n):
-        _table_put(t, old.keys[3 * e], old.keys[3 * e + 1], old.keys[3 * e + 2], old.vals[e])
+        # distinct keys into an empty table: every entry keeps its number
+        _table_put(t, old.keys[3 * e], old.keys[3 * e + 1], old.keys[3 * e + 2], old.vals[e],
+                   old.par[e], old.info[e])
     _table_free(&old)
     return 0
 
-cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v) noexcept nogil:
-    """Insert the state (a, b, c) with value v, keeping the larger value; -1 on no memory."""
+cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v, int32_t par,
+                    uint32_t info) noexcept nogil:
+    """Insert the state (a, b, c) with value v, keeping the larger value (and the ``par``
+    and ``info`` of the first step that gave it); -1 on no memory."""
     cdef uint64_t mask = <uint64_t>(t.cap - 1)
     cdef uint64_t i = _hash3(a, b, c) & mask
     cdef int32_t e = t.idx[i]
@@ -177,10 +190,14 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v) noe
         if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
             if v > t.vals[e]:
                 t.vals[e] = v
+                t.par[e] = par
+                t.info[e] = info
             return 0
         i = (i + 1) & mask
         e = t.idx[i]
     e = <int32_t>t.n
+    t.par[e] = par
+    t.info[e] = info
     t.keys[3 * e] = a
     t.keys[3 * e + 1] = b
     t.keys[3 * e + 2] = c
@@ -210,6 +227,7 @@ cdef struct Opt:
     uint8_t uj             # joker slots the suit's runs take here
     uint8_t need           # jokers its short runs need at the next positions (lookahead)
     uint8_t ace            # at position 1: the suit's ace field for position 14
+    uint8_t nh             # hand naturals it places (gain over the card's value)
 
 cdef struct CEnt:
     uint64_t key           # (runs, set naturals, set jokers, ace field)
@@ -226,6 +244,18 @@ cdef struct Cache:
     int64_t pool_cap
     int64_t pool_n
     uint64_t epoch         # keys of one layer only (see _solve_dp) made so far
+
+DEF PATH_MAX = 1 << 20   # entries of all the layers a Path keeps, at most
+
+# The steps of every layer of a solve (_solve_dp with a Path): layer p's entries are
+# par[off[p] .. off[p] + n[p]) and info[...]; ``best`` the final entry.
+cdef struct Path:
+    int32_t* par
+    uint32_t* info
+    int64_t cap
+    int64_t off[16]
+    int64_t n[16]
+    int64_t best
 
 cdef struct Ctx:
     const CRules* r
@@ -279,6 +309,10 @@ cdef struct Ctx:
     uint8_t* set_jn        # and the jokers it takes
     uint64_t sctx[4]       # everything suit s's options depend on at p besides its runs
                            # and the sets (see _solve_dp): the second word of its cache key
+    Path* path             # the steps are kept (for the counts of the play), or NULL
+    int32_t parent         # the entry being expanded (its successors' par)
+    int32_t minval         # successors worth less than this cannot reach the value asked
+                           # for (``want`` of _solve_dp): they are not kept
 
 # run code: bits 0-1 length (1, 2, 3 = three or more), bit 2 holds a natural, bits 3-4 jokers
 cdef inline int _rlen(int code) noexcept nogil:
@@ -386,7 +420,8 @@ cdef int _cache_add(Cache* k, uint64_t key, uint64_t key2, int32_t off, int32_t 
     k.n += 1
     return 0
 
-cdef int _pool_push(Ctx* c, uint32_t packed, int32_t gain, int uj, int need, int ace) noexcept nogil:
+cdef int _pool_push(Ctx* c, uint32_t packed, int32_t gain, int uj, int need, int ace,
+                    int nh) noexcept nogil:
     """Add an option to the list being generated (the same runs, jokers and ace field
     already there: keep the larger gain); -1 on no memory."""
     cdef Cache* k = c.cache
@@ -398,6 +433,7 @@ cdef int _pool_push(Ctx* c, uint32_t packed, int32_t gain, int uj, int need, int
         if o.packed == packed and o.uj == uj and o.ace == ace:
             if gain > o.gain:
                 o.gain = gain
+                o.nh = <uint8_t>nh
             return 0
     if k.pool_n == k.pool_cap:
         grown = <Opt*>realloc(k.pool, 2 * k.pool_cap * sizeof(Opt))
@@ -411,6 +447,7 @@ cdef int _pool_push(Ctx* c, uint32_t packed, int32_t gain, int uj, int need, int
     o.uj = <uint8_t>uj
     o.need = <uint8_t>need
     o.ace = <uint8_t>ace
+    o.nh = <uint8_t>nh
     k.pool_n += 1
     return 0
 
@@ -532,7 +569,7 @@ cdef void _opts_rec(Ctx* c, int s, int i, int prev_choice, int nnat, int njk,
                     pend = 0
                 ace = req_rem | (rem_total << 2) | (pend << 4)
             if _pool_push(c, _pack_runs(buf, nnew + un + uj), extra * (c.v[s] * VALMUL + 1),
-                          juse + uj, nd, ace) != 0:
+                          juse + uj, nd, ace, extra) != 0:
                 c.failed = 1
                 return
 
@@ -586,6 +623,11 @@ cdef inline int64_t _suit_options(Ctx* c, int s) noexcept nogil:
     c.last_e[s] = e
     return e
 
+cdef inline uint32_t _step_info(const Ctx* c, int s, const Opt* o) noexcept nogil:
+    """What suit s's option places at position p, 6 bits: the hand naturals and, 3
+    bits up, the joker slots (its runs' and the sets')."""
+    return (<uint32_t>o.nh) | ((<uint32_t>(o.uj + c.nj[s])) << 3)
+
 cdef void _combine(Ctx* c, int jused) noexcept nogil:
     """Every successor of the state with the sets chosen: one option per suit within
     the joker budget (the options' jokers plus the jokers their short runs need next)."""
@@ -605,6 +647,7 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
     cdef Opt* b3
     cdef int64_t e[4]
     cdef int s
+    cdef uint32_t info
     for s in range(4):
         e[s] = _suit_options(c, s)
         if e[s] == -1:
@@ -655,8 +698,14 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
                     if c.p == 1:
                         w3 |= ((<uint64_t>p0.ace) << 8) | ((<uint64_t>p1.ace) << 16) | \
                               ((<uint64_t>p2.ace) << 24) | ((<uint64_t>p3.ace) << 32)
+                    if g2 + p3.gain < c.minval:
+                        continue
                     _n_emit += 1
-                    if _table_put(c.out, wa, wb, w3, g2 + p3.gain) != 0:
+                    info = 0
+                    if c.path != NULL:
+                        info = (_step_info(c, 0, p0) | (_step_info(c, 1, p1) << 6)
+                                | (_step_info(c, 2, p2) << 12) | (_step_info(c, 3, p3) << 18))
+                    if _table_put(c.out, wa, wb, w3, g2 + p3.gain, c.parent, info) != 0:
                         c.failed = 1
                         return
 
@@ -898,6 +947,8 @@ cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
             t.keys[3 * j + 1] = t.keys[3 * e + 1]
             t.keys[3 * j + 2] = t.keys[3 * e + 2]
             t.vals[j] = t.vals[e]
+            t.par[j] = t.par[e]
+            t.info[j] = t.info[e]
             t.slot[j] = t.slot[e]
             t.idx[t.slot[j]] = <int32_t>j
             j += 1
@@ -957,7 +1008,7 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     cdef Pos pp = pos0[0]
     _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
-    return _solve_dp(r, &pp, w)
+    return _solve_dp(r, &pp, w, 0, NULL)
 
 
 cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
@@ -1023,8 +1074,46 @@ cdef inline int _ctx_fits(const CRules* r, const Pos* pos) noexcept nogil:
     return 1 if (pos.JT + pos.JH <= 15 and r.mj >= 0) else 0
 
 
-cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
-    """The dynamic program over the positions (the module docstring)."""
+cdef int _path_keep(Path* path, int p, const Table* t) noexcept nogil:
+    """Keep layer p's steps (its entries' par and info) in ``path``; -1 if too many."""
+    cdef int64_t need = path.off[p - 1] + path.n[p - 1] + t.n
+    cdef int64_t cap
+    cdef int32_t* par
+    cdef uint32_t* info
+    if need > path.cap:
+        if need > PATH_MAX:
+            return -1
+        cap = path.cap * 2 if path.cap > 0 else 4096
+        while cap < need:
+            cap *= 2
+        par = <int32_t*>realloc(path.par, cap * sizeof(int32_t))
+        if par == NULL:
+            return -1
+        path.par = par
+        info = <uint32_t*>realloc(path.info, cap * sizeof(uint32_t))
+        if info == NULL:
+            return -1
+        path.info = info
+        path.cap = cap
+    path.off[p] = path.off[p - 1] + path.n[p - 1]
+    path.n[p] = t.n
+    memcpy(&path.par[path.off[p]], t.par, t.n * sizeof(int32_t))
+    memcpy(&path.info[path.off[p]], t.info, t.n * sizeof(uint32_t))
+    return 0
+
+cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
+                       Path* path) noexcept nogil:
+    """The dynamic program over the positions (the module docstring).
+
+    ``want`` > 0 asks only whether the value reaches ``want``: a state whose value plus
+    every hand card of the later positions (all the hand's aces while the high ace is
+    to come) and every hand joker falls short of it cannot, and is not kept. The
+    answer is then exact when it is ``want`` or more, and otherwise only some value
+    below ``want`` (or -1). ``want`` <= 0 keeps every state: the exact value.
+
+    With ``path`` (and ``want`` <= 0) every layer's steps are kept there and
+    ``path.best`` is the final entry of the value returned, so ``_path_counts`` can
+    read the play off it."""
     global _n_states
     cdef Ctx c
     cdef Table* cur = &w.a
@@ -1039,6 +1128,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     cdef int ace_info, missing, natmask, freemask, fr, jf, low
     cdef uint64_t sctx, lctx
     cdef int ctx_ok = _ctx_fits(r, pos)
+    cdef int32_t later[15]     # the hand's value at the positions after p (want > 0)
+    cdef int32_t jv = r.val[52] * VALMUL + 1
     cdef int set_na[4 * MAXSETS]
     cdef int set_nj[4 * MAXSETS]
     cdef uint8_t set_jn[MAXSETS]
@@ -1059,8 +1150,13 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
     c.setjn = r.stn[k]
     _table_clear(cur)
     _table_clear(nxt)
-    if _table_put(cur, 0, 0, 0, 0) != 0:
+    if _table_put(cur, 0, 0, 0, 0, -1, 0) != 0:
         return -2
+    c.path = path
+    if path != NULL:
+        path.off[0] = 0
+        path.n[0] = 1
+        path.best = -1
     # The high ace (position 14) of a suit is kept track of only if some run can reach
     # it: the king and queen there, or jokers for them. Otherwise the aces of that suit
     # are decided at position 1 like any card (and the state carries nothing for 14).
@@ -1073,6 +1169,19 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                     missing += 1
             if missing <= c.jtotal and missing <= r.mj:
                 c.high_ok[s] = 1
+    c.minval = -1
+    if want > 0:
+        later[P] = pos.JH * jv
+        for p in range(P - 1, 0, -1):
+            later[p] = later[p + 1]
+            if p + 1 <= 13:
+                for s in range(4):
+                    q = _card_at(s, p + 1)
+                    later[p] += pos.H[q] * (r.val[q] * VALMUL + 1)
+        if r.ace_high:
+            for s in range(4):
+                for p in range(1, P):
+                    later[p] += pos.H[13 * s] * (r.val[13 * s] * VALMUL + 1)
     c.cache = &w.cache
     # The suits' options are kept from one position (and one solve) to the next: their
     # keys hold everything they depend on. Only a cache grown too large is emptied,
@@ -1094,10 +1203,13 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                 for e in range(cur.n):
                     _n_states += 1
                     if _runs_complete(cur.keys[3 * e]) and _runs_complete(cur.keys[3 * e + 1]):
-                        if _table_put(nxt, 0, 0, cur.keys[3 * e + 2], cur.vals[e]) != 0:
+                        if _table_put(nxt, 0, 0, cur.keys[3 * e + 2], cur.vals[e],
+                                      <int32_t>e, 0) != 0:
                             return -2
                 if nxt.n > DOMINANCE_FROM:
                     _drop_dominated(nxt, c.track_nat, c.track_jk)
+                if path != NULL and _path_keep(path, p, nxt) != 0:
+                    return -2
                 tmp = cur
                 cur = nxt
                 nxt = tmp
@@ -1106,6 +1218,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             c.last_key[s] = <uint64_t>0xFFFFFFFFFFFFFFFF  # no key is all ones (bits 52+ unused)
         c.out = nxt
         c.p = p
+        if want > 0:
+            c.minval = want - later[p]
         c.last = 1 if p == P else 0
         c.can_start = 1 if p <= P - 2 else 0
         c.sets_ok = 1 if p <= 13 else 0
@@ -1231,6 +1345,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
             c.nsets = 0
         for e in range(cur.n):
             _n_states += 1
+            c.parent = <int32_t>e
             ka = cur.keys[3 * e]
             kb = cur.keys[3 * e + 1]
             kc = cur.keys[3 * e + 2]
@@ -1274,6 +1389,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
                 return -2
         if nxt.n > DOMINANCE_FROM:
             _drop_dominated(nxt, c.track_nat, c.track_jk)
+        if path != NULL and _path_keep(path, p, nxt) != 0:
+            return -2
         tmp = cur
         cur = nxt
         nxt = tmp
@@ -1285,7 +1402,130 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w) noexcept nogil:
         v = cur.vals[e] + (k - pos.JT) * (r.val[52] * VALMUL + 1)
         if v > best:
             best = v
+            if path != NULL:
+                path.best = e
     return best
+
+
+cdef int _path_counts(const Path* path, int P, uint8_t* hand, uint8_t* jslots) noexcept nogil:
+    """The play of ``path``: the hand naturals it places and the joker slots of each
+    card; -1 if the path is not whole (a bug)."""
+    cdef int64_t e = path.best
+    cdef int p, s, q
+    cdef uint32_t info, x
+    memset(hand, 0, 52)
+    memset(jslots, 0, 52)
+    if e < 0:
+        return -1
+    for p in range(P, 0, -1):
+        if e >= path.n[p]:
+            return -1
+        info = path.info[path.off[p] + e]
+        for s in range(4):
+            x = (info >> (6 * s)) & 63
+            if x:
+                q = _card_at(s, p)
+                hand[q] += x & 7
+                jslots[q] += x >> 3
+        e = path.par[path.off[p] + e]
+        if e < 0 or e >= path.n[p - 1]:
+            return -1
+    return 0
+
+cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, uint8_t* nT,
+                         uint8_t* nD, int* nJT) noexcept nogil:
+    """``_solve`` that also reads the play off the program's path: the table after it
+    as counts (naturals ``nT``, jokers declared as each card ``nD``, ``nJT`` jokers).
+    The value as ``_solve`` gives it (0: no play, the outputs untouched; -1, -2 as
+    there); -3 when the path cannot be read (more than 7 jokers, or a bug)."""
+    cdef Pos pp = pos[0]
+    cdef uint8_t hand[52]
+    cdef uint8_t js[52]
+    cdef int c, k = 0, P = 14 if r.ace_high else 13
+    cdef int32_t v, check
+    cdef int before, after = 0
+    _fix_forced_jokers(r, &pp)
+    for c in range(52):
+        after += pp.H[c]
+    for k in range(4):
+        before = after
+        _prune_hand(r, &pp)
+        after = 0
+        for c in range(52):
+            after += pp.H[c]
+        if after == before:
+            break
+    k = 0
+    if pp.JT + pp.JH > 7:
+        return -3
+    if after + pp.JH == 0:
+        return 0                # nothing in the hand can be placed (a valid table assumed)
+    # only a play (value 1 or more) is of use: states that cannot make one are dropped
+    v = _solve_dp(r, &pp, w, 1, path)
+    if v <= 0:
+        return 0
+    if path.best < 0:
+        return -3
+    if _path_counts(path, P, hand, js) != 0:
+        return -3
+    check = 0
+    for c in range(52):
+        if hand[c] > pp.H[c]:
+            return -3
+        check += hand[c] * (r.val[c] * VALMUL + 1)
+        k += js[c]
+    if k < pp.JT or k - pp.JT > pp.JH:
+        return -3
+    check += (k - pp.JT) * (r.val[52] * VALMUL + 1)
+    if check != v:
+        return -3
+    for c in range(52):
+        nT[c] = pos.T[c] + hand[c]
+        # a forced table joker (made a natural of its card) is still a joker there
+        nD[c] = js[c] + pp.T[c] - pos.T[c]
+    nJT[0] = pos.JT + k - pp.JT
+    return v
+
+
+def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
+                const uint8_t[::1] D, int JT, int JH):
+    """The best play of raw counts, read off the program's own path: ``(value, nT, nD,
+    nJT)``, the table after the play as counts (naturals, jokers declared as each
+    card, jokers), or ``(value, None, None, None)`` when there is no play (value 0 or
+    -1) or the path cannot be read (value -3: more than 7 jokers). GIL released."""
+    cdef Pos pos
+    cdef Work w
+    cdef Path path
+    cdef uint8_t nT[52]
+    cdef uint8_t nD[52]
+    cdef int nJT = 0, i
+    cdef int32_t v
+    if T.shape[0] != 52 or H.shape[0] != 52 or D.shape[0] != 52:
+        raise ValueError("counts must be 52 long")
+    if JT < 0 or JH < 0 or JT + JH > 15:
+        raise ValueError("joker counts out of range")
+    for i in range(52):
+        if T[i] + H[i] > 3 or D[i] > 7:
+            raise ValueError("card counts out of range")
+        pos.T[i] = T[i]
+        pos.H[i] = H[i]
+        pos.D[i] = D[i]
+    pos.JT = JT
+    pos.JH = JH
+    memset(&path, 0, sizeof(Path))
+    if _work_init_kept(&w) != 0:
+        raise MemoryError()
+    with nogil:
+        v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT)
+    _work_free_kept(&w)
+    free(path.par)
+    free(path.info)
+    if v == -2:
+        raise MemoryError("the carousel solver ran out of memory")
+    if v <= 0:
+        return v, None, None, None
+    return v, bytes(nT[:52]), bytes(nD[:52]), nJT
+
 
 # --------------------------------------------------------------------------- Python side
 cdef class CoreRules:

@@ -9,10 +9,12 @@ caller, move for move as ``rummy51.carousel.engine.GameState`` with
 row per round and seat, the columns of ``studies._carousel_plan.CHUNK_COLUMNS``).
 
 The table is kept as counts (table naturals T, jokers declared D, table jokers JT):
-the solver's value and its meld reconstruction depend on nothing else, so the table
-after a meld play is the counts of the melds ``_cg_rebuild`` builds: ``_rebuild`` step
-for step, which builds the melds ``carousel.solver.best_play`` returns (sorting them
-changes no count). A greedy turn:
+the solver's value depends on nothing else, and ``carousel.solver.best_play`` takes
+the table after the play from the dynamic program's path as counts
+(``_solve_play``), then only arranges those cards into melds. So the kernel takes the
+same counts from the same call and never builds melds. (``_cg_rebuild``, ``_rebuild``
+step for step, serves positions whose path cannot be read: more than 7 jokers, none
+in a real game.) A greedy turn:
 
 * draw; after a first or second draw that took a card, meld the best play if one
   exists (``_solve`` > 0), otherwise draw again; the third card ends the drawing;
@@ -187,6 +189,7 @@ cdef int _cg_stranded(const CRules* r, const Pos* pos) noexcept nogil:
 DEF MEMO_BITS = 13
 DEF MEMO_SIZE = 8192      # 1 << MEMO_BITS entries; a round asks a few hundred questions
 DEF MEMO_KW = 6
+DEF MEMO_BELOW = -3       # a value MEMO_BELOW - u: the exact value is below u
 
 cdef struct Memo:
     uint64_t key[MEMO_SIZE][MEMO_KW]
@@ -202,6 +205,7 @@ cdef struct CGCtx:
     int ncand[52]             # 0: not made yet
     int clen[52][RB_MAXCAND]
     uint8_t cand[52][RB_MAXCAND * 14]
+    Path path                 # the program's steps of the last meld question
 
 
 cdef inline void _memo_reset(Memo* m) noexcept nogil:
@@ -246,6 +250,12 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
     cdef uint64_t k[MEMO_KW]
     cdef uint64_t h = 0
     cdef Memo* m = x.memo
+    if m == NULL:
+        # the round memo serves only the meld-by-meld rebuild (no readable path)
+        x.memo = m = <Memo*>calloc(1, sizeof(Memo))
+        if m == NULL:
+            return -2
+        _memo_reset(m)
     cdef int i, j, same, before, after
     cdef int32_t v
     _fix_forced_jokers(r, &key)
@@ -273,11 +283,21 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
                 same = 0
                 break
         if same:
-            return m.val[i]
+            v = m.val[i]
+            if v > MEMO_BELOW:
+                return v                # the exact value (or -1: no arrangement)
+            if check and want >= MEMO_BELOW - v:
+                return -1               # below a value no larger than want
+            break                       # below a larger value: ask the program
         i = (i + 1) & (MEMO_SIZE - 1)
-    v = _solve(r, &key, &x.w)
+    # the key is the program's own position (forced jokers fixed, the hand pruned to
+    # its fixed point: _solve would change nothing), so the program is asked directly;
+    # with ``check`` only whether it reaches ``want`` (a shorter answer is "no")
+    v = _solve_dp(r, &key, &x.w, want if check else 0, NULL)
     if v == -2:
         return v
+    if check and v < want:
+        v = MEMO_BELOW - want   # remembered as "below want" only
     if 2 * m.n < MEMO_SIZE:
         m.gen[i] = m.cur
         for j in range(MEMO_KW):
@@ -470,6 +490,18 @@ cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
     memcpy(pos.D, g.D, 52)
     pos.JT = g.JT
     pos.JH = g.JH[p]
+    # the play the program's path holds (best_play's, see _rebuild_path in
+    # carousel/solver.py): the new table's counts at once
+    v = _solve_play(r, &pos, &x.w, &x.path, nT, nD, &nJT)
+    if v == -2:
+        return -CG_NO_MEMORY
+    if v == 0:
+        return 0
+    if v > 0:
+        return _cg_apply(r, g, p, nT, nD, nJT)
+    if v == -1:
+        return -CG_BAD_TABLE
+    # no path to read (more than 7 jokers): the play _rebuild builds
     v = _cg_solve(r, &pos, 0, 0, x)
     if v == -2:
         return -CG_NO_MEMORY
@@ -492,6 +524,14 @@ cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
             nJT += 1
         else:
             nT[c] += 1
+    return _cg_apply(r, g, p, nT, nD, nJT)
+
+
+cdef int _cg_apply(const CRules* r, CGame* g, int p, const uint8_t* nT, const uint8_t* nD,
+                   int nJT) noexcept nogil:
+    """Seat ``p`` makes the table ``nT``, ``nD``, ``nJT`` (counts): 1, or -CG_BAD_TABLE
+    when the engine would refuse it."""
+    cdef int c, k, i, old_jt
     # the hand gives the naturals the new table holds beyond the old one, and the
     # jokers beyond the old table's (check_meld_play's from_hand and hand_jokers)
     k = 0
@@ -604,7 +644,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
         if (row + n) > cap_rows:
             return CG_FULL
         g.round = rnd
-        _memo_reset(x.memo)
+        if x.memo != NULL:
+            _memo_reset(x.memo)
         deck = decks + <int64_t>(rnd - rnd0) * S
         # the deal: the dealer's left gets the first hand_size cards, and so on
         memset(g.T, 0, 52)
@@ -929,10 +970,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
                                  "(0..51, 52 the joker)")
     g = <CGame*>calloc(1, sizeof(CGame))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
-    if x != NULL:
-        x.memo = <Memo*>calloc(1, sizeof(Memo))
-    if g == NULL or rb == NULL or x == NULL or x.memo == NULL or _work_init_kept(&x.w) != 0:
+    x = <CGCtx*>calloc(1, sizeof(CGCtx))   # x.memo: made by _cg_solve when first needed
+    if g == NULL or rb == NULL or x == NULL or _work_init_kept(&x.w) != 0:
         free(g)
         free(rb)
         if x != NULL:
@@ -959,6 +998,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     if trace is not None and events > g.trace_cap:
         status = CG_FULL
     _work_free_kept(&x.w)       # the option cache serves the thread's next game
+    free(x.path.par)
+    free(x.path.info)
     free(x.memo)
     free(x)
     free(g)

@@ -2,16 +2,19 @@
 
 A position is a table (a list of meld texts, one `` | ``-separated string, or melds
 as code lists with a table joker ``[52, declared]``) and a hand (card text or codes).
-The exact answer comes from the Cython core (``rummy51._carousel``); the melds of the
-best play are rebuilt meld by meld (in C too: ``_carousel.rebuild_counts``), each step
-checked against the core's exact value of what is left, so the returned table always
-reaches the core's figures.
+The exact answer comes from the Cython core (``rummy51._carousel``). The best play is
+the one the core's dynamic program found: its path gives the table after the play as
+counts (``_carousel.play_counts``: the naturals, and the card each joker stands for),
+and ``_carousel.rebuild_counts`` arranges those cards into melds, every card and every
+joker's card required, each step checked against the core's exact answer for what is
+left. So the returned table always reaches the core's figures, and a game's table
+depends only on the counts (the game kernel plays the same moves from counts alone).
 
 >>> p = best_play(["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C")
 >>> p.points_left, p.cards_played, p.can_knock
 (2, 3, True)
 >>> [m.text() for m in p.melds]
-['JK(4S) 5S 6S', '7S 8S 9S', '9H 9D 9C']
+['5S 6S 7S', '8S 9S JK(10S)', '9H 9D 9C']
 >>> can_meld("QH KH AH", "2H 3H")
 False
 
@@ -287,6 +290,27 @@ def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
     return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], played_jokers
 
 
+def _rebuild_path(st: _Counts, target: int, rules: CarouselRules, core):
+    """The melds of the play the core's own program found (``_carousel.play_counts``):
+    the table after it as counts (naturals, and the card each joker stands for),
+    arranged into melds by ``_rebuild`` with nothing left to choose (no hand; every
+    card, and every joker's card, required). Positions whose program path cannot be
+    read (more than 7 jokers) use ``_rebuild`` on the position itself."""
+    value, nT, nD, nJT = _carousel.play_counts(core, bytes(st.T), bytes(st.H), bytes(st.D),
+                                               st.JT, st.JH)
+    if nT is None or nD is None or nJT is None:
+        if value == -3:
+            return _rebuild(st, target, rules, core)
+        raise GaveUp(f"the core found no play (value {value}) where it had found {target}")
+    if value != target:
+        raise GaveUp(f"the core's play is worth {value}, not {target}")
+    slots = bytes(a + b for a, b in zip(nT, nD))
+    status, detail, built, _ = _carousel.rebuild_counts(core, nT, bytes(52), slots, nJT, 0, 0)
+    if status != 0:
+        raise reconstruction_error(status, detail)
+    return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], nJT - st.JT
+
+
 @lru_cache(maxsize=1 << 16)
 def _rebuilt_meld(pairs: tuple, rules: CarouselRules) -> TableMeld:
     """``make_meld`` of rebuilt slot pairs, memoised (a TableMeld is immutable; the
@@ -302,7 +326,7 @@ def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
     melds separated by `` | ``, or melds as code lists (a table joker ``[52, declared]``);
     ``hand``: card text (``"5S 9S JK"``) or codes. Raises ValueError / TypeError naming
     the bad input."""
-    return _best_play(table, hand, rules, _rebuild)
+    return _best_play(table, hand, rules, _rebuild_path)
 
 
 def _best_play(table, hand, rules, rebuild) -> Play:
