@@ -1487,6 +1487,26 @@ cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, u
     return v
 
 
+cdef int _counts_pos(const uint8_t[::1] T, const uint8_t[::1] H, const uint8_t[::1] D,
+                     int JT, int JH, int max_jokers, Pos* pos) except -1:
+    """Raw counts (52 each, and the joker counts) into ``pos``, or a ValueError
+    naming what is out of range."""
+    cdef int i
+    if T.shape[0] != 52 or H.shape[0] != 52 or D.shape[0] != 52:
+        raise ValueError("counts must be 52 long")
+    if JT < 0 or JH < 0 or JT + JH > max_jokers:
+        raise ValueError("joker counts out of range")
+    for i in range(52):
+        if T[i] + H[i] > 3 or D[i] > 7:
+            raise ValueError("card counts out of range")
+        pos.T[i] = T[i]
+        pos.H[i] = H[i]
+        pos.D[i] = D[i]
+    pos.JT = JT
+    pos.JH = JH
+    return 0
+
+
 def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
                 const uint8_t[::1] D, int JT, int JH):
     """The best play of raw counts, read off the program's own path: ``(value, nT, nD,
@@ -1500,18 +1520,7 @@ def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     cdef uint8_t nD[52]
     cdef int nJT = 0, i
     cdef int32_t v
-    if T.shape[0] != 52 or H.shape[0] != 52 or D.shape[0] != 52:
-        raise ValueError("counts must be 52 long")
-    if JT < 0 or JH < 0 or JT + JH > 15:
-        raise ValueError("joker counts out of range")
-    for i in range(52):
-        if T[i] + H[i] > 3 or D[i] > 7:
-            raise ValueError("card counts out of range")
-        pos.T[i] = T[i]
-        pos.H[i] = H[i]
-        pos.D[i] = D[i]
-    pos.JT = JT
-    pos.JH = JH
+    _counts_pos(T, H, D, JT, JH, 15, &pos)
     memset(&path, 0, sizeof(Path))
     if _work_init_kept(&w) != 0:
         raise MemoryError()
@@ -1648,18 +1657,7 @@ def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     cdef Work w
     cdef int32_t v
     cdef int i
-    if T.shape[0] != 52 or H.shape[0] != 52 or D.shape[0] != 52:
-        raise ValueError("counts must be 52 long")
-    if JT < 0 or JH < 0 or JT + JH > 7:
-        raise ValueError("joker counts out of range")
-    for i in range(52):
-        if T[i] + H[i] > 3 or D[i] > 7:
-            raise ValueError("card counts out of range")
-        pos.T[i] = T[i]
-        pos.H[i] = H[i]
-        pos.D[i] = D[i]
-    pos.JT = JT
-    pos.JH = JH
+    _counts_pos(T, H, D, JT, JH, 7, &pos)
     if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
@@ -1971,18 +1969,7 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     cdef Work w
     cdef Rebuild* out
     cdef int i, k, m, s
-    if T.shape[0] != 52 or H.shape[0] != 52 or D.shape[0] != 52:
-        raise ValueError("counts must be 52 long")
-    if JT < 0 or JH < 0 or JT + JH > 7:
-        raise ValueError("joker counts out of range")
-    for i in range(52):
-        if T[i] + H[i] > 3 or D[i] > 7:
-            raise ValueError("card counts out of range")
-        pos.T[i] = T[i]
-        pos.H[i] = H[i]
-        pos.D[i] = D[i]
-    pos.JT = JT
-    pos.JH = JH
+    _counts_pos(T, H, D, JT, JH, 7, &pos)
     out = <Rebuild*>malloc(sizeof(Rebuild))
     if out == NULL:
         raise MemoryError()
