@@ -1001,6 +1001,23 @@ cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
             pos.H[c] = 0
 
 
+cdef int _prune_hand_fixpoint(const CRules* r, Pos* pos) noexcept nogil:
+    """``_prune_hand`` until nothing more drops out (a dropped card can make another
+    unplaceable), at most four rounds; the hand naturals left."""
+    cdef int i, c, before, after = 0
+    for c in range(52):
+        after += pos.H[c]
+    for i in range(4):
+        before = after
+        _prune_hand(r, pos)
+        after = 0
+        for c in range(52):
+            after += pos.H[c]
+        if after == before:
+            break
+    return after
+
+
 cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     """Best value (points * 256 + cards) of the hand cards a play can place, -1 when no
     arrangement keeps every table card (never for a real table), -2 on no memory.
@@ -1111,9 +1128,9 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
     answer is then exact when it is ``want`` or more, and otherwise only some value
     below ``want`` (or -1). ``want`` <= 0 keeps every state: the exact value.
 
-    With ``path`` (and ``want`` <= 0) every layer's steps are kept there and
-    ``path.best`` is the final entry of the value returned, so ``_path_counts`` can
-    read the play off it."""
+    With ``path`` every layer's steps are kept there and ``path.best`` is the final
+    entry of the value returned (with ``want``, of a value reaching it), so
+    ``_path_counts`` can read the play off it."""
     global _n_states
     cdef Ctx c
     cdef Table* cur = &w.a
@@ -1443,19 +1460,9 @@ cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, u
     cdef uint8_t js[52]
     cdef int c, k = 0, P = 14 if r.ace_high else 13
     cdef int32_t v, check
-    cdef int before, after = 0
+    cdef int after
     _fix_forced_jokers(r, &pp)
-    for c in range(52):
-        after += pp.H[c]
-    for k in range(4):
-        before = after
-        _prune_hand(r, &pp)
-        after = 0
-        for c in range(52):
-            after += pp.H[c]
-        if after == before:
-            break
-    k = 0
+    after = _prune_hand_fixpoint(r, &pp)
     if pp.JT + pp.JH > 7:
         return -3
     if after + pp.JH == 0:

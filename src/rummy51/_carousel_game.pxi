@@ -234,13 +234,6 @@ cdef inline void _memo_pack(const Pos* p, uint64_t* k) noexcept nogil:
     k[MEMO_KW - 1] |= (<uint64_t>(p.JT * 8 + p.JH)) << 50
 
 
-cdef inline int _cg_hand_cards(const Pos* p) noexcept nogil:
-    cdef int c, n = 0
-    for c in range(52):
-        n += p.H[c]
-    return n
-
-
 cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
                        CGCtx* x) noexcept nogil:
     """``_solve(pos)``, remembered for the round. With ``check``: -1 as soon as the
@@ -256,16 +249,10 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
         if m == NULL:
             return -2
         _memo_reset(m)
-    cdef int i, j, same, before, after
+    cdef int i, j, same
     cdef int32_t v
     _fix_forced_jokers(r, &key)
-    after = _cg_hand_cards(&key)
-    for i in range(4):
-        before = after
-        _prune_hand(r, &key)
-        after = _cg_hand_cards(&key)
-        if after == before:
-            break
+    _prune_hand_fixpoint(r, &key)
     if check:
         if want < 0 or _cg_hand_value(r, &key) < want:
             return -1
