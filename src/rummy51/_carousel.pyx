@@ -58,8 +58,20 @@ so they are enumerated once (``_suit_options``) and kept, under that full key, f
 every later layer and position the same work area solves (``Work.cache``, emptied
 between two solves once it is large); each state combines the four suits' lists under
 the joker budget, stopping at the first suit with none. The choices of sets at a
-rank are listed once per layer (``_sets_list``), and a jokerless layer with no card
-of any suit at its rank only ends the runs (the full expansion would give the same).
+rank are listed once per layer (``_sets_list``), with the distinct (naturals, jokers)
+pairs each suit gives them, so a state looks each suit's list up once per pair (a
+small per-layer memo in front of the cache), and a jokerless layer with no card of
+any suit at its rank only ends the runs (the full expansion would give the same).
+
+Where some suit's ace may stand high, each state carries its aces' fields from
+position 1 to 14, and the layers between hold many states that differ only there
+(up to one per combination of the suits' ace choices: ten times the states of the
+same position with the ace low only). Their successors at positions 2..13 are the
+same, so such a layer is expanded once per group (the same runs and jokers): the
+group's first state records its successors, and each state of the group puts them,
+with its own fields and value, in the order the per-state expansion would have: the
+same layers, the same values and the same paths. Dominance is looked for once per
+group too (``_drop_dominated_grouped``).
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
@@ -75,6 +87,10 @@ DEF MAXRUNS = 6          # open runs of one suit: slots of a card <= 2 decks + 4
 DEF VALMUL = 256         # value = points * VALMUL + cards played
 DEF DOMINANCE_FROM = 128  # layers with more states than this drop the dominated ones
 DEF MAXSETS = 512        # choices of sets at one rank listed for a layer (else recursed)
+DEF INT32_MIN = -2147483648
+DEF DMAX = 16            # distinct (naturals, jokers) pairs of one suit in a layer's sets
+DEF LMEMO_BITS = 7
+DEF LMEMO = 128          # each suit's lookups remembered within a layer (1 << LMEMO_BITS)
 DEF CACHE_KEEP = 1 << 15  # suit option lists kept between solves (Work.cache) ...
 DEF POOL_KEEP = 1 << 18   # ... and their options, at most (then it is emptied)
 
@@ -289,8 +305,9 @@ cdef struct Ctx:
     uint32_t word[4]       # the state's runs of each suit, packed
     Cache* cache           # each suit's successors at this position (see _suit_options)
     Opt nothing            # the one option of a suit with nothing at this position
-    uint64_t last_key[4]   # each suit's last lookup in the layer, and its off << 32 | cnt
-    int64_t last_e[4]
+    uint64_t* lkey         # each suit's lookups in the layer (Work.lkey: 4 * LMEMO, direct-
+    int64_t* le            # mapped): the key tagged with ``ltag``, and its off << 32 | cnt
+    uint64_t ltag          # the layer's tag (bits 52+: no key reaches them)
     int64_t opt0           # where the options being generated start in the pool
     int settypes
     const uint8_t* setmask
@@ -307,9 +324,17 @@ cdef struct Ctx:
     int* set_na            # each one's naturals of each suit (4 ints a choice)
     int* set_nj            # and jokers of each suit
     uint8_t* set_jn        # and the jokers it takes
+    int du_ok              # each suit's (naturals, jokers) given to the listed sets, distinct:
+    int nd[4]              # how many, and each pair (the options of a suit depend on its
+    uint8_t dna[4][DMAX]   # runs and this pair only: a state looks each one up once)
+    uint8_t dnj[4][DMAX]
+    uint8_t* set_u         # each listed choice's pair of each suit (4 a choice)
+    uint64_t* set_req      # and those four pairs as bits (suit s, pair d: bit 16 s + d)
     uint64_t sctx[4]       # everything suit s's options depend on at p besides its runs
                            # and the sets (see _solve_dp): the second word of its cache key
     Path* path             # the steps are kept (for the counts of the play), or NULL
+    Work* rw               # successors go to rw's records (a group's first state), not
+                           # to the next layer (NULL)
     int32_t parent         # the entry being expanded (its successors' par)
     int32_t minval         # successors worth less than this cannot reach the value asked
                            # for (``want`` of _solve_dp): they are not kept
@@ -337,6 +362,17 @@ cdef inline uint32_t _pack_runs(uint8_t* codes, int n) noexcept nogil:
 # Work counters (diagnostics for the benchmarks; not exact under threads)
 cdef int64_t _n_emit = 0
 cdef int64_t _n_states = 0
+
+cdef int _grouping = 1
+
+def _set_grouping(bint on):
+    """Switch the grouped layers (``_solve_dp``: a group's successors recorded once,
+    the grouped dominance) on or off, for every thread; returns the previous setting.
+    For tests, which compare the two: the answers and the plays are the same."""
+    global _grouping
+    old = _grouping
+    _grouping = 1 if on else 0
+    return bool(old)
 
 def _py_counters():
     """``(successors emitted, states expanded)`` since the module was loaded (exact
@@ -610,8 +646,10 @@ cdef inline int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         return -2  # nothing of this suit here: the one option is to do nothing
     if c.p == 14:
         key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
-    if key == c.last_key[s]:
-        return c.last_e[s]
+    cdef uint64_t tag = key | c.ltag
+    cdef int i = s * LMEMO + <int>((key * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - LMEMO_BITS))
+    if c.lkey[i] == tag:
+        return c.le[i]
     x = _cache_find(c.cache, key, c.sctx[s])
     if x != NULL:
         e = (<int64_t>x.off << 32) | x.cnt
@@ -619,8 +657,8 @@ cdef inline int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         e = _suit_make(c, s, key)
         if e < 0:
             return -1
-    c.last_key[s] = key
-    c.last_e[s] = e
+    c.lkey[i] = tag
+    c.le[i] = e
     return e
 
 cdef inline uint32_t _step_info(const Ctx* c, int s, const Opt* o) noexcept nogil:
@@ -628,9 +666,61 @@ cdef inline uint32_t _step_info(const Ctx* c, int s, const Opt* o) noexcept nogi
     bits up, the joker slots (its runs' and the sets')."""
     return (<uint32_t>o.nh) | ((<uint32_t>(o.uj + c.nj[s])) << 3)
 
+cdef int _rec_push(Work* w, uint64_t wa, uint64_t wb, uint64_t w3, int32_t gain,
+                   uint32_t info) noexcept nogil:
+    """Record a successor of a group (``Ctx.rw``); -1 on no memory."""
+    cdef Rec* grown
+    cdef int64_t cap
+    cdef Rec* x
+    if w.rec_n == w.rec_cap:
+        cap = 2 * w.rec_cap if w.rec_cap > 0 else 1024
+        grown = <Rec*>realloc(w.rec, cap * sizeof(Rec))
+        if grown == NULL:
+            return -1
+        w.rec = grown
+        w.rec_cap = cap
+    x = &w.rec[w.rec_n]
+    x.wa = wa
+    x.wb = wb
+    x.j = <uint32_t>w3
+    x.gain = gain
+    x.info = info
+    w.rec_n += 1
+    return 0
+
+cdef int _recs_emit(Table* out, const Rec* rec, int64_t n, uint64_t ace, int32_t val,
+                    int32_t minval, int32_t parent) noexcept nogil:
+    """A state's successors from its group's records (in the order they were made):
+    its ace fields ``ace``, its value ``val``; -1 on no memory."""
+    global _n_emit
+    cdef int64_t i
+    cdef int32_t v
+    for i in range(n):
+        v = val + rec[i].gain
+        if v < minval:
+            continue
+        _n_emit += 1
+        if _table_put(out, rec[i].wa, rec[i].wb, ace | rec[i].j, v, parent, rec[i].info) != 0:
+            return -1
+    return 0
+
 cdef void _combine(Ctx* c, int jused) noexcept nogil:
     """Every successor of the state with the sets chosen: one option per suit within
     the joker budget (the options' jokers plus the jokers their short runs need next)."""
+    cdef int64_t e[4]
+    cdef int s
+    for s in range(4):
+        e[s] = _suit_options(c, s)
+        if e[s] == -1:
+            c.failed = 1
+            return
+        if e[s] >= 0 and <uint32_t>e[s] == 0:
+            return  # the suit has no option here: no successor (the others need not be looked up)
+    _combine_lists(c, jused, e)
+
+cdef void _combine_lists(Ctx* c, int jused, const int64_t* e) noexcept nogil:
+    """``_combine`` with the four suits' option lists found (``_suit_options``, none
+    empty)."""
     global _n_emit
     cdef int32_t n0, n1, n2, n3, a0, a1, a2, a3
     cdef int jt = c.jtotal, j0, j1, j2, j3, d0, d1, d2, d3
@@ -645,16 +735,7 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
     cdef Opt* b1
     cdef Opt* b2
     cdef Opt* b3
-    cdef int64_t e[4]
-    cdef int s
     cdef uint32_t info
-    for s in range(4):
-        e[s] = _suit_options(c, s)
-        if e[s] == -1:
-            c.failed = 1
-            return
-        if e[s] >= 0 and <uint32_t>e[s] == 0:
-            return  # the suit has no option here: no successor (the others need not be looked up)
     # the pool may have moved while the lists were made: take the pointers now
     pool = c.cache.pool
     b0 = &c.nothing if e[0] == -2 else &pool[e[0] >> 32]
@@ -700,11 +781,16 @@ cdef void _combine(Ctx* c, int jused) noexcept nogil:
                               ((<uint64_t>p2.ace) << 24) | ((<uint64_t>p3.ace) << 32)
                     if g2 + p3.gain < c.minval:
                         continue
-                    _n_emit += 1
                     info = 0
                     if c.path != NULL:
                         info = (_step_info(c, 0, p0) | (_step_info(c, 1, p1) << 6)
                                 | (_step_info(c, 2, p2) << 12) | (_step_info(c, 3, p3) << 18))
+                    if c.rw != NULL:
+                        if _rec_push(c.rw, wa, wb, w3, g2 + p3.gain, info) != 0:
+                            c.failed = 1
+                            return
+                        continue
+                    _n_emit += 1
                     if _table_put(c.out, wa, wb, w3, g2 + p3.gain, c.parent, info) != 0:
                         c.failed = 1
                         return
@@ -770,19 +856,65 @@ cdef void _sets_list(Ctx* c, int t0, int jn) noexcept nogil:
         if c.nsets > MAXSETS:
             return
 
+cdef void _distinct_pairs(Ctx* c) noexcept nogil:
+    """The distinct (naturals, jokers) pairs each suit gives the listed choices of sets
+    (``c.nd``, ``c.dna``, ``c.dnj``) and each choice's pair per suit (``c.set_u``);
+    ``c.du_ok`` 0 when a suit has more than DMAX of them (the states then look each
+    choice up in full)."""
+    cdef int i, s, d, a, b
+    c.du_ok = 1
+    for s in range(4):
+        c.nd[s] = 0
+    for i in range(c.nsets):
+        c.set_req[i] = 0
+        for s in range(4):
+            a = c.set_na[4 * i + s]
+            b = c.set_nj[4 * i + s]
+            for d in range(c.nd[s]):
+                if c.dna[s][d] == a and c.dnj[s][d] == b:
+                    break
+            else:
+                d = c.nd[s]
+                if d == DMAX or a > 255 or b > 255:
+                    c.du_ok = 0
+                    return
+                c.dna[s][d] = <uint8_t>a
+                c.dnj[s][d] = <uint8_t>b
+                c.nd[s] = d + 1
+            c.set_u[4 * i + s] = <uint8_t>d
+            c.set_req[i] |= (<uint64_t>1) << (DMAX * s + d)
+
 cdef inline int _card_at(int s, int p) noexcept nogil:
     if p == 14:
         return 13 * s
     return 13 * s + p - 1
 
+# A successor recorded once for a group of states (``_solve_dp``'s grouped layers):
+# its runs, the jokers it has used, its gain over the state's value and its step.
+cdef struct Rec:
+    uint64_t wa
+    uint64_t wb
+    int32_t gain
+    uint32_t info
+    uint32_t j
+
 cdef struct Work:
     Table a
     Table b
+    Table g                   # a grouped layer's groups: (runs, jokers) -> their records
+    Rec* rec                  # the records of the layer's groups
+    int32_t* nextm            # the states of a group, chained (_drop_dominated_grouped)
+    int64_t next_cap
+    int64_t rec_cap
+    int64_t rec_n
     Cache cache
+    uint64_t lkey[4 * LMEMO]  # the layers' lookup memo (Ctx.lkey, Ctx.le), its entries
+    int64_t le[4 * LMEMO]     # tagged with the layer's number (lgen): none is cleared
+    uint64_t lgen
 
 cdef int _work_init(Work* w) noexcept nogil:
     memset(w, 0, sizeof(Work))
-    if (_table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0
+    if (_table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0 or _table_init(&w.g, 64) != 0
             or _cache_init(&w.cache, 64, 256) != 0):
         _work_free(w)
         return -1
@@ -791,6 +923,11 @@ cdef int _work_init(Work* w) noexcept nogil:
 cdef void _work_free(Work* w) noexcept nogil:
     _table_free(&w.a)
     _table_free(&w.b)
+    _table_free(&w.g)
+    free(w.rec)
+    w.rec = NULL
+    free(w.nextm)
+    w.nextm = NULL
     _cache_free(&w.cache)
 
 # One option cache per thread, kept between the calls from Python (solve_batch,
@@ -866,6 +1003,82 @@ def _drop_kept_cache():
 cdef inline int32_t _live_val(int32_t v) noexcept nogil:
     return v if v >= 0 else -(v + 1)
 
+DEF MAXCAND = 4 * (3 * MAXRUNS + 1)   # a state's better neighbours (_dom_candidates)
+
+cdef inline void _dom_put(uint64_t ka, uint64_t kb, int s, uint32_t nw, uint64_t* ca,
+                          uint64_t* cb, int* n) noexcept nogil:
+    """Add the state (ka, kb) with suit s's runs replaced by ``nw``."""
+    if s < 2:
+        ca[n[0]] = (ka & ~((<uint64_t>0xFFFFFFFF) << (32 * s))) | ((<uint64_t>nw) << (32 * s))
+        cb[n[0]] = kb
+    else:
+        ca[n[0]] = ka
+        cb[n[0]] = (kb & ~((<uint64_t>0xFFFFFFFF) << (32 * (s - 2)))) | ((<uint64_t>nw) << (32 * (s - 2)))
+    n[0] += 1
+
+cdef int _dom_candidates(uint64_t ka, uint64_t kb, int track_nat, int track_jk,
+                         uint64_t* ca, uint64_t* cb) noexcept nogil:
+    """The runs (first two key words) of the states that would dominate a state with
+    runs (ka, kb): in one suit one run a step better (one longer, holding a natural, or
+    one joker fewer) or one more complete run; their number (at most MAXCAND).
+
+    A suit's runs are packed in descending order, so the first of equal codes made one
+    longer stays in its place (the codes before it are larger), and a complete run
+    (code 7) goes first when no code is above 7: those two words are made directly;
+    the other steps re-sort (``_pack_runs``)."""
+    cdef int s, i, n, k, x, prev, small
+    cdef int nc = 0
+    cdef uint32_t word
+    cdef uint8_t codes[MAXRUNS + 1]
+    cdef uint8_t buf[MAXRUNS + 1]
+    for s in range(4):
+        if s < 2:
+            word = <uint32_t>((ka >> (32 * s)) & <uint64_t>0xFFFFFFFF)
+        else:
+            word = <uint32_t>((kb >> (32 * (s - 2))) & <uint64_t>0xFFFFFFFF)
+        n = 0
+        prev = -1
+        small = 1
+        while n < MAXRUNS:
+            x = (word >> (5 * n)) & 31
+            if x == 0:
+                break
+            codes[n] = <uint8_t>x
+            if x > 7:
+                small = 0
+            if x != prev:
+                prev = x
+                # one longer (the first of its equal codes: its place is unchanged)
+                if (x & 3) != 3:
+                    _dom_put(ka, kb, s, word + ((<uint32_t>1) << (5 * n)), ca, cb, &nc)
+            n += 1
+        # one more complete run holding a natural
+        if n < MAXRUNS:
+            if small:
+                _dom_put(ka, kb, s, (word << 5) | 7, ca, cb, &nc)
+            else:
+                for k in range(n):
+                    buf[k] = codes[k]
+                buf[n] = 7
+                _dom_put(ka, kb, s, _pack_runs(buf, n + 1), ca, cb, &nc)
+        if not track_nat and not track_jk:
+            continue
+        for i in range(n):
+            if i > 0 and codes[i] == codes[i - 1]:
+                continue
+            x = codes[i]
+            if track_nat and not (x & 4):
+                for k in range(n):
+                    buf[k] = codes[k]
+                buf[i] = <uint8_t>(x | 4)      # holding a natural
+                _dom_put(ka, kb, s, _pack_runs(buf, n), ca, cb, &nc)
+            if track_jk and (x >> 3) != 0:
+                for k in range(n):
+                    buf[k] = codes[k]
+                buf[i] = <uint8_t>(x - 8)      # one joker fewer
+                _dom_put(ka, kb, s, _pack_runs(buf, n), ca, cb, &nc)
+    return nc
+
 cdef int _dominated(Table* t, int64_t e, int track_nat, int track_jk) noexcept nogil:
     """Whether another state of the layer dominates state e: the same jokers and ace
     fields, the same runs but in one suit one run a step better (one longer, holding a
@@ -873,74 +1086,21 @@ cdef int _dominated(Table* t, int64_t e, int track_nat, int track_jk) noexcept n
     large. The better state can answer every later choice of e's with the same cards
     (a longer run continues as the shorter does, a complete run may end at once; where
     a run may not start because one just ended, the complete run continues instead)."""
-    cdef uint64_t ka = t.keys[3 * e], kb = t.keys[3 * e + 1], kc = t.keys[3 * e + 2]
+    cdef uint64_t kc = t.keys[3 * e + 2]
     cdef int32_t v = _live_val(t.vals[e])
-    cdef int s, i, n, k, step, x, y
-    cdef uint32_t word, nw
-    cdef uint8_t codes[MAXRUNS + 1]
-    cdef uint8_t buf[MAXRUNS + 1]
-    cdef uint64_t a, b
+    cdef uint64_t ca[MAXCAND]
+    cdef uint64_t cb[MAXCAND]
+    cdef int i, n = _dom_candidates(t.keys[3 * e], t.keys[3 * e + 1], track_nat, track_jk, ca, cb)
     cdef int64_t f
-    for s in range(4):
-        if s < 2:
-            word = <uint32_t>((ka >> (32 * s)) & <uint64_t>0xFFFFFFFF)
-        else:
-            word = <uint32_t>((kb >> (32 * (s - 2))) & <uint64_t>0xFFFFFFFF)
-        n = 0
-        while n < MAXRUNS:
-            x = (word >> (5 * n)) & 31
-            if x == 0:
-                break
-            codes[n] = <uint8_t>x
-            n += 1
-        for i in range(n + 1):
-            if i > 0 and i < n and codes[i] == codes[i - 1]:
-                continue
-            for step in range(3):
-                if i == n:
-                    # one more complete run holding a natural
-                    if step > 0 or n == MAXRUNS:
-                        continue
-                    y = 7
-                else:
-                    x = codes[i]
-                    if step == 0:
-                        if (x & 3) == 3:
-                            continue
-                        y = x + 1
-                    elif step == 1:
-                        if not track_nat or (x & 4):
-                            continue
-                        y = x | 4
-                    else:
-                        if not track_jk or (x >> 3) == 0:
-                            continue
-                        y = x - 8
-                for k in range(n):
-                    buf[k] = codes[k]
-                if i == n:
-                    buf[n] = <uint8_t>y
-                    nw = _pack_runs(buf, n + 1)
-                else:
-                    buf[i] = <uint8_t>y
-                    nw = _pack_runs(buf, n)
-                a = ka
-                b = kb
-                if s < 2:
-                    a = (ka & ~((<uint64_t>0xFFFFFFFF) << (32 * s))) | ((<uint64_t>nw) << (32 * s))
-                else:
-                    b = (kb & ~((<uint64_t>0xFFFFFFFF) << (32 * (s - 2)))) | ((<uint64_t>nw) << (32 * (s - 2)))
-                f = _table_find(t, a, b, kc)
-                if f >= 0 and _live_val(t.vals[f]) >= v:
-                    return 1
+    for i in range(n):
+        f = _table_find(t, ca[i], cb[i], kc)
+        if f >= 0 and _live_val(t.vals[f]) >= v:
+            return 1
     return 0
 
-cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
-    """Remove the states another state of the layer dominates (``_dominated``)."""
+cdef void _drop_marked(Table* t) noexcept nogil:
+    """Remove the entries whose value is marked (negative), keeping the others' order."""
     cdef int64_t e, j = 0
-    for e in range(t.n):
-        if _dominated(t, e, track_nat, track_jk):
-            t.vals[e] = -(t.vals[e] + 1)
     for e in range(t.n):
         if t.vals[e] >= 0:
             t.keys[3 * j] = t.keys[3 * e]
@@ -955,6 +1115,72 @@ cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
         else:
             t.idx[t.slot[e]] = -1
     t.n = j
+
+cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
+    """Remove the states another state of the layer dominates (``_dominated``)."""
+    cdef int64_t e
+    for e in range(t.n):
+        if _dominated(t, e, track_nat, track_jk):
+            t.vals[e] = -(t.vals[e] + 1)
+    _drop_marked(t)
+
+cdef int _drop_dominated_grouped(Table* t, Work* w, int track_nat, int track_jk) noexcept nogil:
+    """``_drop_dominated`` for a layer whose states come in groups (the same runs and
+    jokers, other ace fields): a group's better neighbours are found once (a group
+    probe each), and only the states of a group that has some are probed one by one.
+    The same states are removed. -1 on no memory."""
+    cdef Table* g = &w.g
+    cdef int64_t e, f, gi, m, nn
+    cdef int i, n, k
+    cdef int32_t* nextm
+    cdef int32_t v
+    cdef uint64_t ka, kb, jk, kc
+    cdef uint64_t ca[MAXCAND]
+    cdef uint64_t cb[MAXCAND]
+    cdef int nb[MAXCAND]
+    if w.next_cap < t.n:
+        nextm = <int32_t*>realloc(w.nextm, t.n * sizeof(int32_t))
+        if nextm == NULL:
+            return -1
+        w.nextm = nextm
+        w.next_cap = t.n
+    nextm = w.nextm
+    # the groups: (runs, jokers) -> the chain of their states (vals: the chain's head)
+    _table_clear(g)
+    for e in range(t.n):
+        jk = t.keys[3 * e + 2] & 7
+        f = _table_find(g, t.keys[3 * e], t.keys[3 * e + 1], jk)
+        if f < 0:
+            nextm[e] = -1
+            if _table_put(g, t.keys[3 * e], t.keys[3 * e + 1], jk, <int32_t>e, 0, 0) != 0:
+                return -1
+        else:
+            nextm[e] = g.vals[f]
+            g.vals[f] = <int32_t>e
+    for gi in range(g.n):
+        ka = g.keys[3 * gi]
+        kb = g.keys[3 * gi + 1]
+        jk = g.keys[3 * gi + 2]
+        n = _dom_candidates(ka, kb, track_nat, track_jk, ca, cb)
+        nn = 0
+        for i in range(n):
+            if _table_find(g, ca[i], cb[i], jk) >= 0:
+                nb[nn] = i
+                nn += 1
+        if nn == 0:
+            continue
+        m = g.vals[gi]
+        while m >= 0:
+            kc = t.keys[3 * m + 2]
+            v = _live_val(t.vals[m])
+            for k in range(nn):
+                f = _table_find(t, ca[nb[k]], cb[nb[k]], kc)
+                if f >= 0 and _live_val(t.vals[f]) >= v:
+                    t.vals[m] = -(t.vals[m] + 1)
+                    break
+            m = nextm[m]
+    _drop_marked(t)
+    return 0
 
 
 cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
@@ -1150,10 +1376,26 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
     cdef int set_na[4 * MAXSETS]
     cdef int set_nj[4 * MAXSETS]
     cdef uint8_t set_jn[MAXSETS]
+    cdef uint8_t set_u[4 * MAXSETS]
+    cdef uint64_t set_req[MAXSETS]
+    cdef uint64_t known, nonempty, need, bit
+    cdef int64_t E[4][DMAX]
+    cdef int64_t es[4]
+    cdef int64_t ee
+    cdef int ok
+    cdef int acecarry = 0, grouped
+    cdef int64_t gf, rec0 = 0
+    cdef uint64_t kc_rest = 0
+    cdef uint64_t acemask = (<uint64_t>0xFFFFFFFF) << 8   # the aces' fields (third key word)
+    cdef int32_t layer_minval
     memset(&c, 0, sizeof(Ctx))
     c.set_na = set_na
     c.set_nj = set_nj
     c.set_jn = set_jn
+    c.set_u = set_u
+    c.set_req = set_req
+    c.lkey = w.lkey
+    c.le = w.le
     c.r = r
     c.pos = pos
     c.jtotal = pos.JT + pos.JH
@@ -1186,6 +1428,9 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                     missing += 1
             if missing <= c.jtotal and missing <= r.mj:
                 c.high_ok[s] = 1
+    for s in range(4):
+        if c.high_ok[s] and _grouping:
+            acecarry = 1
     c.minval = -1
     if want > 0:
         later[P] = pos.JH * jv
@@ -1231,12 +1476,16 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                 cur = nxt
                 nxt = tmp
                 continue
-        for s in range(4):
-            c.last_key[s] = <uint64_t>0xFFFFFFFFFFFFFFFF  # no key is all ones (bits 52+ unused)
         c.out = nxt
         c.p = p
+        w.lgen += 1
+        if w.lgen >= 4096:      # the tags' 12 bits wrapped: clear the memo once
+            memset(w.lkey, 0, sizeof(w.lkey))
+            w.lgen = 1
+        c.ltag = w.lgen << 52
         if want > 0:
             c.minval = want - later[p]
+        layer_minval = c.minval
         c.last = 1 if p == P else 0
         c.can_start = 1 if p <= P - 2 else 0
         c.sets_ok = 1 if p <= 13 else 0
@@ -1358,8 +1607,20 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                 _sets_list(&c, 0, 0)
                 if c.nsets > MAXSETS:
                     c.nsets = 0  # too many to list: each state recurses (_sets_rec)
+            _distinct_pairs(&c)
         else:
             c.nsets = 0
+        # A state's successors at positions 2..13 do not depend on its ace fields (only
+        # position 14 reads them): the states with the same runs and jokers used (a
+        # group) have the same successors, each with its own ace fields and value. So
+        # where some suit's high ace is carried, the first state of a group records
+        # them (``_rec_push``) and every state of the group, in the layer's order, puts
+        # them in the next layer (``_recs_emit``): the same puts in the same order as
+        # expanding each state, the expansion once a group.
+        grouped = 1 if (acecarry and 2 <= p <= 13) else 0
+        if grouped:
+            _table_clear(&w.g)
+            w.rec_n = 0
         for e in range(cur.n):
             _n_states += 1
             c.parent = <int32_t>e
@@ -1368,6 +1629,21 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             kc = cur.keys[3 * e + 2]
             c.val = cur.vals[e]
             c.jused = <int>(kc & 7)
+            if grouped:
+                gf = _table_find(&w.g, ka, kb, kc & 7)
+                if gf < 0:
+                    # the group's first state: record its successors, from value 0
+                    rec0 = w.rec_n
+                    c.rw = w
+                    c.val = 0
+                    c.minval = INT32_MIN
+                    kc_rest = kc & acemask
+                    kc = kc & 7
+                else:
+                    if _recs_emit(nxt, &w.rec[w.g.vals[gf]], w.g.par[gf], kc & acemask,
+                                  cur.vals[e], c.minval, <int32_t>e) != 0:
+                        return -2
+                    continue
             c.w2 = kc
             c.w2new = kc
             c.word[0] = <uint32_t>(ka & <uint64_t>0xFFFFFFFF)
@@ -1387,7 +1663,45 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                     c.dem[s] = ace_info >> 4
                     c.quiet[s] = 1 if (c.hi[s] == 0 and c.dem[s] == 0) else 0
                     c.w2new &= ~((<uint64_t>0xFF) << (8 + 8 * s))
-            if c.nsets > 0:
+            if c.nsets > 0 and c.du_ok:
+                # the sets of this rank, listed once for the layer (_sets_list); each
+                # suit's options for each pair it gives them, looked up once a state
+                # (bits of the pairs looked up, and of those with an option)
+                known = 0
+                nonempty = 0
+                for i in range(c.nsets):
+                    jn = c.set_jn[i]
+                    if c.jused + jn > c.jtotal:
+                        continue
+                    need = c.set_req[i] & ~known
+                    if need:
+                        # look the new pairs up, suit by suit, until one has no option
+                        for s in range(4):
+                            k = c.set_u[4 * i + s]
+                            bit = (<uint64_t>1) << (DMAX * s + k)
+                            if not (need & bit):
+                                if not (nonempty & bit):
+                                    break
+                                continue
+                            c.na[s] = c.dna[s][k]
+                            c.nj[s] = c.dnj[s][k]
+                            ee = _suit_options(&c, s)
+                            if ee == -1:
+                                return -2
+                            E[s][k] = ee
+                            known |= bit
+                            if ee >= 0 and <uint32_t>ee == 0:
+                                break   # no option for this suit: no successor
+                            nonempty |= bit
+                    if c.set_req[i] & ~nonempty:
+                        continue
+                    for s in range(4):
+                        es[s] = E[s][c.set_u[4 * i + s]]
+                    memcpy(c.nj, &c.set_nj[4 * i], 4 * sizeof(int))
+                    _combine_lists(&c, c.jused + jn, es)
+                    if c.failed:
+                        return -2
+            elif c.nsets > 0:
                 # the sets of this rank, listed once for the layer (_sets_list)
                 for i in range(c.nsets):
                     jn = c.set_jn[i]
@@ -1404,8 +1718,20 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                 _combine(&c, c.jused)
             if c.failed:
                 return -2
+            if grouped:
+                c.rw = NULL
+                c.minval = layer_minval
+                if _table_put(&w.g, ka, kb, kc, <int32_t>rec0, <int32_t>(w.rec_n - rec0), 0) != 0:
+                    return -2
+                if _recs_emit(nxt, &w.rec[rec0], w.rec_n - rec0, kc_rest, cur.vals[e],
+                              c.minval, <int32_t>e) != 0:
+                    return -2
         if nxt.n > DOMINANCE_FROM:
-            _drop_dominated(nxt, c.track_nat, c.track_jk)
+            if acecarry and p <= 13:
+                if _drop_dominated_grouped(nxt, w, c.track_nat, c.track_jk) != 0:
+                    return -2
+            else:
+                _drop_dominated(nxt, c.track_nat, c.track_jk)
         if path != NULL and _path_keep(path, p, nxt) != 0:
             return -2
         tmp = cur
@@ -2001,3 +2327,4 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
 
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
+
