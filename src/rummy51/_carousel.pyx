@@ -59,8 +59,9 @@ every later layer and position the same work area solves (``Work.cache``, emptie
 between two solves once it is large); each state combines the four suits' lists under
 the joker budget, stopping at the first suit with none. The choices of sets at a
 rank are listed once per layer (``_sets_list``), with the distinct (naturals, jokers)
-pairs each suit gives them, so a state looks each suit's list up once per pair (a
-small per-layer memo in front of the cache), and a jokerless layer with no card of
+pairs each suit gives them, so a state looks each suit's list up once per pair
+(first in a small direct-mapped front of the cache, which stays in the processor's
+near caches where the cache does not), and a jokerless layer with no card of
 any suit at its rank only ends the runs (the full expansion would give the same).
 
 Where some suit's ace may stand high, each state carries its aces' fields from
@@ -89,8 +90,8 @@ DEF DOMINANCE_FROM = 128  # layers with more states than this drop the dominated
 DEF MAXSETS = 512        # choices of sets at one rank listed for a layer (else recursed)
 DEF INT32_MIN = -2147483648
 DEF DMAX = 16            # distinct (naturals, jokers) pairs of one suit in a layer's sets
-DEF LMEMO_BITS = 7
-DEF LMEMO = 128          # each suit's lookups remembered within a layer (1 << LMEMO_BITS)
+DEF FRONT_BITS = 11
+DEF FRONT = 2048         # the option cache's direct-mapped front (1 << FRONT_BITS slots)
 DEF CACHE_KEEP = 1 << 15  # suit option lists kept between solves (Work.cache) ...
 DEF POOL_KEEP = 1 << 18   # ... and their options, at most (then it is emptied)
 
@@ -253,6 +254,8 @@ cdef struct CEnt:
     int32_t cnt
 
 cdef struct Cache:
+    CEnt* front            # FRONT slots, direct-mapped, in front of ``ent`` (entries are
+                           # never moved there; key2 == 0 an empty slot)
     CEnt* ent              # open addressing: cap slots, key2 == 0 an empty one
     int64_t cap            # slots, a power of two; at most cap / 2 entries
     int64_t n
@@ -305,9 +308,6 @@ cdef struct Ctx:
     uint32_t word[4]       # the state's runs of each suit, packed
     Cache* cache           # each suit's successors at this position (see _suit_options)
     Opt nothing            # the one option of a suit with nothing at this position
-    uint64_t* lkey         # each suit's lookups in the layer (Work.lkey: 4 * LMEMO, direct-
-    int64_t* le            # mapped): the key tagged with ``ltag``, and its off << 32 | cnt
-    uint64_t ltag          # the layer's tag (bits 52+: no key reaches them)
     int64_t opt0           # where the options being generated start in the pool
     int settypes
     const uint8_t* setmask
@@ -390,6 +390,10 @@ cdef int _cache_init(Cache* k, int64_t cap, int64_t pool_cap) noexcept nogil:
     k.cap = cap
     k.n = 0
     k.ent = <CEnt*>calloc(cap, sizeof(CEnt))  # key2 == 0: an empty slot
+    if k.front == NULL:
+        k.front = <CEnt*>calloc(FRONT, sizeof(CEnt))
+        if k.front == NULL:
+            return -1
     if k.pool == NULL:
         k.pool = <Opt*>malloc(pool_cap * sizeof(Opt))
         k.pool_cap = pool_cap
@@ -406,12 +410,27 @@ cdef void _cache_free(Cache* k) noexcept nogil:
     _cache_free_index(k)
     free(k.pool)
     k.pool = NULL
+    free(k.front)
+    k.front = NULL
 
 cdef inline void _cache_clear(Cache* k) noexcept nogil:
     if k.n > 0:
         memset(k.ent, 0, k.cap * sizeof(CEnt))
+        memset(k.front, 0, FRONT * sizeof(CEnt))
     k.n = 0
     k.pool_n = 0
+
+cdef inline CEnt* _cache_find_h(Cache* k, uint64_t key, uint64_t key2, uint64_t h) noexcept nogil:
+    """``_cache_find`` with the pair's hash ``_hash2(key, key2)`` made already."""
+    cdef uint64_t mask = <uint64_t>(k.cap - 1)
+    cdef uint64_t i = h & mask
+    cdef CEnt* x = &k.ent[i]
+    while x.key2 != 0:
+        if x.key == key and x.key2 == key2:
+            return x
+        i = (i + 1) & mask
+        x = &k.ent[i]
+    return NULL
 
 cdef inline CEnt* _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept nogil:
     """The entry of (key, key2), or NULL. The entries are the open-addressing slots
@@ -646,19 +665,23 @@ cdef inline int64_t _suit_options(Ctx* c, int s) noexcept nogil:
         return -2  # nothing of this suit here: the one option is to do nothing
     if c.p == 14:
         key |= ((c.w2 >> (8 + 8 * s)) & <uint64_t>0xFF) << 44
-    cdef uint64_t tag = key | c.ltag
-    cdef int i = s * LMEMO + <int>((key * <uint64_t>0x9E3779B97F4A7C15ULL) >> (64 - LMEMO_BITS))
-    if c.lkey[i] == tag:
-        return c.le[i]
-    x = _cache_find(c.cache, key, c.sctx[s])
+    cdef uint64_t key2 = c.sctx[s]
+    cdef uint64_t h = _hash2(key, key2)
+    cdef CEnt* f = &c.cache.front[h >> (64 - FRONT_BITS)]
+    if f.key == key and f.key2 == key2:
+        return (<int64_t>f.off << 32) | f.cnt
+    x = _cache_find_h(c.cache, key, key2, h)
     if x != NULL:
         e = (<int64_t>x.off << 32) | x.cnt
     else:
         e = _suit_make(c, s, key)
         if e < 0:
             return -1
-    c.lkey[i] = tag
-    c.le[i] = e
+        f = &c.cache.front[h >> (64 - FRONT_BITS)]
+    f.key = key
+    f.key2 = key2
+    f.off = <int32_t>(e >> 32)
+    f.cnt = <int32_t><uint32_t>e
     return e
 
 cdef inline uint32_t _step_info(const Ctx* c, int s, const Opt* o) noexcept nogil:
@@ -908,9 +931,6 @@ cdef struct Work:
     int64_t rec_cap
     int64_t rec_n
     Cache cache
-    uint64_t lkey[4 * LMEMO]  # the layers' lookup memo (Ctx.lkey, Ctx.le), its entries
-    int64_t le[4 * LMEMO]     # tagged with the layer's number (lgen): none is cleared
-    uint64_t lgen
 
 cdef int _work_init(Work* w) noexcept nogil:
     memset(w, 0, sizeof(Work))
@@ -989,6 +1009,7 @@ cdef void _work_free_kept(Work* w) noexcept nogil:
         if rummy51_tls_set(kept) == 0:
             w.cache.ent = NULL
             w.cache.pool = NULL
+            w.cache.front = NULL
         else:
             free(kept)
     _work_free(w)
@@ -1394,8 +1415,6 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
     c.set_jn = set_jn
     c.set_u = set_u
     c.set_req = set_req
-    c.lkey = w.lkey
-    c.le = w.le
     c.r = r
     c.pos = pos
     c.jtotal = pos.JT + pos.JH
@@ -1478,11 +1497,6 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                 continue
         c.out = nxt
         c.p = p
-        w.lgen += 1
-        if w.lgen >= 4096:      # the tags' 12 bits wrapped: clear the memo once
-            memset(w.lkey, 0, sizeof(w.lkey))
-            w.lgen = 1
-        c.ltag = w.lgen << 52
         if want > 0:
             c.minval = want - later[p]
         layer_minval = c.minval

@@ -320,12 +320,17 @@ def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
     SeedSequence, default_rng = np.random.SeedSequence, np.random.default_rng
     parts: list[np.ndarray] = []
     turns = 0
+    # greedy bots draw nothing: an all-greedy table needs no bot seeds
+    all_greedy = all(b == "greedy" for b in spec["bots"])
     for j in range(spec["n"]):
         game = spec["game0"] + j
         rng = default_rng(SeedSequence(entropy, spawn_key=base + (j, 0)))
-        _, bot_ss = deal_seeds(entropy, spec["spawn_key"], spec["index"], j, spec["players"])
-        bots = _kernel_bots([make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)],
-                            spec["players"])
+        if all_greedy:
+            bots = None
+        else:
+            _, bot_ss = deal_seeds(entropy, spec["spawn_key"], spec["index"], j, spec["players"])
+            bots = _kernel_bots([make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)],
+                                spec["players"])
         try:
             rows, t = _kernel_game(rules, rng, game, bots=bots)
         except Exception as e:  # a bug: name the game so it can be replayed
