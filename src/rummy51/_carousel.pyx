@@ -124,7 +124,9 @@ cdef struct Table:
     uint64_t* keys        # 3 words per entry, entries 0..n-1
     int32_t* vals         # the best value of each entry
     int32_t* slot         # the index slot of each entry (to clear the index quickly)
-    int32_t* idx          # open addressing: an entry number, or -1 for an empty slot
+    uint64_t* idx         # open addressing: 0 for an empty slot, else the entry number + 1
+                          # with its hash's high 32 bits above (most probes of another
+                          # key then stop there, without reading the keys)
     int32_t* par          # the entry of the previous layer it came from (its best value's)
     uint32_t* info        # and what that step placed (_solve_dp with a Path)
     int64_t cap           # index slots, a power of two; at most cap / 2 entries
@@ -152,14 +154,12 @@ cdef int _table_init(Table* t, int64_t cap) noexcept nogil:
     t.keys = <uint64_t*>malloc(3 * (cap // 2 + 1) * sizeof(uint64_t))
     t.vals = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
     t.slot = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
-    t.idx = <int32_t*>malloc(cap * sizeof(int32_t))
+    t.idx = <uint64_t*>calloc(cap, sizeof(uint64_t))
     t.par = <int32_t*>malloc((cap // 2 + 1) * sizeof(int32_t))
     t.info = <uint32_t*>malloc((cap // 2 + 1) * sizeof(uint32_t))
     if (t.keys == NULL or t.vals == NULL or t.slot == NULL or t.idx == NULL
             or t.par == NULL or t.info == NULL):
         return -1
-    for i in range(cap):
-        t.idx[i] = -1
     return 0
 
 cdef void _table_free(Table* t) noexcept nogil:
@@ -179,7 +179,7 @@ cdef void _table_free(Table* t) noexcept nogil:
 cdef inline void _table_clear(Table* t) noexcept nogil:
     cdef int64_t e
     for e in range(t.n):
-        t.idx[t.slot[e]] = -1
+        t.idx[t.slot[e]] = 0
     t.n = 0
 
 cdef int _table_grow(Table* t) noexcept nogil:
@@ -201,17 +201,22 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v, int
     """Insert the state (a, b, c) with value v, keeping the larger value (and the ``par``
     and ``info`` of the first step that gave it); -1 on no memory."""
     cdef uint64_t mask = <uint64_t>(t.cap - 1)
-    cdef uint64_t i = _hash3(a, b, c) & mask
-    cdef int32_t e = t.idx[i]
-    while e >= 0:
-        if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
-            if v > t.vals[e]:
-                t.vals[e] = v
-                t.par[e] = par
-                t.info[e] = info
-            return 0
+    cdef uint64_t h = _hash3(a, b, c)
+    cdef uint64_t tag = h & (<uint64_t>0xFFFFFFFF00000000ULL)
+    cdef uint64_t i = h & mask
+    cdef uint64_t x = t.idx[i]
+    cdef int32_t e
+    while x != 0:
+        if (x & (<uint64_t>0xFFFFFFFF00000000ULL)) == tag:
+            e = <int32_t>(<uint32_t>x) - 1
+            if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
+                if v > t.vals[e]:
+                    t.vals[e] = v
+                    t.par[e] = par
+                    t.info[e] = info
+                return 0
         i = (i + 1) & mask
-        e = t.idx[i]
+        x = t.idx[i]
     e = <int32_t>t.n
     t.par[e] = par
     t.info[e] = info
@@ -220,7 +225,7 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v, int
     t.keys[3 * e + 2] = c
     t.vals[e] = v
     t.slot[e] = <int32_t>i
-    t.idx[i] = e
+    t.idx[i] = tag | <uint64_t>(e + 1)
     t.n += 1
     if 2 * t.n > t.cap:
         return _table_grow(t)
@@ -228,13 +233,18 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v, int
 
 cdef inline int64_t _table_find(Table* t, uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
     cdef uint64_t mask = <uint64_t>(t.cap - 1)
-    cdef uint64_t i = _hash3(a, b, c) & mask
-    cdef int32_t e = t.idx[i]
-    while e >= 0:
-        if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
-            return e
+    cdef uint64_t h = _hash3(a, b, c)
+    cdef uint64_t tag = h & (<uint64_t>0xFFFFFFFF00000000ULL)
+    cdef uint64_t i = h & mask
+    cdef uint64_t x = t.idx[i]
+    cdef int64_t e
+    while x != 0:
+        if (x & (<uint64_t>0xFFFFFFFF00000000ULL)) == tag:
+            e = <int64_t><uint32_t>x - 1
+            if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
+                return e
         i = (i + 1) & mask
-        e = t.idx[i]
+        x = t.idx[i]
     return -1
 
 # --------------------------------------------------------------------------- expansion context
@@ -1131,10 +1141,10 @@ cdef void _drop_marked(Table* t) noexcept nogil:
             t.par[j] = t.par[e]
             t.info[j] = t.info[e]
             t.slot[j] = t.slot[e]
-            t.idx[t.slot[j]] = <int32_t>j
+            t.idx[t.slot[j]] = (t.idx[t.slot[j]] & (<uint64_t>0xFFFFFFFF00000000ULL)) | <uint64_t>(j + 1)
             j += 1
         else:
-            t.idx[t.slot[e]] = -1
+            t.idx[t.slot[e]] = 0
     t.n = j
 
 cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
