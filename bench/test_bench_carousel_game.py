@@ -5,9 +5,11 @@ Run:  python -m pytest bench/test_bench_carousel_game.py --benchmark-only -s
 What is measured (figures in bench/README.md, section "Carousel games"):
 
 * greedy rounds per CPU-second through ``simulate_carousel`` (seeding, records,
-  chunking included) on 1 worker in this process, for 2 and 4 players, with the C game
+  chunking included) on 1 worker in this process, for 2 to 5 players, with the C game
   kernel (``engine="c"``, what ``"auto"`` picks for all-greedy tables) and with the
   Python engine (``engine="python"``) in the same run, and their ratio;
+* the solver's grouped layers against the same kernel without them
+  (``_carousel._set_grouping``), alternately in one run, 4 and 5 players;
 * the engine's own cost per turn: a bot that never melds (draw, draw, draw, pass) plays
   whole games through ``play_game``, so the solver is never asked and the time per
   turn is what the engine adds around any bot (``state.view``, the checks, records).
@@ -19,6 +21,7 @@ import time
 
 import pytest
 
+from rummy51 import _carousel
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import Draw, Pass, Phase
 from rummy51.carousel.bots import play_game
@@ -42,7 +45,8 @@ def _rate(players: int, games: int, engine: str) -> tuple[int, float]:
     return st.rounds, st.rounds / (time.process_time() - t)
 
 
-@pytest.mark.parametrize("players, games, py_games", [(2, 200, 10), (4, 200, 10)])
+@pytest.mark.parametrize("players, games, py_games", [(2, 200, 10), (3, 200, 10), (4, 200, 10),
+                                                     (5, 200, 6)])
 def test_greedy_rounds_per_second(benchmark, players, games, py_games):
     out = {}
     simulate_carousel(players=players, games=1, seed=2, workers=1, progress=False)  # warm up
@@ -58,6 +62,34 @@ def test_greedy_rounds_per_second(benchmark, players, games, py_games):
                                 ratio=round(crate / prate, 1))
     print(f"\n{players} players: C kernel {cr} greedy rounds, {crate:.0f} rounds per CPU-second; "
           f"Python engine {pr} rounds, {prate:.1f} per CPU-second; ratio {crate / prate:.1f}")
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_grouped_layers_ratio(benchmark, players):
+    """The kernel with the solver's grouped layers (the default) and without them
+    (``_carousel._set_grouping(False)``: every state expanded on its own, as before
+    issue 16's second speed pass), alternately in the same run: the same games, so
+    the same rounds."""
+    out = {"on": [], "off": []}
+    simulate_carousel(players=players, games=1, seed=2, workers=1, progress=False)  # warm up
+
+    def run():
+        try:
+            for _ in range(2):
+                for mode in ("off", "on"):
+                    _carousel._set_grouping(mode == "on")
+                    out[mode].append(_rate(players, 100, "c"))
+        finally:
+            _carousel._set_grouping(True)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    on = max(r for _, r in out["on"])
+    off = max(r for _, r in out["off"])
+    assert {n for n, _ in out["on"]} == {n for n, _ in out["off"]}   # the same games
+    benchmark.extra_info.update(grouped_rounds_per_cpu_s=round(on, 1),
+                                plain_rounds_per_cpu_s=round(off, 1), ratio=round(on / off, 2))
+    print(f"\n{players} players: grouped layers {on:.0f} greedy rounds per CPU-second, "
+          f"without {off:.0f}; ratio {on / off:.2f} (best of 2 each, alternating)")
 
 
 def test_engine_cost_per_turn(benchmark):
