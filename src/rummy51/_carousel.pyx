@@ -196,28 +196,41 @@ cdef int _table_grow(Table* t) noexcept nogil:
     _table_free(&old)
     return 0
 
+cdef inline int64_t _table_probe(const Table* t, uint64_t a, uint64_t b, uint64_t c,
+                                 uint64_t* slot, uint64_t* tag) noexcept nogil:
+    """The entry of key (a, b, c), or -1 with ``slot`` the empty index slot where it
+    would go; ``tag`` its hash's high bits (an index slot holds them above the entry
+    number + 1, so most probes past another key stop without reading its keys)."""
+    cdef uint64_t hi = <uint64_t>0xFFFFFFFF00000000ULL
+    cdef uint64_t mask = <uint64_t>(t.cap - 1)
+    cdef uint64_t h = _hash3(a, b, c)
+    cdef uint64_t i = h & mask
+    cdef uint64_t x = t.idx[i]
+    cdef int64_t e
+    tag[0] = h & hi
+    while x != 0:
+        if (x & hi) == tag[0]:
+            e = <int64_t><uint32_t>x - 1
+            if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
+                return e
+        i = (i + 1) & mask
+        x = t.idx[i]
+    slot[0] = i
+    return -1
+
 cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v, int32_t par,
                     uint32_t info) noexcept nogil:
     """Insert the state (a, b, c) with value v, keeping the larger value (and the ``par``
     and ``info`` of the first step that gave it); -1 on no memory."""
-    cdef uint64_t mask = <uint64_t>(t.cap - 1)
-    cdef uint64_t h = _hash3(a, b, c)
-    cdef uint64_t tag = h & (<uint64_t>0xFFFFFFFF00000000ULL)
-    cdef uint64_t i = h & mask
-    cdef uint64_t x = t.idx[i]
-    cdef int32_t e
-    while x != 0:
-        if (x & (<uint64_t>0xFFFFFFFF00000000ULL)) == tag:
-            e = <int32_t>(<uint32_t>x) - 1
-            if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
-                if v > t.vals[e]:
-                    t.vals[e] = v
-                    t.par[e] = par
-                    t.info[e] = info
-                return 0
-        i = (i + 1) & mask
-        x = t.idx[i]
-    e = <int32_t>t.n
+    cdef uint64_t i, tag
+    cdef int64_t e = _table_probe(t, a, b, c, &i, &tag)
+    if e >= 0:
+        if v > t.vals[e]:
+            t.vals[e] = v
+            t.par[e] = par
+            t.info[e] = info
+        return 0
+    e = t.n
     t.par[e] = par
     t.info[e] = info
     t.keys[3 * e] = a
@@ -232,20 +245,8 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v, int
     return 0
 
 cdef inline int64_t _table_find(Table* t, uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
-    cdef uint64_t mask = <uint64_t>(t.cap - 1)
-    cdef uint64_t h = _hash3(a, b, c)
-    cdef uint64_t tag = h & (<uint64_t>0xFFFFFFFF00000000ULL)
-    cdef uint64_t i = h & mask
-    cdef uint64_t x = t.idx[i]
-    cdef int64_t e
-    while x != 0:
-        if (x & (<uint64_t>0xFFFFFFFF00000000ULL)) == tag:
-            e = <int64_t><uint32_t>x - 1
-            if t.keys[3 * e] == a and t.keys[3 * e + 1] == b and t.keys[3 * e + 2] == c:
-                return e
-        i = (i + 1) & mask
-        x = t.idx[i]
-    return -1
+    cdef uint64_t i, tag
+    return _table_probe(t, a, b, c, &i, &tag)
 
 # --------------------------------------------------------------------------- expansion context
 cdef struct Opt:
