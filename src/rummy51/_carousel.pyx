@@ -432,23 +432,12 @@ cdef inline void _cache_clear(Cache* k) noexcept nogil:
     k.pool_n = 0
 
 cdef inline CEnt* _cache_find_h(Cache* k, uint64_t key, uint64_t key2, uint64_t h) noexcept nogil:
-    """``_cache_find`` with the pair's hash ``_hash2(key, key2)`` made already."""
+    """The entry of (key, key2), or NULL; ``h`` is ``_hash2(key, key2)``. The entries are
+    the open-addressing slots themselves (one random memory access a lookup, not an
+    index and then an entry: the kept cache outgrows the L1 and L2 caches; the front,
+    ``Cache.front``, is asked first)."""
     cdef uint64_t mask = <uint64_t>(k.cap - 1)
     cdef uint64_t i = h & mask
-    cdef CEnt* x = &k.ent[i]
-    while x.key2 != 0:
-        if x.key == key and x.key2 == key2:
-            return x
-        i = (i + 1) & mask
-        x = &k.ent[i]
-    return NULL
-
-cdef inline CEnt* _cache_find(Cache* k, uint64_t key, uint64_t key2) noexcept nogil:
-    """The entry of (key, key2), or NULL. The entries are the open-addressing slots
-    themselves (one random memory access a lookup, not an index and then an entry:
-    the kept cache outgrows the L1 and L2 caches)."""
-    cdef uint64_t mask = <uint64_t>(k.cap - 1)
-    cdef uint64_t i = _hash2(key, key2) & mask
     cdef CEnt* x = &k.ent[i]
     while x.key2 != 0:
         if x.key == key and x.key2 == key2:
