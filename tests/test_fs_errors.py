@@ -153,8 +153,15 @@ def test_two_processes_on_one_directory(tmp_path):
         while not list((run / "chunks").glob("chunk-*")) if (run / "chunks").is_dir() else True:
             assert proc.poll() is None and time.monotonic() - t0 < 120
             time.sleep(0.05)
+        # a file the first process might be writing: the refused resume leaves it alone
+        # (it used to remove such files before asking for the lock, which could make the
+        # first process fail and let the second one in)
+        writing = run / "chunks" / ".chunk-999999.csv.tmp-1"
+        writing.write_text("being written")
         msg = _one_line_error(_cli("simulate", "games", "--resume", str(run), "--no-progress"))
         assert f"is being run by process {proc.pid}" in msg
+        assert writing.exists()
+        assert proc.poll() is None
     finally:
         os.killpg(proc.pid, signal.SIGINT)
         proc.communicate(timeout=120)

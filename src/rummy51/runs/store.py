@@ -472,7 +472,9 @@ class RunDir:
     def take(self) -> None:
         """Hold the run directory for this process (an exclusive lock on ``DIR/.lock``,
         released when the process ends, however it ends): a second process running the
-        same directory is refused, naming the holder."""
+        same directory is refused, naming the holder. Taking it again is a no-op."""
+        if getattr(self, "_lock_fd", None) is not None:
+            return
         try:
             import fcntl
         except ImportError:  # pragma: no cover - not POSIX: no lock
@@ -521,7 +523,23 @@ class RunDir:
         """``{index: read(path, spec)}`` of every finished chunk file that verifies.
         With ``rename`` (resuming) the temporary files of interrupted writes are
         removed and a damaged file is renamed ``*.damaged`` (kept, never deleted) with
-        a ChunkWarning, so its chunk runs again; without, damaged files are skipped."""
+        a ChunkWarning, so its chunk runs again; without, damaged files are skipped.
+
+        With ``rename`` the directory is taken first (``take``): a process still running
+        it refuses the resume before anything is removed (its files being written are
+        temporary files too; removing one made that process fail and let the second
+        one in). The lock is let go if the scan fails; otherwise the session keeps it."""
+        if not rename:
+            return self._scan(specs, read, False)
+        self.take()
+        try:
+            return self._scan(specs, read, True)
+        except BaseException:
+            self.release()
+            raise
+
+    def _scan(self, specs: list[dict], read: Callable[[Path, dict], Any],
+              rename: bool) -> dict[int, Any]:
         if rename:
             self.chunks.mkdir(parents=True, exist_ok=True)
             self.clean_temp()
