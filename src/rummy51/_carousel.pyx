@@ -926,10 +926,10 @@ cdef struct Work:
     Table b
     Table g                   # a grouped layer's groups: (runs, jokers) -> their records
     Rec* rec                  # the records of the layer's groups
-    int32_t* nextm            # the states of a group, chained (_drop_dominated_grouped)
-    int64_t next_cap
     int64_t rec_cap
     int64_t rec_n
+    int32_t* nextm            # the states of a group, chained (_drop_dominated_grouped)
+    int64_t next_cap
     Cache cache
 
 cdef int _work_init(Work* w) noexcept nogil:
@@ -2341,4 +2341,3 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
 
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
-
