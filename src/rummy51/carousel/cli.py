@@ -316,6 +316,7 @@ def _run_best(args) -> int:
     table = _nonblank(args.table, "--table", "6S 7S 8S | 9H 9D 9C", optional=True)
     hand = _nonblank(args.hand, "--hand", "5S 9S JK 2C")
     rules = rules_from_args(args, 4 if args.players is None else args.players)
+    assert rules is not None  # required: never None
     try:
         play = best_play(table, hand, rules)
     except ValueError as e:

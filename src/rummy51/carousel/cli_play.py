@@ -363,7 +363,7 @@ class _Game:
             best = best_play(list(v.table), list(v.hand), s.rules)
             if not best.can_meld:
                 raise IllegalMove("4", "no play places a card of your hand")
-            cards = list(best.played)
+            cards: "list[int] | str" = list(best.played)
         else:
             cards = " ".join(rest)
         play = play_cards(list(v.table), cards, list(v.hand), s.rules)
