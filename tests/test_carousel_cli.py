@@ -351,3 +351,17 @@ def test_simulate_with_rule_flags_and_preset(tmp_path, capsys):
     assert rules["ace_high"] is False and rules["knock_limit"] == 3 and rules["decks"] == 1
     man = json.loads((tmp_path / "r" / "manifest.json").read_text())
     assert "--rules ace-low" in man["command"] and "--knock-limit 3" in man["command"]
+
+
+def test_old_spellings_still_work():
+    from rummy51.carousel.cli import rules_from_args
+
+    args = _parse(["carousel", "simulate", "--target", "200", "--last-turn-knock", "--game-tie",
+                   "play_on", "--no-ace-high", "--max-jokers-per-meld", "any", "--decks", "1"])
+    r = rules_from_args(args, 2)
+    assert (r.target_score, r.last_turn_knock, r.game_tie, r.ace_high) == (200, True, "play_on", False)
+    assert r.max_jokers_per_meld is None and (r.decks, r.jokers) == (1, 1)
+    args = _parse(["carousel", "simulate", "--rules", "one-joker-per-meld",
+                   "--max-jokers-per-meld", "any"])
+    assert rules_from_args(args, 4).max_jokers_per_meld is None
+    assert rules_from_args(_parse(["carousel", "simulate"]), 4, required=False) is None

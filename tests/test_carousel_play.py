@@ -58,6 +58,18 @@ def test_a_scripted_game_finishes(monkeypatch, capsys, seed, bots):
     assert "your move" not in out      # no prompt when stdin is not a terminal
 
 
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_scripted_game_through_stock_outs(monkeypatch, capsys, seed):
+    """Five players on one deck leave 3 cards in the stock: the last turns come at once."""
+    code, out, err = _run(monkeypatch, capsys, ["--seed", str(seed), "--bots", "greedy",
+                                                "--players", "5", "--rules", "one-deck"],
+                          CYCLE * 2500)
+    assert code == 0 and re.search(r"^game over after \d+ rounds", out, re.M), err[-2000:]
+    assert "draws (the stock is empty)" in out or "you draw: the stock is empty" in out
+    assert "no draw left" in out
+    assert all(line.startswith("refused: ") for line in err.splitlines())
+
+
 def test_rounds_stops_early_and_eof_ends_cleanly(monkeypatch, capsys):
     code, out, _ = _run(monkeypatch, capsys, ["--seed", "3", "--rounds", "1"], CYCLE * 2500)
     assert code == 0 and "stopped after 1 round (--rounds): totals you " in out
@@ -193,3 +205,43 @@ def test_knock_and_the_round_result(monkeypatch, capsys):
 def test_bad_options(monkeypatch, capsys, argv, message):
     code, out, err = _run(monkeypatch, capsys, argv, "")
     assert code == 2 and err.count("\n") == 1 and message in err, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_a_terminal_gets_a_prompt():
+    import os
+    import pty
+    import select
+    import time
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "rummy51", "carousel", "play", "--seed", "2",
+                             "--bots", "greedy"], stdin=slave, stdout=slave, stderr=slave,
+                            close_fds=True)
+    os.close(slave)
+    out = b""
+    said = []
+    t0 = time.monotonic()
+    try:
+        while time.monotonic() - t0 < 120 and proc.poll() is None:
+            r, _, _ = select.select([master], [], [], 1.0)
+            if not r:
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            out += chunk
+            if out.rstrip().endswith(b"your move:"):
+                say = ["frobnicate", "best", "quit"][len(said)]
+                said.append(say)
+                os.write(master, (say + "\n").encode())
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    text = out.decode("utf-8", "replace")
+    assert proc.returncode == 0 and said == ["frobnicate", "best", "quit"], text[-2000:]
+    assert "refused: unknown command 'frobnicate'" in text and "hint: " in text
+    assert "> best" not in text and text.rstrip().endswith("left the game")

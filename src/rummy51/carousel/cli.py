@@ -96,13 +96,16 @@ def _field_docs(cls=CarouselRules) -> dict[str, str]:
     return out
 
 
-def _choices(default, module) -> Optional[tuple]:
+def _choices(name: str, default, module) -> Optional[tuple]:
     """The values of a text field: a tuple of strings in the rules' module holding its
     default (``GAME_TIES`` for ``game_tie``), or the values of an Enum field."""
     if isinstance(default, enum.Enum):
         return tuple(m.value for m in type(default))
     if not isinstance(default, str):
         return None
+    listed = getattr(module, "_CHOICE_FIELDS", None)
+    if isinstance(listed, dict) and name in listed:
+        return tuple(listed[name])
     for value in vars(module).values():
         if (isinstance(value, tuple) and value and all(isinstance(v, str) for v in value)
                 and default in value):
@@ -163,7 +166,7 @@ def _rule_specs(cls=CarouselRules) -> list[tuple[str, dict[str, Any]]]:
             shown = "any" if value is None else value
             text = re.sub(r"\bNone\b", "any", text)
         else:
-            choices = _choices(value, module)
+            choices = _choices(f.name, value, module)
             if isinstance(value, enum.Enum):
                 kw["type"] = type(value)
             if choices:

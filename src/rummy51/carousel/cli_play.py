@@ -126,6 +126,7 @@ class _Game:
         self.shown = 0           # history records already shown
         self.tty = _isatty(sys.stdin)
         self.drawn: list[int] = []   # the cards drawn by the player this turn
+        self.turn_key: tuple[int, int] = (-1, -1)
 
     # ------------------------------------------------------------------ words
     def who(self, p: int) -> str:
@@ -149,8 +150,10 @@ class _Game:
                 s.apply(self.bots[s.current - 1].choose(s.view(s.current)))
                 continue
             self.show_history()
-            if s.phase is Phase.DRAW:
+            if (s.round, s.turn) != self.turn_key:   # a turn of the player's starts
+                self.turn_key = (s.round, s.turn)
                 self.drawn = []
+            if s.phase is Phase.DRAW:
                 self.draw()
                 continue
             if not self.ask():
@@ -217,9 +220,11 @@ class _Game:
         return str(rec.action)
 
     def show_round(self, res) -> None:
-        how = {"knock": f"{self.who(res.knocker)} knocked",
-               "out": f"{self.who(res.knocker)} went out",
-               "stock": "the stock ran out"}.get(res.how, res.how)
+        if res.knocker is None:
+            how = "the stock ran out, no one knocked" if res.how == "stock" else res.how
+        else:
+            how = f"{self.who(res.knocker)} " + {"knock": "knocked", "out": "went out"}.get(
+                res.how, res.how)
         winners = " and ".join(f"{self.who(w)} (+{res.scores[w]})" for w in res.winners)
         under = "; undercut" if res.undercut else ""
         print(f"round {res.round + 1} over: {how}{under}. Hands: {self.seats(res.points)} "
@@ -231,7 +236,8 @@ class _Game:
         v = s.view(0)
         r = s.rules
         print()
-        print(f"round {s.round + 1}, turn {s.turn + 1}; stock {v.stock_count} cards; totals "
+        stock = f"{v.stock_count} card{'' if v.stock_count == 1 else 's'}"
+        print(f"round {s.round + 1}, turn {s.turn + 1}; stock {stock}; totals "
               f"{self.seats(v.totals)} (to {r.target_score}); hands "
               f"{self.seats(v.hand_sizes)} cards")
         if v.table:
