@@ -277,3 +277,18 @@ def test_the_game_accepts_the_play():
             s.draw()
         s.pass_()
     assert found == 5
+
+
+def test_a_wrong_rebuilt_table_is_never_returned():
+    """The count check behind play_cards refuses a table that is not the old one plus
+    exactly the cards named (it guards the reconstruction; here fed wrong tables)."""
+    from rummy51.carousel import GaveUp
+    from rummy51.carousel.solver import _check_chosen_play
+
+    old = parse_table(["5S 6S JK(7S)"])
+    ok = parse_table(["5S 6S 7S JK(8S)"])
+    _check_chosen_play(old, ok, to_codes("7S"))
+    with pytest.raises(GaveUp, match="exactly the table and the cards named"):
+        _check_chosen_play(old, ok, to_codes("8S"))
+    with pytest.raises(GaveUp, match="changes the card of a joker declared 7S"):
+        _check_chosen_play(old, parse_table(["5S 6S JK(4S)", "8S 9S 10S"]), to_codes("8S 9S 10S"))
