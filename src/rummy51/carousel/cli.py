@@ -25,6 +25,7 @@ import argparse
 import dataclasses
 import enum
 import json
+import os
 import re
 import sys
 import typing
@@ -38,7 +39,7 @@ from .solver import best_play
 from .table import table_text
 
 __all__ = ["main", "add_parser", "build_parser", "add_rule_options", "rules_from_args",
-           "flag_words", "RULE_FLAGS"]
+           "flag_words", "int_option", "ANY", "RULE_FLAGS"]
 
 
 class _ArgError(Exception):
@@ -120,13 +121,16 @@ class _Any:
         return "any"
 
 
-_ANY = _Any()
+#: The value of an optional-number flag given as ``any`` (the field's None).
+ANY = _Any()
 
 
-def _int_type(flag: str, allow_none: bool = False):
+def int_option(flag: str, allow_none: bool = False):
+    """argparse type: a whole number (with ``allow_none``, ``any`` too: ``ANY``)."""
+
     def parse(text: str):
         if allow_none and text.strip().lower() in ("none", "any"):
-            return _ANY
+            return ANY
         try:
             return int(text, 10)
         except ValueError:
@@ -160,9 +164,9 @@ def _rule_specs(cls=CarouselRules) -> list[tuple[str, dict[str, Any]]]:
             text = re.sub(r"\bFalse\b", "--no-" + _flag(f.name)[2:], text)
             shown = "on" if value else "off"
         elif hint is int:
-            kw.update(type=_int_type(_flag(f.name)), metavar="N")
+            kw.update(type=int_option(_flag(f.name)), metavar="N")
         elif hint == Optional[int]:
-            kw.update(type=_int_type(_flag(f.name), allow_none=True), metavar="N")
+            kw.update(type=int_option(_flag(f.name), allow_none=True), metavar="N")
             shown = "any" if value is None else value
             text = re.sub(r"\bNone\b", "any", text)
         else:
@@ -202,7 +206,7 @@ def _given(args) -> dict[str, Any]:
     for name, _ in RULE_FLAGS:
         v = getattr(args, _DEST + name, None)
         if v is not None:
-            out[name] = None if v is _ANY else v
+            out[name] = None if v is ANY else v
     return out
 
 
@@ -245,7 +249,7 @@ def _add_best(sub) -> None:
                            "(leave it out for an empty table)")
     best.add_argument("--hand", required=True, help='the hand, e.g. "5S 9S JK 2C"')
     best.add_argument("--json", action="store_true", help="print one JSON object")
-    best.add_argument("--players", type=_int_type("--players"), default=None, metavar="N",
+    best.add_argument("--players", type=int_option("--players"), default=None, metavar="N",
                       help="players (2..6): picks the source's deck (default 4: two decks, "
                            "two jokers)")
     add_rule_options(best)
@@ -258,7 +262,7 @@ def _add_rules(sub) -> None:
                                    "and the rule text it follows; with NAME, every flag in "
                                    "which it differs from the source's rules.")
     p.add_argument("name", nargs="?", metavar="NAME", help="a preset to show flag by flag")
-    p.add_argument("--players", type=_int_type("--players"), default=4, metavar="N",
+    p.add_argument("--players", type=int_option("--players"), default=4, metavar="N",
                    help="the table size the deck is for (default 4)")
     p.set_defaults(_carousel_run=_run_rules)
 
@@ -268,6 +272,11 @@ def build_parser() -> argparse.ArgumentParser:
                      description="Carousel (manipulation rummy) solver")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     _add_best(sub)
+    from .cli_play import add_play_parser
+    from .cli_simulate import add_simulate_parser
+
+    add_simulate_parser(sub)
+    add_play_parser(sub)
     _add_rules(sub)
     return parser
 
@@ -399,7 +408,14 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 2
     except SystemExit as e:  # --help
         return e.code if isinstance(e.code, int) else 0
-    return run(args)
+    try:
+        return run(args)
+    except BrokenPipeError:  # the reader went away (``| head``): stop quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 1
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ commands:
 def add_play_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``play`` on the ``carousel`` subparsers object."""
     from .bots import BOTS
-    from .cli import _int_type, add_rule_options
+    from .cli import int_option, add_rule_options
 
     p = subparsers.add_parser(
         "play", help="play a game of Carousel against the bots in the terminal",
@@ -60,11 +60,11 @@ def add_play_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--bots", default="greedy,careful", metavar="LIST",
                    help=f"the bots in seats 1, 2, ...: {', '.join(BOTS)} (default "
                         "greedy,careful); with --players, one name fills every seat")
-    p.add_argument("--players", type=_int_type("--players"), default=None, metavar="N",
+    p.add_argument("--players", type=int_option("--players"), default=None, metavar="N",
                    help="players, you included (default: 1 + the number of --bots)")
-    p.add_argument("--seed", type=_int_type("--seed"), default=None, metavar="S",
+    p.add_argument("--seed", type=int_option("--seed"), default=None, metavar="S",
                    help="seed of the game (default: fresh, printed)")
-    p.add_argument("--rounds", type=_int_type("--rounds"), default=None, metavar="N",
+    p.add_argument("--rounds", type=int_option("--rounds"), default=None, metavar="N",
                    help="stop after N rounds (default: play the whole game)")
     p.add_argument("--unicode", action="store_true", help="suits as ♠♥♦♣")
     add_rule_options(p)

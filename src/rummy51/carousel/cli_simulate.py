@@ -126,7 +126,7 @@ def study_text(st) -> str:
 def _command(args) -> str:
     """The command line of the run, for its manifest: the main CLI's own argv when it
     parsed it, else rebuilt from the options given."""
-    from .cli import RULE_FLAGS, _ANY
+    from .cli import RULE_FLAGS, ANY
 
     argv = getattr(args, "_argv", None)
     if argv is not None:
@@ -143,7 +143,7 @@ def _command(args) -> str:
         if isinstance(v, bool):
             parts.append(flag if v else "--no-" + flag[2:])
         elif v is not None:
-            parts += [flag, "any" if v is _ANY else shlex.quote(str(v))]
+            parts += [flag, "any" if v is ANY else shlex.quote(str(v))]
     return " ".join(parts)
 
 
