@@ -365,3 +365,19 @@ def test_old_spellings_still_work():
                    "--max-jokers-per-meld", "any"])
     assert rules_from_args(args, 4).max_jokers_per_meld is None
     assert rules_from_args(_parse(["carousel", "simulate"]), 4, required=False) is None
+
+
+def test_resume_with_rule_flags_takes_the_runs_table(tmp_path, capsys):
+    """On --resume the rule flags are for the run's own table (its players), and a
+    flag that differs from the run is named as a flag."""
+    out = str(tmp_path / "r")
+    assert top.main(["carousel", "simulate", "--players", "2", "--games", "2", "--seed", "1",
+                     "--workers", "1", "--no-progress", "--out", out]) == 0
+    capsys.readouterr()
+    assert top.main(["carousel", "simulate", "--resume", out, "--knock-limit", "5",
+                     "--no-progress"]) == 0
+    assert "2 games" in capsys.readouterr().out
+    assert top.main(["carousel", "simulate", "--resume", out, "--rules", "ace-low",
+                     "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--ace-high" in err and "players" not in err, err

@@ -147,6 +147,19 @@ def _command(args) -> str:
     return " ".join(parts)
 
 
+def _run_players(where) -> "int | None":
+    """The players of the run in ``where`` (rule flags given on resume are for its
+    table), None when it cannot be read (the resume then says what is wrong)."""
+    from ..runs import RunDir
+    from ..studies._carousel_plan import KIND
+
+    try:
+        players = RunDir.read_manifest(where, KIND)["settings"]["players"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return players if isinstance(players, int) else None
+
+
 def run_simulate(args) -> int:
     """Execute a parsed ``carousel simulate`` namespace; returns the exit status."""
     from ..studies.carousel import simulate_carousel
@@ -158,6 +171,8 @@ def run_simulate(args) -> int:
     players = args.players
     if players is None and args.bots and "," in args.bots:
         players = len(args.bots.split(","))
+    if players is None and args.resume:
+        players = _run_players(args.resume)
     rules = rules_from_args(args, players or 4, required=False)
     command = _command(args)
     try:
