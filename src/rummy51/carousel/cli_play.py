@@ -79,6 +79,9 @@ def _bots(args) -> list[str]:
     if not all(names):
         raise ValueError(f"--bots {args.bots!r} is not a comma list of bot names")
     if args.players is not None:
+        if not 2 <= args.players <= 6:
+            raise ValueError(f"--players must be 2..6 (you and one to five bots), got "
+                             f"{args.players}")
         if len(names) == 1:
             names = names * (args.players - 1)
         elif len(names) != args.players - 1:
