@@ -2,7 +2,9 @@
 
 ``add_simulate_parser(carousel_subparsers)`` adds the ``simulate`` command to the
 subparsers of the ``carousel`` command group (beside ``best``); the parsed namespace
-has ``_carousel_run`` (this module's ``run_simulate``), which returns the exit status::
+has ``_carousel_run`` (this module's ``run_simulate``), which returns the exit status.
+Every ``CarouselRules`` field is a flag (``rummy51.carousel.cli.add_rule_options``),
+``--rules NAME`` a preset; ``--scheduler`` alone means ``--backend dask``::
 
     rummy51 carousel simulate --players 4 --bots greedy,careful,random,greedy --games 200 \\
         --seed 1 --out runs/car4 --workers 2
@@ -12,65 +14,80 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 
 from ..stats import Z95
-from .rules import CarouselRules
 
 __all__ = ["add_simulate_parser", "run_simulate"]
 
 
 def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``simulate`` on the ``carousel`` subparsers object."""
+    from .cli import add_rule_options
+
     p = subparsers.add_parser(
         "simulate", help="play whole Carousel games between bots and record every round",
         description="Play whole Carousel games (rounds to the target score) between bots; "
-                    "one record per player and round, win rates with 95%% Wilson intervals.")
-    p.add_argument("--players", type=int, default=None, help="players, 2..6 (default 4, or "
-                   "the number of --bots)")
+                    "one record per player and round, win rates with 95% Wilson intervals.",
+        epilog="example: rummy51 carousel simulate --players 3 --bots greedy,careful,random "
+               "--games 100 --seed 1")
+    p.add_argument("--players", type=_whole, default=None, metavar="N",
+                   help="players, 2..6 (default 4, or the number of --bots)")
     p.add_argument("--bots", default=None, help="comma-separated bots, one per seat or one for "
                    "all: random, greedy, careful (default greedy)")
-    p.add_argument("--games", type=int, default=None, help="whole games to play (default 1000)")
-    p.add_argument("--seed", type=int, default=None, help="the run's seed (default: fresh entropy)")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
-    p.add_argument("--chunk-size", type=int, default=None, help="games per chunk (default 50; "
-                   "it fixes the seeds)")
-    p.add_argument("--out", default=None, help="a new run directory")
-    p.add_argument("--resume", default=None, help="an existing run directory to continue")
-    p.add_argument("--backend", choices=("local", "dask"), default="local")
-    p.add_argument("--scheduler", default=None, help="Dask scheduler address (--backend dask)")
-    p.add_argument("--knock-limit", type=int, default=None, help="knock with this many points "
-                   "or fewer (default 5)")
-    p.add_argument("--target", type=int, default=None, help="the game ends at this total "
-                   "(default 150)")
-    p.add_argument("--last-turn-knock", action="store_true", help="a player may knock in a "
-                   "last turn after the stock ran out (rules.last_turn_knock)")
-    p.add_argument("--game-tie", choices=("share", "play_on"), default=None,
-                   help="a shared highest final total: all win (share, the default) or "
-                   "another round is dealt (play_on)")
+    p.add_argument("--games", type=_whole, default=None, metavar="N",
+                   help="whole games to play (default 1000)")
+    p.add_argument("--seed", type=_whole, default=None, metavar="S",
+                   help="the run's seed (default: fresh entropy)")
+    p.add_argument("--workers", type=_whole, default=None, metavar="N",
+                   help="worker processes (default: all cores)")
+    p.add_argument("--chunk-size", type=_whole, default=None, metavar="N",
+                   help="games per chunk (default 50; it fixes the seeds)")
+    p.add_argument("--out", default=None, metavar="DIR", help="a new run directory")
+    p.add_argument("--resume", default=None, metavar="DIR",
+                   help="an existing run directory to continue")
+    p.add_argument("--backend", choices=("local", "dask"), default=None,
+                   help="local processes, or a Dask cluster (default local; dask when "
+                        "--scheduler is given)")
+    p.add_argument("--scheduler", default=None, metavar="ADDR",
+                   help="Dask scheduler address tcp://HOST:PORT (implies --backend dask)")
     p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
-                   help="auto (default): tables where every seat is greedy are played by the "
-                        "C game kernel (the same games, move for move), others by the Python "
-                        "engine; python: always the Python engine; c: insist on the kernel")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+                   help="auto (default): tables where every seat is greedy or careful are "
+                        "played by the C game kernel (the same games, move for move), others "
+                        "by the Python engine; python: always the Python engine; c: insist "
+                        "on the kernel")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (shown on stderr only when it is a terminal)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
+    add_rule_options(p)
     p.set_defaults(_carousel_run=run_simulate)
     return p
 
 
-def _rules(args, players):
-    kw = {}
-    if args.knock_limit is not None:
-        kw["knock_limit"] = args.knock_limit
-    if args.target is not None:
-        kw["target_score"] = args.target
-    if args.last_turn_knock:
-        kw["last_turn_knock"] = True
-    if args.game_tie is not None:
-        kw["game_tie"] = args.game_tie
-    if not kw:
-        return None
-    return CarouselRules.for_players(players or 4, **kw)
+def _whole(text: str) -> int:
+    """argparse type: a whole number."""
+    try:
+        return int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+#: the library's parameter names, as the command line spells them
+_PARAMS = ("games", "chunk_size", "workers", "players", "bots", "seed", "backend", "scheduler",
+           "engine")
+
+
+def _flag_words(msg: str) -> str:
+    """A ``simulate_carousel`` message in flag words (``games must be`` -> ``--games must
+    be``, ``give either out (...) or resume`` -> ``--out`` / ``--resume``)."""
+    from .cli import flag_words
+
+    msg = flag_words(msg)
+    msg = re.sub(r"^(%s)\b" % "|".join(_PARAMS), lambda m: "--" + m.group(1).replace("_", "-"),
+                 msg)
+    msg = re.sub(r"(?<!-)\b(out|resume) \((an? (?:new|existing) [^)]*)\)", r"--\1 (\2)", msg)
+    return msg.replace("backend='dask'", "--backend dask")
 
 
 def _pct(p, lo, hi) -> str:
@@ -106,26 +123,66 @@ def study_text(st) -> str:
     return "\n".join(lines)
 
 
+def _command(args) -> str:
+    """The command line of the run, for its manifest: the main CLI's own argv when it
+    parsed it, else rebuilt from the options given."""
+    from .cli import RULE_FLAGS, ANY
+
+    argv = getattr(args, "_argv", None)
+    if argv is not None:
+        return " ".join(["rummy51"] + [shlex.quote(a) for a in argv])
+    parts = ["rummy51", "carousel", "simulate"]
+    for flag, v in (("--players", args.players), ("--bots", args.bots), ("--games", args.games),
+                    ("--seed", args.seed), ("--chunk-size", args.chunk_size),
+                    ("--out", args.out), ("--resume", args.resume),
+                    ("--rules", getattr(args, "rules_preset", None))):
+        if v is not None:
+            parts += [flag, shlex.quote(str(v))]
+    for name, flag in RULE_FLAGS:
+        v = getattr(args, "rule_" + name, None)
+        if isinstance(v, bool):
+            parts.append(flag if v else "--no-" + flag[2:])
+        elif v is not None:
+            parts += [flag, "any" if v is ANY else shlex.quote(str(v))]
+    return " ".join(parts)
+
+
+def _run_players(where) -> "int | None":
+    """The players of the run in ``where`` (rule flags given on resume are for its
+    table), None when it cannot be read (the resume then says what is wrong)."""
+    from ..runs import RunDir
+    from ..studies._carousel_plan import KIND
+
+    try:
+        players = RunDir.read_manifest(where, KIND)["settings"]["players"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return players if isinstance(players, int) else None
+
+
 def run_simulate(args) -> int:
     """Execute a parsed ``carousel simulate`` namespace; returns the exit status."""
     from ..studies.carousel import simulate_carousel
+    from .cli import rules_from_args
 
+    backend = args.backend or ("dask" if args.scheduler else "local")
+    if args.scheduler and backend != "dask":
+        raise ValueError("--scheduler needs --backend dask (or leave --backend out)")
     players = args.players
     if players is None and args.bots and "," in args.bots:
         players = len(args.bots.split(","))
-    parts = []
-    for flag, v in (("--players", args.players), ("--bots", args.bots), ("--games", args.games),
-                    ("--seed", args.seed), ("--chunk-size", args.chunk_size),
-                    ("--knock-limit", args.knock_limit), ("--target", args.target),
-                    ("--out", args.out), ("--resume", args.resume)):
-        if v is not None:
-            parts += [flag, shlex.quote(str(v))]
-    command = "rummy51 carousel simulate " + " ".join(parts)
-    st = simulate_carousel(players=args.players, bots=args.bots, games=args.games,
-                           rules=_rules(args, players), seed=args.seed, workers=args.workers,
-                           chunk_size=args.chunk_size, out=args.out, resume=args.resume,
-                           progress=False if args.no_progress else None, backend=args.backend,
-                           scheduler=args.scheduler, command=command, engine=args.engine)
+    if players is None and args.resume:
+        players = _run_players(args.resume)
+    rules = rules_from_args(args, players or 4, required=False)
+    command = _command(args)
+    try:
+        st = simulate_carousel(players=args.players, bots=args.bots, games=args.games,
+                               rules=rules, seed=args.seed, workers=args.workers,
+                               chunk_size=args.chunk_size, out=args.out, resume=args.resume,
+                               progress=False if args.no_progress else None, backend=backend,
+                               scheduler=args.scheduler, command=command, engine=args.engine)
+    except (ValueError, TypeError) as e:
+        raise type(e)(_flag_words(" ".join(str(e).split()))) from None
     if args.json:
         print(json.dumps(st.to_dict(), indent=1))
     else:

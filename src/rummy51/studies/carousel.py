@@ -544,7 +544,7 @@ def simulate_carousel(
     session = runs.Session(run, specs, found, {"backend": backend, "workers": nworkers,
                                                "command": command,
                                                "engine": "c" if in_c else "python"},
-                           progress, "carousel games", on_chunk, t_start)
+                           progress, "carousel games", on_chunk, t_start, unit=" games")
 
     def done_cb(spec, res):
         why = check_cols(spec, res["cols"])
