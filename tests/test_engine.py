@@ -31,7 +31,6 @@ from rummy51.engine import (
     LayDownRecord,
     LayOff,
     LayOffRecord,
-    Match,
     Phase,
     PlayerView,
     SwapJoker,
@@ -41,6 +40,7 @@ from rummy51.engine import (
     replay,
     stacked_deck,
 )
+from rummy51.r51.match import Match
 from rummy51.melds import (
     MeldError,
     TableMeld,

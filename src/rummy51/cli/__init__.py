@@ -35,7 +35,7 @@ import os
 import sys
 from typing import Optional, Sequence
 
-from .. import __version__
+from .._version import __version__
 from ..runs.signals import EXIT_TERMINATED, Terminated
 from ._common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
                       add_format_options, add_hand_arguments, add_rule_options, read_hands,

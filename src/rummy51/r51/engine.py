@@ -827,11 +827,3 @@ def replay(rules: Optional[RuleSet], seed, actions: Iterable[Action], players: i
         s.apply(a)
     return s
 
-
-def __getattr__(name: str):
-    # ``Match`` moved to ``rummy51.r51.match``; the old import path stays
-    if name == "Match":
-        from .match import Match
-
-        return Match
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

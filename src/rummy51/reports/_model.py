@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, TypeGuard, Union
@@ -22,9 +21,6 @@ GAME_COLUMNS = ("deal", "seat", "bot", "first_player", "score", "opened", "turn_
                 "went_out", "hand_win", "bottom_card_win", "deal_length", "draw")
 #: The kinds of run directory a report reads.
 KINDS = ("openings", "games", "carousel")
-
-ELO_MEAN = 1500.0
-_ELO = 400.0 / math.log(10.0)  # rating points per unit of log-strength
 
 
 class ReportError(ValueError):
@@ -60,10 +56,10 @@ def _load_games(path: Path):
     return GameStudy.load(path)
 
 
-def _load_carousel(p):
-    from .carousel import load_carousel
+def _load_carousel(path: Path):
+    from ..studies.carousel import CarouselStudy
 
-    return load_carousel(p)
+    return CarouselStudy.load(path)
 
 
 _LOADERS = {"openings": _load_openings, "games": _load_games, "carousel": _load_carousel}

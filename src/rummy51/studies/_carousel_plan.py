@@ -350,7 +350,7 @@ def play_chunk(spec: Mapping) -> dict:
     """Play one chunk's games; returns its columns, the seconds, rounds and turns. Tables
     the C kernel plays (``uses_kernel`` with ``spec["engine"]``, default "auto") are
     played there: the same records."""
-    from .. import __version__
+    from .._version import __version__
 
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])

@@ -325,7 +325,7 @@ def _play_chunk(spec: Mapping) -> dict:
     """Play one chunk's deals, once per seat arrangement (arrangement-major: each block
     of ``n * players`` rows is laid out like a fixed-seat chunk); returns its columns,
     the seconds and the turns played."""
-    from .. import __version__
+    from .._version import __version__
 
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])

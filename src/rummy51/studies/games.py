@@ -306,17 +306,17 @@ class GameStudy(RunFacts):
         return pd.DataFrame(rows)
 
     def paired(self, a: str, b: str):
-        """Bot ``a`` against bot ``b`` deal by deal (``rummy51.reports.ratings.
+        """Bot ``a`` against bot ``b`` deal by deal (``rummy51.ratings.
         paired_comparison``): the mean differences of score and win rate with intervals.
         Fair when the seats move (``seats`` "rotate" or "permute")."""
-        from ..reports.ratings import paired_comparison
+        from ..ratings import paired_comparison
 
         return paired_comparison(self.records, a, b)
 
     def ratings(self, method: str = "bradley-terry", **kw):
         """The bots' ratings: ``"bradley-terry"`` (Elo scale, bootstrap intervals) or
         ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``)."""
-        from ..reports.ratings import bradley_terry, plackett_luce
+        from ..ratings import bradley_terry, plackett_luce
 
         if method == "bradley-terry":
             return bradley_terry(self.records, **kw)
