@@ -394,10 +394,10 @@ def test_cli_json_matches_the_api(capsys, base):
 
 
 def test_cli_out_interrupt_and_resume(tmp_path, capsys, monkeypatch, base):
-    import rummy51.games as games
+    from rummy51.studies import _games_plan as plan
 
     d = tmp_path / "run"
-    real = games._play_chunk
+    real = plan.play_chunk
     calls = {"n": 0}
 
     def flaky(spec):
@@ -406,11 +406,11 @@ def test_cli_out_interrupt_and_resume(tmp_path, capsys, monkeypatch, base):
             raise KeyboardInterrupt
         return real(spec)
 
-    monkeypatch.setattr(games, "_play_chunk", flaky)
+    monkeypatch.setattr(plan, "play_chunk", flaky)
     code, out, err = run(capsys, *CLI_SMALL, "--out", str(d))
     assert code == 130 and out == ""
     assert "interrupted: 2 of 4 chunks are saved" in err and f"--resume {d}" in err
-    monkeypatch.setattr(games, "_play_chunk", real)
+    monkeypatch.setattr(plan, "play_chunk", real)
     code, out, err = run(capsys, "simulate", "games", "--resume", str(d), "--no-progress",
                          "--workers", "1")
     assert code == 0, err
