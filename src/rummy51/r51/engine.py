@@ -105,7 +105,6 @@ __all__ = [
     "Result",
     "GameState",
     "PlayerView",
-    "Match",  # noqa: F822 (module __getattr__)
     "replay",
     "stacked_deck",
     "action_to_json",

@@ -52,7 +52,7 @@ def _load_games(path: Path):
         from ..studies.games import GameStudy
     except ImportError as e:
         raise ReportError(f"{path} holds a games run, but this rummy51 cannot read games runs "
-                          f"(rummy51.games: {e})") from None
+                          f"(rummy51.studies.games: {e})") from None
     return GameStudy.load(path)
 
 

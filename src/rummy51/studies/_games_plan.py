@@ -237,7 +237,7 @@ def _deal_rows(state: GameState, cols: dict, row: int) -> int:
 
 
 def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bool:
-    """Whether a table of ``bots`` is played by the C kernel (``rummy51.fastgame``): every
+    """Whether a table of ``bots`` is played by the C kernel (``rummy51.r51.fastgame``): every
     seat a built-in bot (random, greedy, hand-hunter, tactician), rules it plays, and
     ``engine`` "auto" (or "c", which insists)."""
     if engine not in ENGINES:

@@ -1,7 +1,7 @@
 """Batch simulations of complete deals: bots against bots, one record per player-deal.
 
 ``simulate_games(...) -> GameStudy`` plays ``games`` deals of the game engine
-(``rummy51.engine``) between bots from ``rummy51.bots.BOTS``, one bot per seat, and
+(``rummy51.r51.engine``) between bots from ``rummy51.r51.bots.BOTS``, one bot per seat, and
 keeps one record per player and deal; ``GameStudy.summary()`` turns them into win
 rates (by bot, by seat, by position in the turn order) with 95 % Wilson intervals,
 mean scores with their standard errors, hand-win and opening rates, and
@@ -47,7 +47,7 @@ Run directories (``out=`` / ``resume=``), as the opening study's::
     DIR/records.parquet (or .csv)  summary.csv  overview.csv  results.json   at the end
 
 Tables where every seat is ``"greedy"`` are played by the C game kernel
-(``rummy51.fastgame``, ``engine="auto"``): the same deals move for move as the Python
+(``rummy51.r51.fastgame``, ``engine="auto"``): the same deals move for move as the Python
 engine with ``GreedyBot``s (tests compare them deal by deal), ~50x faster. Other tables
 use the Python engine (GIL-bound), so the local backend runs chunks in worker
 *processes*; ``backend="dask"`` sends them to Dask workers.
@@ -382,7 +382,7 @@ def simulate_games(
     Parameters (``None`` means the default, or the run directory's value on resume):
 
     * ``players`` (4) and ``bots`` (greedy, greedy, random, hand-hunter): one bot per
-      seat, as names from ``rummy51.bots.BOTS`` (``handhunter`` and ``hand_hunter``
+      seat, as names from ``rummy51.r51.bots.BOTS`` (``handhunter`` and ``hand_hunter``
       spell ``hand-hunter``), ``"module:Class"`` names or bot classes importable at
       module level; a single bot plays every seat. ``players`` defaults to the number
       of bots; for another player count without ``bots``, every seat is greedy.
@@ -414,7 +414,7 @@ def simulate_games(
     * ``on_chunk(index, done, total)``: called after each finished chunk (after its file
       is written); an exception it raises stops the run like Ctrl-C.
     * ``engine``: "auto" (default) plays tables of built-in bots (random, greedy,
-      hand-hunter, tactician) with the C game kernel (``rummy51.fastgame``: the same
+      hand-hunter, tactician) with the C game kernel (``rummy51.r51.fastgame``: the same
       deals, move for move) and other bots with the Python engine; "python" always uses
       the Python engine; "c" insists on the kernel (an error if it cannot play the
       table). The records do not depend on it, so it is not a setting of the run.
