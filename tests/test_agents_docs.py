@@ -1,6 +1,6 @@
 """Every Python example of docs/agents.md runs as pasted (each in a fresh namespace).
 
-The OpenSpiel and PettingZoo examples are skipped when their library is missing.
+The OpenSpiel, PettingZoo and Gymnasium examples are skipped when their library is missing.
 """
 from __future__ import annotations
 
@@ -16,12 +16,13 @@ BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.
 
 def _needs(code: str) -> list[str]:
     return [m for m, marks in (("pyspiel", ("pyspiel", "envs.openspiel")),
-                               ("pettingzoo", ("envs.pettingzoo",)))
+                               ("pettingzoo", ("envs.pettingzoo",)),
+                               ("gymnasium", ("gymnasium",)))
             if any(x in code for x in marks)]
 
 
 def test_the_doc_has_examples():
-    assert len(BLOCKS) >= 6
+    assert len(BLOCKS) >= 9
 
 
 @pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])

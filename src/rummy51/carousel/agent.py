@@ -23,7 +23,7 @@ from typing import Optional
 import numpy as np
 
 from ..cards import JOKER, card_text
-from .actions import Draw, IllegalMove, Knock, Meld, MeldRecord, Pass, Phase
+from .actions import Action, Draw, IllegalMove, Knock, Meld, MeldRecord, Pass, Phase
 from .codec import ADD0, COMMIT, DRAW, KNOCK, NUM_ACTIONS, PASS, MaskOracle, action_name, chosen_text
 from .engine import GameState
 from .rules import CarouselRules
@@ -153,7 +153,8 @@ class CarouselAgentState:
             return (f"cards are chosen ({chosen_text(self.chosen)}): add more or commit "
                     "before another move")
         try:
-            g.verify({DRAW: Draw(), PASS: Pass(), KNOCK: Knock()}[a])
+            move: Action = Draw() if a == DRAW else Pass() if a == PASS else Knock()
+            g.verify(move)
         except IllegalMove as e:
             return str(e)
         return "not a legal move here"
@@ -183,6 +184,19 @@ class CarouselAgentState:
             g.pass_()
         else:
             g.knock()
+        self._oracle = None
+        self._legal = None
+
+    def apply_engine_action(self, move) -> None:
+        """Make an engine move (``Draw``, ``Meld``, ``Knock``, ``Pass``) of the player on
+        turn directly (a bot's move), while no card is chosen."""
+        if self.chosen:
+            raise IllegalMove("engine", f"cards are chosen ({chosen_text(self.chosen)}): "
+                              "commit them first")
+        if self.is_terminal():
+            raise IllegalMove("engine", "the game is over" if self.game.phase is Phase.OVER
+                              else "the round is over")
+        self.game.apply(move)  # IllegalMove if illegal; the engine changes nothing then
         self._oracle = None
         self._legal = None
 
