@@ -17,8 +17,9 @@ otherwise it runs the whole game (returns: the final scores, docs/rules-carousel
 """
 from __future__ import annotations
 
+import copy
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -76,10 +77,20 @@ class CarouselAgentState:
         return self.game.n_players
 
     def clone(self) -> "CarouselAgentState":
+        """An independent copy (the game copied by ``fast_copy``, not ``deepcopy``)."""
         s = object.__new__(CarouselAgentState)
         s.__dict__ = self.__dict__.copy()
-        s.game = self.game.copy()
+        s.game = fast_copy(self.game)
         return s
+
+    def __getstate__(self) -> dict:
+        d = dict(self.__dict__)
+        d["_oracle"] = None  # the solver's compiled rules do not pickle; remade on demand
+        d["_legal"] = None
+        return d
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
 
     # ------------------------------------------------------------------ who moves
     def is_terminal(self) -> bool:
@@ -88,6 +99,11 @@ class CarouselAgentState:
 
     def current_player(self) -> int:
         return TERMINAL if self.is_terminal() else self.game.current
+
+    def is_chance_node(self) -> bool:
+        """False: this state shuffles from its seed (``rummy51.carousel.chance`` has the
+        chance-node version)."""
+        return False
 
     def oracle(self) -> MaskOracle:
         """The solver's answers for this position (made once per position)."""
@@ -248,6 +264,28 @@ class CarouselAgentState:
 
     def __repr__(self) -> str:
         return f"<CarouselAgentState {self.n_players} players, player {self.current_player()}>"
+
+
+def fast_copy(game: GameState) -> GameState:
+    """An independent copy of a Carousel ``GameState``, far faster than its ``copy()``
+    (a deepcopy, tens of milliseconds late in a game): lists are copied (and lists of
+    lists, the hands), the RNG deep-copied, everything else shared, which is safe because
+    the records, melds, rules and tuples are immutable (tests/test_agents_carousel.py
+    checks the copy against ``copy()`` and its independence)."""
+    new = object.__new__(type(game))
+    d: dict[str, Any] = {}
+    for k, v in game.__dict__.items():
+        t = type(v)
+        if t is list:
+            d[k] = [x[:] if type(x) is list else x for x in v]
+        elif t is dict:
+            d[k] = dict(v)
+        elif isinstance(v, np.random.Generator):
+            d[k] = copy.deepcopy(v)
+        else:
+            d[k] = v
+    new.__dict__ = d
+    return new
 
 
 def _seat(player, n: int) -> int:

@@ -172,7 +172,7 @@ def _whole_table(s: CarouselAgentState, text: str, body: str) -> list[int]:
         raise ValueError(f"{text!r}: cards are already chosen ({chosen_text(s.chosen)}); "
                          "add more or commit")
     try:
-        meld = Meld(body)
+        meld = Meld(tuple(body.split("|")))
         _, played = s.game.verify_meld(meld)
     except (IllegalMove, ValueError, TypeError) as e:
         raise ValueError(f"{text!r} is not a legal move now: {e}") from None

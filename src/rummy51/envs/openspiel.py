@@ -272,3 +272,5 @@ class PointsEvaluator(_mcts.Evaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, Rummy51Game)
+
+from . import openspiel_carousel  # noqa: E402,F401  (registers python_carousel)
