@@ -125,7 +125,13 @@ class MaskOracle:
         if not key and not self._any(rest):  # one solve answers "no play at all"
             self._cache[key] = ()
             return ()
+        # the table's naturals and the whole hand's, for a quick necessary condition
+        pool = Counter({c: n for c, n in enumerate(self._T) if n})
+        pool.update(self.hand)
+        jokers = pool.pop(JOKER, 0) + self._JT
         for k in sorted(rest):
+            if k != JOKER and not _may_fit(k, pool, jokers, self.rules.ace_high):
+                continue  # no meld of the table's and the hand's cards can hold it
             left = list((rest - Counter([k])).elements())
             if self._value(list(key) + [k], left) >= 0:
                 out.append(k)
@@ -148,6 +154,31 @@ class MaskOracle:
     def play(self, chosen: tuple[int, ...]):
         """The solver's play of exactly ``chosen`` (``play_cards``; ``IllegalMove`` if none)."""
         return play_cards(self.table, list(chosen), self.hand, self.rules)
+
+
+def _may_fit(k: int, pool: Counter, jokers: int, ace_high: bool) -> bool:
+    """A necessary condition for natural ``k`` to be in some meld made of the cards of
+    ``pool`` (counts; ``k``'s own copy among them) and ``jokers`` jokers: a set needs two
+    cards of its rank in other suits (or jokers), a run three consecutive cards of its
+    suit (A low or, with ``ace_high``, high) with the gaps filled by jokers. Cheaper
+    than a solve; where it fails the solve would too."""
+    suit, rank = divmod(k, 13)
+    other_suits = sum(1 for s in range(4) if s != suit and pool[s * 13 + rank])
+    if other_suits + jokers >= 2:
+        return True
+    top = 14 if ace_high else 13
+    have = [False] * 16  # positions 1 (A low) .. 13 (K), 14 (A high)
+    for pos in range(1, top + 1):
+        have[pos] = pool[suit * 13 + (0 if pos == 14 else pos - 1)] > 0
+    places = [1, 14] if rank == 0 else [rank + 1]
+    for p in places:
+        if p > top:
+            continue
+        for lo in range(max(1, p - 2), min(p, top - 2) + 1):
+            missing = sum(1 for q in range(lo, lo + 3) if q != p and not have[q])
+            if missing <= jokers:
+                return True
+    return False
 
 
 def chosen_text(chosen: Sequence[int]) -> str:
