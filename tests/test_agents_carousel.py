@@ -194,3 +194,25 @@ def test_action_after_the_end():
         s.apply_action(int(rng.choice(s.legal_actions())))
     with pytest.raises(IllegalMove, match="round is over"):
         s.apply_action(DRAW)
+
+
+def test_commit_of_cards_that_cannot_be_placed():
+    """A position where one playable card does not make a play alone: commit is refused
+    in one line, naming the cards, and nothing changes."""
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        s = CarouselAgentState.new(R3, seed=seed)
+        while not s.is_terminal():
+            g = s.game
+            if g.phase in (Phase.MELD, Phase.NO_DRAW) and not s.chosen:
+                lone = [k for k in s.oracle().playable(()) if not s.oracle().can_commit((k,))]
+                if lone:
+                    s.apply_action(add_action(lone[0]))
+                    key = _state_key(s)
+                    assert COMMIT not in s.legal_actions()
+                    with pytest.raises(IllegalMove, match="cannot be placed") as e:
+                        s.apply_action(COMMIT)
+                    assert "\n" not in str(e.value) and _state_key(s) == key
+                    return
+            s.apply_action(int(rng.choice([a for a in s.legal_actions() if a < ADD0])))
+    raise AssertionError("no position with a card that needs company was met")

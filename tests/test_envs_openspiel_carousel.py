@@ -68,3 +68,20 @@ def test_returns_are_scores_and_resampling_keeps_the_infostate():
     g = state.agent.game
     assert state.returns() == [float(x) for x in g.rounds[0].scores]
     assert state.action_to_string(0, 0) in ("draw", "action 0")
+
+
+def test_illegal_action_is_one_line_and_changes_nothing():
+    rng = np.random.default_rng(0)
+    game = pyspiel.load_game("python_carousel", {"players": 3, "returns": "round"})
+    state = _play(game.new_initial_state(), rng, lambda s: not s.is_chance_node())
+    before = str(state), state.information_state_string(state.current_player())
+    illegal = next(a for a in range(57) if a not in state.legal_actions())
+    with pytest.raises(Exception) as e:  # pyspiel passes the IllegalMove through
+        state.apply_action(illegal)
+    assert "not legal now" in str(e.value) and "\n" not in str(e.value)
+    assert (str(state), state.information_state_string(state.current_player())) == before
+    over = _play(game.new_initial_state(), rng, lambda s: False)
+    with pytest.raises(Exception, match="the round is over"):  # an action after the end
+        over.apply_action(0)
+    with pytest.raises(Exception, match="chance outcome 60 is not a card"):
+        game.new_initial_state().apply_action(60)
