@@ -29,7 +29,8 @@ from .codec import ADD0, COMMIT, DRAW, KNOCK, NUM_ACTIONS, PASS, MaskOracle, act
 from .engine import GameState
 from .rules import CarouselRules
 
-__all__ = ["CarouselAgentState", "CarouselLayout", "carousel_layout_for", "check_action_id"]
+__all__ = ["CarouselAgentState", "CarouselLayout", "carousel_layout_for", "check_action_id",
+           "fast_copy", "round_records", "seat_index"]
 
 _PHASES = (Phase.DRAW, Phase.MELD, Phase.NO_DRAW, Phase.END, Phase.OVER)
 TERMINAL = -4
@@ -249,7 +250,7 @@ class CarouselAgentState:
 
     def observation_string(self, player: int) -> str:
         g = self.game
-        p = _seat(player, g.n_players)
+        p = seat_index(player, g.n_players)
         lines = [f"player {p}, round {g.round}, turn {g.turn}, player {g.current} to "
                  f"{g.phase.value}", "hand: " + " ".join(card_text(c) for c in g.hands[p])]
         if self.chosen and g.current == p:
@@ -288,7 +289,7 @@ def fast_copy(game: GameState) -> GameState:
     return new
 
 
-def _seat(player, n: int) -> int:
+def seat_index(player, n: int) -> int:
     if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"player must be a seat number 0..{n - 1}, got {player!r:.40}")
     if not 0 <= player < n:
@@ -338,7 +339,7 @@ class CarouselLayout:
         g = state.game
         r = self.rules
         n = g.n_players
-        p = _seat(player, n)
+        p = seat_index(player, n)
         out = np.zeros(self.size, np.float32)
         off = self.offsets
         self._cards(out, off["hand"], g.hands[p])
@@ -359,7 +360,7 @@ class CarouselLayout:
             out[o + 5 * k + 3] = min(1.0, g.totals[q] / r.target_score)
             out[o + 5 * k + 4] = min(1.0, g.rounds_won[q] / 10)
         played: list[list[int]] = [[] for _ in range(n)]
-        for rec in _round_records(g):
+        for rec in round_records(g):
             if isinstance(rec, MeldRecord):
                 played[rec.player] += list(rec.played)
         for k in range(n):
@@ -380,7 +381,7 @@ class CarouselLayout:
         return out
 
 
-def _round_records(g: GameState):
+def round_records(g: GameState):
     """The records of the round being played (from its deal on)."""
     hist = g.history
     for i in range(len(hist) - 1, -1, -1):

@@ -36,7 +36,8 @@ import numpy as np
 
 from ..cards import card_text
 from .actions import DealRecord, DrawRecord, KnockRecord, MeldRecord, PassRecord, RoundRecord
-from .agent import TERMINAL, CarouselAgentState, _round_records, _seat, carousel_layout_for, fast_copy
+from .agent import (TERMINAL, CarouselAgentState, carousel_layout_for, fast_copy, round_records,
+                    seat_index)
 from .codec import DRAW
 from .rules import CarouselRules
 
@@ -205,7 +206,7 @@ class CarouselChanceState(CarouselAgentState):
 
     def information_state_string(self, player: int) -> str:
         g = self.game
-        p = _seat(player, g.n_players)
+        p = seat_index(player, g.n_players)
         lines = [f"carousel player {p} of {g.n_players}"]
         n, h = g.n_players, self.rules.hand_size
         for rec in g.history:
@@ -243,12 +244,12 @@ class CarouselChanceState(CarouselAgentState):
         if self._dealing is not None:  # only the cards dealt to the player so far
             lay = carousel_layout_for(self.rules)
             out = np.zeros(lay.size, np.float32)
-            lay._cards(out, lay.offsets["hand"], self._dealt_to(_seat(player, self.n_players)))
+            lay._cards(out, lay.offsets["hand"], self._dealt_to(seat_index(player, self.n_players)))
             return out
         return super().observation(player)
 
     def observation_string(self, player: int) -> str:
-        p = _seat(player, self.n_players)
+        p = seat_index(player, self.n_players)
         if self._dealing is not None:
             return (f"player {p}, round {self.game.round}, dealing: "
                     + " ".join(card_text(c) for c in self._dealt_to(p)))
@@ -260,7 +261,7 @@ class CarouselChanceState(CarouselAgentState):
     def resample_from_infostate(self, player: int, rng=None) -> "CarouselChanceState":
         """A state ``player`` cannot tell from this one, the cards hidden from them (the
         other hands, the stock's order, the cards being dealt to others) dealt again."""
-        p = _seat(player, self.n_players)
+        p = seat_index(player, self.n_players)
         rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
         s = self.clone()
         g = s.game
@@ -327,7 +328,7 @@ class CarouselInfoLayout:
     def encode(self, state: CarouselChanceState, player: int) -> np.ndarray:
         g = state.game
         n = g.n_players
-        p = _seat(player, n)
+        p = seat_index(player, n)
         out = np.zeros(self.size, np.float32)
         obs = self.observation
         out[:obs.size] = state.observation(p)
@@ -336,7 +337,7 @@ class CarouselInfoLayout:
             return out
         own: list[int] = []
         draws = [0] * n
-        for rec in _round_records(g):
+        for rec in round_records(g):
             if isinstance(rec, DrawRecord) and not rec.empty:
                 draws[rec.player] += 1
                 if rec.player == p and rec.card is not None:

@@ -29,12 +29,13 @@ position).
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import Sequence
 
 from ..cards import JOKER, card_text
 from .rules import CarouselRules
 from .. import _carousel
-from .solver import _core_rules, play_cards
+from .solver import play_cards
 from .table import TableMeld
 
 __all__ = ["DRAW", "PASS", "KNOCK", "COMMIT", "ADD0", "NUM_ACTIONS", "MaskOracle",
@@ -44,6 +45,12 @@ DRAW, PASS, KNOCK, COMMIT = 0, 1, 2, 3
 ADD0 = 4
 NUM_ACTIONS = ADD0 + 53
 _NAMES = {DRAW: "draw", PASS: "pass", KNOCK: "knock", COMMIT: "commit"}
+
+
+@lru_cache(maxsize=32)
+def _core_rules(rules: CarouselRules):
+    """The solver core's compiled rules (as ``rummy51.carousel.solver`` makes them)."""
+    return _carousel.CoreRules(rules)
 
 
 def add_action(card: int) -> int:

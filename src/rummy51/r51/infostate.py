@@ -28,7 +28,7 @@ import numpy as np
 
 from ..rules import RuleSet
 from .actions import STOCK, DiscardRecord, DrawRecord, LayDownRecord, LayOffRecord, SwapRecord
-from .observation import _counts, dealt_to, layout_for, player_index
+from .observation import dealt_to, layout_for, player_index
 
 __all__ = ["InfoStateLayout", "infostate_layout_for", "history_counts"]
 
@@ -89,6 +89,10 @@ class InfoStateLayout:
             cards(out, off["laid"] + k * b, h["laid"][q])
             out[off["draws"] + k] = min(1.0, h["draws"][q] / self.rules.max_turns)
         return out
+
+
+def _counts(cards) -> np.ndarray:
+    return np.bincount(np.asarray(cards, dtype=np.intp), minlength=53)
 
 
 @lru_cache(maxsize=64)
