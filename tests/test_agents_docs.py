@@ -31,3 +31,22 @@ def test_example_runs(code):
         if importlib.util.find_spec(mod) is None:
             pytest.skip(f"{mod} is not installed")
     exec(compile(code, str(DOC), "exec"), {"__name__": "__agents_doc__"})
+
+
+MODULES = [("rummy51.carousel.codec", None), ("rummy51.carousel.agent", None),
+           ("rummy51.carousel.chance", None), ("rummy51.r51.infostate", None),
+           ("rummy51.envs.llm_carousel", None), ("rummy51.envs.gym", "gymnasium"),
+           ("rummy51.envs.openspiel_carousel", "pyspiel")]
+
+
+@pytest.mark.parametrize("name, needs", MODULES, ids=[m for m, _ in MODULES])
+def test_module_docstring_examples(name, needs):
+    import doctest
+    import importlib
+
+    if needs and importlib.util.find_spec(needs) is None:
+        pytest.skip(f"{needs} is not installed")
+    mod = importlib.import_module(name)
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0
+    assert result.attempted > 0 or name == "rummy51.r51.infostate"

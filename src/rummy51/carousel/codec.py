@@ -25,6 +25,14 @@ some legal play places the chosen cards, ``k`` and perhaps more
 and pass wait until it is committed), which is always possible: every chosen set can
 still complete. Both queries ask the solver (one solve per distinct card, cached per
 position).
+
+>>> from rummy51.carousel import CarouselRules
+>>> from rummy51.carousel.table import parse_table
+>>> o = MaskOracle(parse_table(["6S 7S 8S"]), [8, 40, 52], CarouselRules())  # 9S 2C JK
+>>> [action_name(ADD0 + k) for k in o.playable(())]
+['add 9S', 'add JK']
+>>> o.can_commit((8,)), o.can_commit((40,))
+(True, False)
 """
 from __future__ import annotations
 
