@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install \"rummy51[agents]\")")
 
 from pettingzoo.test import api_test  # noqa: E402
 
