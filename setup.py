@@ -29,6 +29,11 @@ _INCLUDES = {
         "_core_bounds.pxi", "_core_search.pxi", "_core_api.pxi", "_core_deal.pxi",
         "_core_montecarlo.pxi",
     ),
+    "_game": (
+        "_game_deal.pxi", "_game_table.pxi", "_game_greedy.pxi", "_game_goout.pxi",
+        "_game_tactician.pxi", "_game_handhunter.pxi", "_game_random.pxi", "_game_api.pxi",
+        "_game_search.pxi",
+    ),
     "_carousel": ("_carousel_game.pxi", "_carousel_careful.pxi"),
 }
 
