@@ -34,7 +34,13 @@ _INCLUDES = {
         "_game_tactician.pxi", "_game_handhunter.pxi", "_game_random.pxi", "_game_api.pxi",
         "_game_search.pxi",
     ),
-    "_carousel": ("_carousel_game.pxi", "_carousel_careful.pxi"),
+    "_carousel": (
+        "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
+        "_carousel_combine.pxi", "_carousel_work.pxi", "_carousel_dp.pxi", "_carousel_api.pxi",
+        "_carousel_rebuild.pxi",
+        # the game kernel, the careful bot's estimate
+        "_carousel_game.pxi", "_carousel_careful.pxi",
+    ),
 }
 
 extensions = [
