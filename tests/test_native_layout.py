@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "rummy51"
 SETUP = ROOT / "setup.py"
 
-_INCLUDE = re.compile(r'^\s*include\s+"([^"]+)"', re.M)
+_INCLUDE = re.compile(r'^\s*include\s+"([^"]+)"', re.MULTILINE)
 
 pytestmark = pytest.mark.skipif(not (SRC / "_core.pyx").exists() or not SETUP.exists(),
                                 reason="needs the source tree (src/rummy51, setup.py)")
