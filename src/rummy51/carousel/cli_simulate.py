@@ -48,6 +48,10 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--game-tie", choices=("share", "play_on"), default=None,
                    help="a shared highest final total: all win (share, the default) or "
                    "another round is dealt (play_on)")
+    p.add_argument("--stock-out", choices=("exhauster", "finder"), default=None,
+                   help="who the last turns after the stock runs out start from: the player "
+                   "who took the last card (exhauster, the default, the source) or the one "
+                   "whose draw found the stock empty (finder, the older reading)")
     p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
                    help="auto (default): tables where every seat is greedy are played by the "
                         "C game kernel (the same games, move for move), others by the Python "
@@ -68,6 +72,8 @@ def _rules(args, players):
         kw["last_turn_knock"] = True
     if args.game_tie is not None:
         kw["game_tie"] = args.game_tie
+    if args.stock_out is not None:
+        kw["stock_out"] = args.stock_out
     if not kw:
         return None
     return CarouselRules.for_players(players or 4, **kw)

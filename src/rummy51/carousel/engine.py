@@ -91,12 +91,20 @@ def rules_to_dict(rules: CarouselRules) -> dict:
     return dataclasses.asdict(rules)
 
 
-def rules_from_dict(d: dict) -> CarouselRules:
-    """The inverse of ``rules_to_dict`` (an unknown field is a ``ValueError``)."""
+def rules_from_dict(d: dict, *, recorded: bool = False) -> CarouselRules:
+    """The inverse of ``rules_to_dict`` (an unknown field is a ``ValueError``; a missing
+    one takes its default). ``recorded``: ``d`` was written whole by ``rules_to_dict``
+    (a history, a run's manifest), so a missing ``stock_out`` means it was written
+    before that field existed, when the last turns started from the finder: "finder"."""
+    if not isinstance(d, dict):
+        raise TypeError(f"Carousel rules must be a dict of CarouselRules fields, got "
+                        f"{type(d).__name__}")
     names = {f.name for f in dataclasses.fields(CarouselRules)}
     bad = sorted(set(d) - names)
     if bad:
-        raise ValueError(f"unknown CarouselRules field(s): {', '.join(bad)}")
+        raise ValueError(f"unknown CarouselRules field(s): {', '.join(map(str, bad))}")
+    if recorded and "stock_out" not in d:
+        d = dict(d, stock_out="finder")
     return CarouselRules(**d)
 
 
@@ -197,7 +205,9 @@ class GameState(MoveRules):
         self._public: list[Record] = []
         self._rng: Optional[np.random.Generator] = None
         self._forced: list[tuple[int, ...]] = []  # decks to deal instead of shuffling
-        self._stock_out_by: Optional[int] = None  # who found the stock empty this round
+        # the seat the last turns of 3.5 start after (and end with): the exhauster or
+        # the finder (rules.stock_out); None while the stock lasts
+        self._stock_out_by: Optional[int] = None
         self._last: Optional[list[int]] = None    # seats still to play a last turn
 
     # ------------------------------------------------------------------ creation
@@ -266,6 +276,13 @@ class GameState(MoveRules):
         rec = DealRecord(self.round, 0, -1, None, self.dealer, order)
         self.history.append(rec)
         self._public.append(dataclasses.replace(rec, deck=()))
+        if not self._stock and rules.stock_out == "exhauster":
+            # the deal took the last card: the dealer exhausted the stock, and the last
+            # turns start at once, from the dealer's left round to the dealer
+            self._stock_out_by = self.dealer
+            self._last = [(self.dealer + k) % n for k in range(2, n + 1)]
+            self.phase = Phase.NO_DRAW
+            self.turn_info = _LAST
 
     def copy(self) -> "GameState":
         """An independent copy (the RNG state too)."""
@@ -309,7 +326,9 @@ class GameState(MoveRules):
         return rec
 
     def draw(self) -> DrawRecord:
-        """Draw the top card of the stock; an empty stock stops the drawing (3.5)."""
+        """Draw the top card of the stock; an empty stock stops the drawing (3.5). Who
+        takes the last card exhausts the stock; with ``rules.stock_out`` "finder" the
+        last turns start from the player whose draw finds it empty instead."""
         self.verify_draw()
         p = self.current
         draws = self.turn_info.draws + 1
@@ -320,9 +339,12 @@ class GameState(MoveRules):
             self.hands[p].sort()
             self.turn_info = TurnInfo(draws=draws)
             self.phase = Phase.MELD if draws < 3 else Phase.END
+            if not self._stock and self.rules.stock_out == "exhauster":
+                self._stock_out_by = p
             rec = DrawRecord(self.round, self.turn, p, Draw(), card)
             return self._record(rec, dataclasses.replace(rec, card=None))
-        self._stock_out_by = p
+        if self._stock_out_by is None:   # "finder" (the exhauster is this player already)
+            self._stock_out_by = p
         self.turn_info = TurnInfo(draws=draws)
         # the step reached: after a first or second draw the player may still meld
         self.phase = Phase.NO_DRAW if draws < 3 else Phase.END
@@ -385,21 +407,22 @@ class GameState(MoveRules):
     # ------------------------------------------------------------------ flow
     def _end_turn(self) -> None:
         n = self.n_players
-        self.turn += 1
         if self._stock_out_by is None:
+            self.turn += 1
             self.current = (self.current + 1) % n
             self.phase = Phase.DRAW
             self.turn_info = _START
             return
-        if self._last is None:   # the finder's own turn just ended: the last turns begin
+        if self._last is None:   # the exhauster's (finder's) turn just ended: the last turns
             f = self._stock_out_by
             self._last = [(f + k) % n for k in range(1, n + 1)]
         if self._last:
+            self.turn += 1
             self.current = self._last.pop(0)
             self.phase = Phase.NO_DRAW
             self.turn_info = _LAST
             return
-        self._end_round("stock", None)
+        self._end_round("stock", None)   # ``turn`` stays the last turn's (turns = turn + 1)
 
     def _end_round(self, how: str, knocker: Optional[int]) -> None:
         rules = self.rules
@@ -471,7 +494,7 @@ class GameState(MoveRules):
         if d.get("version") != FORMAT_VERSION:
             raise ValueError(f"Carousel history version {d.get('version')!r} is not supported")
         try:
-            rules = rules_from_dict(d["rules"])
+            rules = rules_from_dict(d["rules"], recorded=True)
             s = cls.new(rules, seed=d.get("seed"), dealer=int(d["first_dealer"]),
                         decks=[to_codes(x) for x in d["decks"]])
         except (KeyError, TypeError, ValueError) as e:

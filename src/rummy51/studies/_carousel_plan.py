@@ -107,13 +107,18 @@ class Settings:
         ent = d["seed"]["entropy"]
         return cls(players=int(d["players"]), bots=tuple(map(str, d["bots"])),
                    games=int(d["games"]), chunk_size=int(d["chunk_size"]),
-                   rules=rules_from_dict(d["rules"]),
+                   rules=rules_from_dict(d["rules"], recorded=True),
                    entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
                    spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]))
 
     @property
     def config_hash(self) -> str:
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        d = self.to_json()
+        if d["rules"]["stock_out"] == "finder":
+            # a run made before the field existed played "finder" and hashed no such
+            # field: the same rules keep the same hash (it stays resumable)
+            del d["rules"]["stock_out"]
+        text = json.dumps(d, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def plan(self) -> list[dict]:
@@ -209,11 +214,11 @@ def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto")
 
 
 def kernel_rules(rules: CarouselRules) -> tuple[int, ...]:
-    """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``)."""
+    """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``, 13 ints)."""
     return (rules.players, rules.hand_size, rules.deck_size, rules.knock_limit,
             rules.undercut_bonus, rules.going_out_bonus, rules.target_score, rules.game_bonus,
             rules.round_won_bonus, int(rules.round_bonus_for_all), int(rules.last_turn_knock),
-            int(rules.game_tie == "play_on"))
+            int(rules.game_tie == "play_on"), int(rules.stock_out == "exhauster"))
 
 
 #: Decks drawn for a game before the kernel plays it, and then each time it needs more
