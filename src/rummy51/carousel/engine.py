@@ -51,7 +51,8 @@ from typing import Iterable, Optional, Sequence, TypeVar
 
 import numpy as np
 
-from ..cards import cards_text, to_codes
+from .._checks import int_arg
+from ..cards import JOKER, cards_text, to_codes
 from ..r51.engine import normalize_seed
 from .actions import (
     FORMAT_VERSION,
@@ -72,6 +73,7 @@ from .actions import (
     RoundRecord,
     RoundResult,
     TurnInfo,
+    _short,
     action_from_json,
     action_to_json,
 )
@@ -225,23 +227,30 @@ class GameState(MoveRules):
             rules = CarouselRules.for_players(4 if players is None else players)
         if not isinstance(rules, CarouselRules):
             raise TypeError(f"rules must be a CarouselRules, got {type(rules).__name__}")
-        if players is not None and players != rules.players:
-            if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-                raise TypeError(f"players must be an int, got {players!r}")
-            rules = dataclasses.replace(rules, players=int(players))
+        if players is not None:
+            players = int_arg("players", players, 2, 6)
+            if players != rules.players:
+                rules = dataclasses.replace(rules, players=players)
         s = cls()
         s.rules = rules
         n = s.n_players = rules.players
         s._rng, s.seed = normalize_seed(seed)
         first = int(s._rng.integers(n))
         if dealer is not None:
-            if isinstance(dealer, bool) or not 0 <= int(dealer) < n:
-                raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
-            first = int(dealer)
+            first = int_arg("dealer", dealer, 0, n - 1)
         s.first_dealer = s.dealer = first
         full = Counter(rules.deck())
+        if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)):
+            raise TypeError(f"decks must be a list of deck orders, got {type(decks).__name__}")
         for i, d in enumerate(decks):
-            order = tuple(int(c) for c in (to_codes(d) if isinstance(d, str) else d))
+            try:
+                if isinstance(d, str):
+                    order = tuple(to_codes(d))
+                else:
+                    order = tuple(int_arg(f"decks[{i}] card", c, 0, JOKER) for c in d)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"decks[{i}] must be a deck order (card texts, or codes "
+                                 f"0..52): {e}") from None
             if Counter(order) != full:
                 raise ValueError(f"decks[{i}] must hold each card of the {rules.deck_size}-card "
                                  "deck exactly once per copy")
@@ -307,9 +316,8 @@ class GameState(MoveRules):
 
     def view(self, player: Optional[int] = None) -> PlayerView:
         """What ``player`` (default: the player on turn) may see."""
-        p = self.current if player is None else int(player)
-        if not 0 <= p < self.n_players:
-            raise ValueError(f"player must be 0..{self.n_players - 1}, got {player!r}")
+        p = self.current if player is None else int_arg("player", player, 0,
+                                                         self.n_players - 1)
         return PlayerView(
             player=p, rules=self.rules, n_players=self.n_players, round=self.round,
             dealer=self.dealer, phase=self.phase, turn=self.turn, current=self.current,
@@ -353,12 +361,12 @@ class GameState(MoveRules):
     def meld(self, melds) -> MeldRecord:
         """Play ``melds`` as the whole new table (section 4); see ``verify_meld``."""
         new, played = self.verify_meld(melds)
+        action = melds if isinstance(melds, Meld) else Meld(melds)   # before any change
         p = self.current
         hand = self.hands[p]
         for c in played:
             hand.remove(c)
         self.table = new
-        action = melds if isinstance(melds, Meld) else Meld(tuple(melds))
         self.actions.append(action)
         out = not hand
         rec = MeldRecord(self.round, self.turn, p, action, played, tuple(new), out)
@@ -402,7 +410,8 @@ class GameState(MoveRules):
             return self.knock()
         if isinstance(action, Pass):
             return self.pass_()
-        raise IllegalMove("engine", f"not a Carousel action: {action!r}")
+        raise IllegalMove("engine", f"action must be a Carousel action (Draw(), Meld(...), "
+                                    f"Knock(), Pass()), got {_short(action)}")
 
     # ------------------------------------------------------------------ flow
     def _end_turn(self) -> None:
