@@ -425,9 +425,13 @@ def _check_stock_out_order(s) -> Counter:
         want = [(start + k) % n for k in range(1, n + 1)]
         assert [t[1] for t in later] == want[:len(later)], (so["round"], later, want)
         assert not any(isinstance(x, DrawRecord) for t in later for x in t[2])
-        before = [t for t in so["turns"] if t[0] < start_turn]
-        if so["end"] == "stock":
+        if so["end"] == "stock":   # 3.5 and 5: scored with no knocker, no undercut bonus
             assert len(later) == n
+            res = s.rounds[so["round"]]
+            assert res.knocker is None and not res.undercut
+            assert res.turns == len(so["turns"])
+            low = min(res.points)
+            assert res.winners == tuple(p for p in range(n) if res.points[p] == low)
         elif so["end"] is not None and len(later) < n:
             assert so["end"] == "out" or s.rules.last_turn_knock or not later
     return kinds

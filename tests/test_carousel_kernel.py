@@ -266,17 +266,19 @@ def test_kernel_plays_on_after_a_shared_total():
 
 
 def test_kernel_knocks_in_a_last_turn_with_the_option():
-    """rules.last_turn_knock: four players on one deck run the stock out; in seeds 101
-    and 112 a last-turn meld brings a hand to the limit and the knock changes the game
+    """rules.last_turn_knock (under both stock_out orders): four players on one deck run
+    the stock out; in seeds 101 and 112 a last-turn meld brings a hand to the limit and the knock changes the game
     (the option is exercised), and the kernel's games equal the engine's either way."""
-    base = CarouselRules.for_players(4, decks=1, jokers=1, hand_size=11, target_score=60)
-    on = dataclasses.replace(base, last_turn_knock=True)
-    for seed in (101, 112):
-        a, _, _ = play_kernel_game(base, seed, trace=True)
-        b, _, _ = play_kernel_game(on, seed, trace=True)
-        assert a.shape != b.shape or not (a == b).all()
-        _same_game(base, seed)
-        _same_game(on, seed)
+    for stock_out in ("exhauster", "finder"):
+        base = CarouselRules.for_players(4, decks=1, jokers=1, hand_size=11, target_score=60,
+                                         stock_out=stock_out)
+        on = dataclasses.replace(base, last_turn_knock=True)
+        for seed in (101, 112):
+            a, _, _ = play_kernel_game(base, seed, trace=True)
+            b, _, _ = play_kernel_game(on, seed, trace=True)
+            assert a.shape != b.shape or not (a == b).all()
+            _same_game(base, seed)
+            _same_game(on, seed)
 
 
 # --------------------------------------------------------------------------- careful seats

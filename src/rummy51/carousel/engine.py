@@ -21,7 +21,10 @@ over. Every move has a triad (pokerkit): ``verify_meld(melds)`` raises ``Illegal
 naming the rule broken (``.rule``, e.g. ``"4"``), ``can_meld(melds)`` returns a bool,
 ``meld(melds)`` makes the move and returns its record; ``apply(action)`` does the same
 for an action object and ``legal_actions()`` lists the moves (with one meld play, the
-solver's best). A refused move leaves the state unchanged. The game replays exactly
+solver's best). A refused move leaves the state unchanged; a move argument that is no
+move at all (``meld(None)``, ``apply(5)``) is ``IllegalMove`` too (rule ``"engine"``),
+and an argument that is no game (``new(players=2.5)``, ``view("x")``) a ``TypeError``
+or ``ValueError`` naming it. The game replays exactly
 from ``(rules, seed, actions)`` (``replay``); its history (``to_json``) also records
 every round's deck, so ``from_json`` needs no RNG.
 
