@@ -94,7 +94,7 @@ def _meld_slots(meld) -> tuple:
     return tuple(_slot(t) for t in meld)
 
 
-def _short(x, limit: int = 60) -> str:
+def short_repr(x, limit: int = 60) -> str:
     """``repr(x)`` on one line, cut to ``limit`` characters."""
     try:
         r = repr(x)
@@ -122,12 +122,12 @@ def meld_items(melds) -> list:
         return [melds]
     if not isinstance(melds, (list, tuple)):
         raise IllegalMove("engine", f"melds must be {_MELDS_ARE}; got {type(melds).__name__} "
-                                    f"{_short(melds)}")
+                                    f"{short_repr(melds)}")
     for i, m in enumerate(melds):
         if not isinstance(m, (str, TableMeld, list, tuple)):
             raise IllegalMove("engine", f"melds[{i}] must be a meld (a str like '4S 5S 6S', "
                                         f"a TableMeld or a list of cards); got "
-                                        f"{type(m).__name__} {_short(m)}")
+                                        f"{type(m).__name__} {short_repr(m)}")
     return list(melds)
 
 
@@ -146,7 +146,7 @@ class Meld:
             try:
                 slots.append(_meld_slots(x))
             except (ValueError, TypeError) as e:
-                raise IllegalMove("2", f"meld {i + 1} ({_short(x)}) is not a meld of cards: "
+                raise IllegalMove("2", f"meld {i + 1} ({short_repr(x)}) is not a meld of cards: "
                                        f"{e}") from None
         object.__setattr__(self, "melds", tuple(slots))
 

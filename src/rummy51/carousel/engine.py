@@ -76,7 +76,7 @@ from .actions import (
     RoundRecord,
     RoundResult,
     TurnInfo,
-    _short,
+    short_repr,
     action_from_json,
     action_to_json,
 )
@@ -414,7 +414,7 @@ class GameState(MoveRules):
         if isinstance(action, Pass):
             return self.pass_()
         raise IllegalMove("engine", f"action must be a Carousel action (Draw(), Meld(...), "
-                                    f"Knock(), Pass()), got {_short(action)}")
+                                    f"Knock(), Pass()), got {short_repr(action)}")
 
     # ------------------------------------------------------------------ flow
     def _end_turn(self) -> None:

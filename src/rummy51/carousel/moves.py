@@ -24,8 +24,8 @@ from collections import Counter
 from typing import Any, Optional, Sequence, Union
 
 from ..cards import JOKER, card_text, cards_text
-from .actions import (Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo, _short,
-                      meld_items)
+from .actions import (Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo,
+                      meld_items, short_repr)
 from .rules import CarouselRules
 from .table import TableMeld, parse_meld
 
@@ -257,7 +257,7 @@ class MoveRules:
         if isinstance(action, Pass):
             return self.verify_pass()
         raise IllegalMove("engine", f"action must be a Carousel action (Draw(), Meld(...), "
-                                    f"Knock(), Pass()), got {_short(action)}")
+                                    f"Knock(), Pass()), got {short_repr(action)}")
 
     def is_legal(self, action: Action) -> bool:
         try:
