@@ -90,7 +90,15 @@ class Settings(TableSettings):
 
     @classmethod
     def from_json(cls, d: Mapping) -> "Settings":
-        return cls(**cls.table_fields(d, rules_from_dict))
+        return cls(**cls.table_fields(d, lambda r: rules_from_dict(r, recorded=True)))
+
+    def hash_json(self) -> dict:
+        d = self.to_json()
+        if d["rules"]["stock_out"] == "finder":
+            # a run made before the field existed played "finder" and hashed no such
+            # field: the same rules keep the same hash (it stays resumable)
+            del d["rules"]["stock_out"]
+        return d
 
     def plan(self) -> list[dict]:
         """The chunks in seeding order: chunk i plays games ``game0 .. game0 + n - 1``."""
@@ -182,11 +190,11 @@ def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto")
 
 
 def kernel_rules(rules: CarouselRules) -> tuple[int, ...]:
-    """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``)."""
+    """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``, 13 ints)."""
     return (rules.players, rules.hand_size, rules.deck_size, rules.knock_limit,
             rules.undercut_bonus, rules.going_out_bonus, rules.target_score, rules.game_bonus,
             rules.round_won_bonus, int(rules.round_bonus_for_all), int(rules.last_turn_knock),
-            int(rules.game_tie == "play_on"))
+            int(rules.game_tie == "play_on"), int(rules.stock_out == "exhauster"))
 
 
 #: Decks drawn for a game before the kernel plays it, and then each time it needs more
