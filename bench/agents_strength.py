@@ -16,8 +16,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-from rummy51.r51.bots import GreedyBot
 from rummy51.envs.openspiel import EngineBot, PointsEvaluator, resampler
+from rummy51.r51.bots import GreedyBot
 
 
 def play(game, bots, seed: int) -> list[float]:

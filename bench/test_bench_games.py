@@ -24,7 +24,6 @@ Throughput goes to ``extra_info`` (``deals_per_s``, ``us_per_turn``).
 """
 import os
 import resource
-import time
 
 import pytest
 

@@ -16,13 +16,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from rummy51.cards import parse_card
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import IllegalMove, MeldRecord, Phase
 from rummy51.carousel.agent import CarouselAgentState, carousel_layout_for
 from rummy51.carousel.codec import ADD0, COMMIT, DRAW, KNOCK, NUM_ACTIONS, PASS, MaskOracle, add_action
 from rummy51.carousel.solver import can_play_cards, playable_cards
 from rummy51.carousel.table import parse_table
-from rummy51.cards import parse_card
 
 R3 = CarouselRules.for_players(3)
 

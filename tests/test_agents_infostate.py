@@ -140,9 +140,10 @@ def test_shape_fixed_and_chance_mode_deal():
 def test_openspiel_info_state_tensor_and_qlearner():
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
                                   "(pip install \"rummy51[openspiel]\")")
-    import rummy51.envs.openspiel  # noqa: F401  (registers python_rummy51)
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import tabular_qlearner
+
+    import rummy51.envs.openspiel  # noqa: F401  (registers python_rummy51)
 
     params = {"players": 2, "hand_size": 5, "max_turns": 12, "jokers": 2, "threshold": 20}
     game = pyspiel.load_game("python_rummy51", params)

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from rummy51 import RuleSet
-from rummy51.r51.engine import Discard, Draw, GameState, LayDown, LayOff, SwapJoker, stacked_deck
 from rummy51.envs.llm import apply_reply, legal_action_dicts, new_deal, turn_prompt
 from rummy51.r51 import engine as r51_engine
 from rummy51.r51.agent import AgentState
 from rummy51.r51.codec import OPEN, Cancel, Stage
+from rummy51.r51.engine import Discard, Draw, GameState, LayDown, LayOff, SwapJoker, stacked_deck
 from rummy51.r51.notation import action_text, parse_action
 
 DEFAULT = RuleSet()

@@ -25,7 +25,6 @@ from rummy51.r51.engine import (
     GameState,
     LayDown,
     LayOff,
-    Phase,
     PlayerView,
     SwapJoker,
     stacked_deck,

@@ -8,10 +8,8 @@ import pytest
 
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import Draw, Knock, Meld, Pass, Phase
-from rummy51.carousel.bots import (BOTS, CarefulBot, GreedyBot, RandomBot, make_bot, play_game,
-                                   undercut_risk)
+from rummy51.carousel.bots import BOTS, CarefulBot, GreedyBot, RandomBot, make_bot, play_game, undercut_risk
 from rummy51.carousel.engine import GameState
-
 from test_carousel_engine import HAND0, HAND1, stacked
 
 SHORT2 = dataclasses.replace(CarouselRules.for_players(2), target_score=60)

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from carousel_helpers import DrawChoices, RandomChoices, random_position, random_rules
 from rummy51 import _carousel, carousel
 from rummy51.carousel import CarouselRules
-
-from carousel_helpers import DrawChoices, RandomChoices, random_position, random_rules
-from test_carousel_properties import SETTINGS, compare, run
+from test_carousel_properties import SETTINGS, run
 
 BATCH = 120
 

@@ -10,6 +10,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from carousel_helpers import stock_outs
 from rummy51.cards import JOKER, parse_cards
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import Draw, DrawRecord, IllegalMove, Knock, Meld, Phase
@@ -17,8 +18,6 @@ from rummy51.carousel.bots import GreedyBot, RandomBot, play_game
 from rummy51.carousel.engine import GameState, replay, rules_from_dict
 from rummy51.carousel.moves import final_scores, score_round
 from rummy51.r51.actions import IllegalMove as R51IllegalMove
-
-from carousel_helpers import stock_outs
 
 R2 = CarouselRules.for_players(2)
 R3 = CarouselRules.for_players(3)

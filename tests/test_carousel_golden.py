@@ -9,11 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from carousel_helpers import case_rules, check_play
 from rummy51 import carousel
 from rummy51.carousel import reference
 from rummy51.carousel.table import parse_table
-
-from carousel_helpers import case_rules, check_play
 
 CASES = json.loads((Path(__file__).parent / "data" / "cases" / "carousel-edge.json").read_text())
 

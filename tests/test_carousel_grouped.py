@@ -28,15 +28,14 @@ import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
+from carousel_helpers import DrawChoices, RandomChoices, random_meld, random_rules
 from rummy51 import _carousel
+from rummy51.cards import JOKER, card_text
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import Phase
 from rummy51.carousel.bots import GreedyBot
 from rummy51.carousel.engine import GameState
 from rummy51.carousel.solver import _core_rules, _counts, _position
-from rummy51.cards import JOKER, card_text
-
-from carousel_helpers import DrawChoices, RandomChoices, describe, random_meld, random_rules
 from test_carousel_properties import PER_EXAMPLE, SETTINGS, run
 
 

@@ -16,8 +16,14 @@ from rummy51.carousel.bots import CarefulBot, GreedyBot, RandomBot
 from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
 from rummy51.carousel.solver import GaveUp, reconstruction_error
 from rummy51.studies import _carousel_plan as plan
-from rummy51.studies._carousel_plan import (CHUNK_COLUMNS, DTYPES, kernel_rules,
-                                            play_kernel_game, play_recorded, uses_kernel)
+from rummy51.studies._carousel_plan import (
+    CHUNK_COLUMNS,
+    DTYPES,
+    kernel_rules,
+    play_kernel_game,
+    play_recorded,
+    uses_kernel,
+)
 from rummy51.studies.carousel import simulate_carousel
 
 _KIND = {DrawRecord: 0, MeldRecord: 1, KnockRecord: 2, PassRecord: 3}

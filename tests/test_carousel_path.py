@@ -15,11 +15,10 @@ from collections import Counter
 import numpy as np
 from hypothesis import given, note, settings
 
+from carousel_helpers import describe
 from rummy51 import _carousel
 from rummy51.cards import JOKER
 from rummy51.carousel import solver
-
-from carousel_helpers import describe
 from test_carousel_properties import SETTINGS, seeded_batch, table_joker_batch
 
 VALMUL = 256

@@ -41,13 +41,11 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
+from carousel_helpers import DrawChoices, RandomChoices, check_play, describe, random_position, random_rules
 from rummy51 import carousel
-from rummy51.carousel import reference
 from rummy51.cards import JOKER
+from rummy51.carousel import reference
 from rummy51.carousel.table import parse_table
-
-from carousel_helpers import (DrawChoices, RandomChoices, check_play, describe, random_position,
-                              random_rules)
 
 PER_EXAMPLE = 10
 SETTINGS = dict(

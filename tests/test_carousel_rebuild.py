@@ -31,11 +31,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, note, settings
 
+from carousel_helpers import case_rules, check_play, describe
 from rummy51 import carousel
 from rummy51.carousel import solver
 from rummy51.carousel.table import parse_table
-
-from carousel_helpers import case_rules, check_play, describe
 from test_carousel_properties import SETTINGS, seeded_batch, table_joker_batch
 
 CASES = json.loads((Path(__file__).parent / "data" / "cases" / "carousel-edge.json").read_text())

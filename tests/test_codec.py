@@ -15,7 +15,6 @@ import pytest
 
 from agents_helpers import kind_random, soak_deal
 from rummy51 import RuleSet, solver
-from rummy51.r51.engine import GameState, IllegalMove, stacked_deck
 from rummy51.r51.actions import Discard, Draw, LayDown, LayOff, SwapJoker
 from rummy51.r51.agent import CHANCE, TERMINAL, AgentState
 from rummy51.r51.codec import (
@@ -30,6 +29,7 @@ from rummy51.r51.codec import (
     _meld_table,
     codec_for,
 )
+from rummy51.r51.engine import GameState, IllegalMove, stacked_deck
 from rummy51.r51.melds import JOKER, make_meld
 
 DEFAULT = RuleSet()

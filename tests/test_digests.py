@@ -14,7 +14,6 @@ import hashlib
 import pytest
 
 import rummy51
-from rummy51 import RuleSet
 
 
 def _digest(*frames) -> str:

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from rummy51 import RuleSet, parse_card, parse_cards, reference
-from rummy51.r51.bots import RandomBot, play_deal
 from rummy51.cards import JOKER, cards_text
+from rummy51.r51.bots import RandomBot, play_deal
 from rummy51.r51.engine import (
     ChanceRecord,
     Discard,
@@ -43,7 +43,6 @@ from rummy51.r51.engine import (
 from rummy51.r51.match import Match
 from rummy51.r51.melds import (
     MeldError,
-    TableMeld,
     check_meld,
     go_out_melds,
     lay_off,
@@ -55,7 +54,6 @@ from rummy51.r51.melds import (
     swap_joker,
     swap_targets,
 )
-from rummy51.solver import best_opening, can_go_out
 
 
 def slow_selected(request) -> bool:

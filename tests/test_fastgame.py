@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rummy51 import RuleSet
-from rummy51 import _game
+from rummy51 import RuleSet, _game
 from rummy51.r51.bots import GreedyBot, play_deal
 from rummy51.r51.engine import ChanceRecord, GameState, LayDown, SwapJoker
 from rummy51.r51.fastgame import FastDeal, play_greedy_deal, supported

@@ -10,8 +10,8 @@ import pytest
 from rummy51 import RuleSet
 from rummy51.cli import main
 from rummy51.r51.engine import Discard, Draw, LayDownRecord, Phase
-from rummy51.studies.games import ChunkWarning, GameStudy, deal_seeds, simulate_games
 from rummy51.runs import chunk_seed
+from rummy51.studies.games import ChunkWarning, GameStudy, deal_seeds, simulate_games
 
 # 40 deals in 4 chunks of 10 (the bots of the must-show tournament)
 SMALL = dict(games=40, chunk_size=10, seed=7, bots="greedy,greedy,random,handhunter",

@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 from rummy51 import (
     PAD,
     RuleSet,
+    _core,
     best_opening,
     best_opening_values,
     can_go_out,
@@ -47,7 +48,6 @@ from rummy51 import (
     min_deadwood_values,
     reference,
 )
-from rummy51 import _core
 from rummy51._catalogue import card_bit
 from rummy51.cards import JOKER, cards_text
 from rummy51.solver import compiled_rules

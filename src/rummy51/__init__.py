@@ -4,6 +4,7 @@
 >>> rummy51.best_opening("6S 7S 8S 10D 10C 10H 2C").value
 51
 """
+from ._version import __version__ as __version__  # the one version source
 from .cards import JOKER, PAD, Hand, card_text, cards_text, parse_card, parse_cards
 from .r51 import (
     BOTS,
@@ -53,8 +54,6 @@ from .studies import (
     simulate_games,
     simulate_openings,
 )
-
-from ._version import __version__ as __version__  # the one version source
 
 __all__ = [
     "JOKER", "PAD", "Hand", "card_text", "cards_text", "parse_card", "parse_cards",

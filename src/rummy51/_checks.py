@@ -7,7 +7,6 @@ downstream computes in a numpy dtype.
 from __future__ import annotations
 
 import os
-from typing import Optional
 
 import numpy as np
 
@@ -24,7 +23,7 @@ MAX_CHUNK = 10**9
 MAX_GAME_CHUNK = 10**6
 
 
-def int_arg(name: str, value, lo: int, hi: Optional[int] = None) -> int:
+def int_arg(name: str, value, lo: int, hi: int | None = None) -> int:
     """``value`` as a plain int, or a TypeError/ValueError naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
@@ -33,7 +32,7 @@ def int_arg(name: str, value, lo: int, hi: Optional[int] = None) -> int:
     return int(value)
 
 
-def range_text(value, lo: int, hi: Optional[int]) -> str:
+def range_text(value, lo: int, hi: int | None) -> str:
     """How a range is said in an error: ``1..6`` for a small one; ``>= 1`` or ``at most
     1000000000000`` (the side that was crossed) for one whose top is only a sanity bound."""
     if hi is None or (value < lo and hi >= 10**6):

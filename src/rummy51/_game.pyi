@@ -1,5 +1,6 @@
 """Typed stub of the C game kernel (private: use rummy51.r51.fastgame)."""
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -8,14 +9,14 @@ class GreedyKernel:
     def __init__(self, rules: Any, core: Any, catalogue: Any) -> None: ...
 
 def play_greedy(k: GreedyKernel, rng: np.random.Generator, players: int, first: int,
-                log: Optional[npt.NDArray[np.int32]] = ...
+                log: npt.NDArray[np.int32] | None = ...
                 ) -> tuple[int, int, int, list[int], list[bool], list[int], int]: ...
 
 def play_table(k: GreedyKernel, rng: np.random.Generator, players: int, first: int,
-               bots: Optional[Sequence[int]] = ...,
-               bot_rngs: Optional[Sequence[Optional[np.random.Generator]]] = ...,
-               params: Optional[Sequence[Optional[tuple]]] = ...,
-               log: Optional[npt.NDArray[np.int32]] = ...
+               bots: Sequence[int] | None = ...,
+               bot_rngs: Sequence[np.random.Generator | None] | None = ...,
+               params: Sequence[tuple | None] | None = ...,
+               log: npt.NDArray[np.int32] | None = ...
                ) -> tuple[int, int, int, list[int], list[bool], list[int], int]: ...
 
 class Position:
@@ -26,12 +27,12 @@ class Position:
                  opened: Sequence[bool], turn_opened: Sequence[int],
                  turn_info: Sequence[int]) -> None: ...
     def complete(self) -> bool: ...
-    def play(self, rng: np.random.Generator, bots: Optional[Sequence[int]] = ...,
-             bot_rngs: Optional[Sequence[Optional[np.random.Generator]]] = ...,
-             params: Optional[Sequence[Optional[tuple]]] = ...,
-             log: Optional[npt.NDArray[np.int32]] = ...
+    def play(self, rng: np.random.Generator, bots: Sequence[int] | None = ...,
+             bot_rngs: Sequence[np.random.Generator | None] | None = ...,
+             params: Sequence[tuple | None] | None = ...,
+             log: npt.NDArray[np.int32] | None = ...
              ) -> tuple[int, int, int, list[int], list[bool], list[int], int]: ...
     def rollouts(self, pool: npt.NDArray[np.int32], hidden: npt.NDArray[np.int32],
                  cands: npt.NDArray[np.int32], rng: np.random.Generator,
-                 bots: Sequence[int], params: Sequence[Optional[tuple]],
+                 bots: Sequence[int], params: Sequence[tuple | None],
                  out: npt.NDArray[np.int32]) -> None: ...

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Iterable, Iterator, Union
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
 
@@ -205,7 +206,7 @@ def to_codes(cards: CardsLike) -> list[int]:
     return out
 
 
-def check_counts(codes: Iterable[int], rules: "RuleSet") -> None:
+def check_counts(codes: Iterable[int], rules: RuleSet) -> None:
     """Raise ``ValueError`` if ``codes`` hold more copies of a card than ``rules`` deals."""
     counts = Counter(codes)
     for c, n in sorted(counts.items()):
@@ -227,7 +228,7 @@ class Hand:
     __slots__ = ("_codes",)
     _codes: tuple[int, ...]
 
-    def __init__(self, cards: CardsLike = (), rules: "RuleSet | None" = None):
+    def __init__(self, cards: CardsLike = (), rules: RuleSet | None = None):
         codes = tuple(sorted(to_codes(cards)))
         if rules is not None:
             check_counts(codes, rules)

@@ -200,8 +200,9 @@ def paired_comparison(records, a: str, b: str, *, level: float = 0.95):
     Returns a DataFrame with one row per metric (``score``: lower is better; ``win``):
     ``a``, ``b``, ``deals``, ``mean_a``, ``mean_b``, ``diff`` (a - b), ``diff_se``,
     ``diff_lo``, ``diff_hi``."""
-    import pandas as pd
     from statistics import NormalDist
+
+    import pandas as pd
 
     z = NormalDist().inv_cdf(0.5 + level / 2)
     names = set(records["bot"].astype(str))

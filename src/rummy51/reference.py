@@ -40,9 +40,9 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Optional
 
 from rummy51.cards import JOKER, card_text, check_counts, to_codes
 from rummy51.rules import RuleSet
@@ -201,7 +201,7 @@ def enumerate_melds(codes: Iterable[int], rules: RuleSet) -> list[RefMeld]:
     return _melds_of(Counter(hand), rules)
 
 
-def meld_value(naturals: Iterable[int], jokers: int, rules: RuleSet) -> Optional[int]:
+def meld_value(naturals: Iterable[int], jokers: int, rules: RuleSet) -> int | None:
     """Best opening value of a meld of exactly these natural cards plus ``jokers`` jokers,
     or ``None`` if they are not a valid meld (docs/rules.md section 3).
 
@@ -254,7 +254,7 @@ def _check_keep(keep) -> int:
     return int(keep)
 
 
-def _check_must(must_use) -> Optional[int]:
+def _check_must(must_use) -> int | None:
     if must_use is None:
         return None
     if isinstance(must_use, bool) or int(must_use) != must_use or not 0 <= must_use <= JOKER:
@@ -282,7 +282,7 @@ class _Search:
     the best value, so a best collection can be read back.
     """
 
-    def __init__(self, hand: list[int], rules: RuleSet, must: Optional[int]):
+    def __init__(self, hand: list[int], rules: RuleSet, must: int | None):
         self.rules = rules
         self.must = must
         self.hand = tuple(sorted(hand, key=_order))
@@ -300,7 +300,7 @@ class _Search:
         self.memo: dict[tuple, dict] = {}
 
     @staticmethod
-    def _take(rest: tuple, cards: tuple) -> Optional[tuple]:
+    def _take(rest: tuple, cards: tuple) -> tuple | None:
         """``rest`` minus the multiset ``cards``, or None if ``rest`` lacks one of them."""
         left = list(rest)
         for c in cards:
@@ -367,12 +367,12 @@ class _Search:
 
 
 @lru_cache(maxsize=16)
-def _solved(hand: tuple, rules: RuleSet, must: Optional[int]) -> tuple:
+def _solved(hand: tuple, rules: RuleSet, must: int | None) -> tuple:
     search = _Search(list(hand), rules, must)
     return search, search.table(search.hand)
 
 
-def _table(codes, rules: RuleSet, must: Optional[int] = None):
+def _table(codes, rules: RuleSet, must: int | None = None):
     hand = _check_hand(codes, rules)
     return _solved(tuple(sorted(hand)), rules, must), len(hand)
 
@@ -397,7 +397,7 @@ def _best(codes, rules, keep, must_use):
 
 # --------------------------------------------------------------------- public API
 def best_opening(codes: Iterable[int], rules: RuleSet, keep: int = 1,
-                 must_use: Optional[int] = None) -> int:
+                 must_use: int | None = None) -> int:
     """Largest total value of disjoint valid melds from the hand using at most
     ``len(hand) - keep`` cards; 0 if there is none. With ``must_use`` only collections
     that meld a copy of that card (52 = a joker) count."""
@@ -406,7 +406,7 @@ def best_opening(codes: Iterable[int], rules: RuleSet, keep: int = 1,
 
 
 def best_opening_melds(codes: Iterable[int], rules: RuleSet, keep: int = 1,
-                       must_use: Optional[int] = None) -> tuple[int, list[RefMeld]]:
+                       must_use: int | None = None) -> tuple[int, list[RefMeld]]:
     """``best_opening`` and one collection of melds that reaches it (``(0, [])`` if none)."""
     search, key, value = _best(codes, rules, keep, must_use)
     if key is None:
@@ -417,7 +417,7 @@ def best_opening_melds(codes: Iterable[int], rules: RuleSet, keep: int = 1,
 
 
 def can_open(codes: Iterable[int], rules: RuleSet, keep: int = 1,
-             must_use: Optional[int] = None) -> bool:
+             must_use: int | None = None) -> bool:
     """Whether some collection of at least one meld (within ``keep``, holding
     ``must_use``) is worth ``rules.threshold`` or more."""
     _, key, value = _best(codes, rules, keep, must_use)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +37,7 @@ MAX_TURNS = 10_000_000
 MAX_MATCH = 1_000_000
 
 
-def _check_int(rules, name: str, lo: int, hi: Optional[int] = None) -> None:
+def _check_int(rules, name: str, lo: int, hi: int | None = None) -> None:
     """Check field ``name`` is a whole number in range, and store it as a plain Python
     int: a numpy integer would make every computation downstream run in its dtype
     (``np.int8(100) * 3`` wraps), and would hash like the plain int, poisoning the
@@ -132,8 +132,8 @@ class RuleSet:
     score_hand_bottom: int = -120
     score_unopened: int = 100
     hand_doubles: bool = True
-    match_deals: Optional[int] = None
-    match_points: Optional[int] = None
+    match_deals: int | None = None
+    match_points: int | None = None
     free_discard_rounds: int = 1
     discard_taken_card: bool = False
     draw_scoring: str = "zero"
@@ -143,7 +143,7 @@ class RuleSet:
     first_player_free_take: bool = False
     first_player_draws: bool = False
     doubles_on: str = "hand"
-    match_elimination: Optional[int] = None
+    match_elimination: int | None = None
 
     def __hash__(self) -> int:
         # computed once: rule sets key the compiled-core caches on every solver call
@@ -219,7 +219,7 @@ class RuleSet:
 
     # --------------------------------------------------------------- presets
     @classmethod
-    def gin(cls, **changes) -> "RuleSet":
+    def gin(cls, **changes) -> RuleSet:
         """Gin rummy's meld rules: one deck, no jokers, ace worth 1 and low only, J/Q/K 10,
         10-card hands."""
         base: dict[str, Any] = dict(decks=1, jokers=0, ace_low_value=1, ace_value=1,
@@ -228,7 +228,7 @@ class RuleSet:
         return cls(**base)
 
     @classmethod
-    def preset(cls, name: str) -> "RuleSet":
+    def preset(cls, name: str) -> RuleSet:
         """A named rule set: one of ``PRESETS``."""
         try:
             return PRESETS[name]
@@ -237,7 +237,7 @@ class RuleSet:
                 f"{name!r} is not a rule preset: choose one of {', '.join(sorted(PRESETS))}"
             ) from None
 
-    def replace(self, **changes) -> "RuleSet":
+    def replace(self, **changes) -> RuleSet:
         """A copy with some fields changed (``dataclasses.replace``)."""
         return dataclasses.replace(self, **changes)
 

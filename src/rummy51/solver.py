@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -104,14 +104,14 @@ class Opening:
 
 # --------------------------------------------------------------------------- compiled rules
 @lru_cache(maxsize=64)
-def compiled_rules(rules: RuleSet) -> "_core.CoreRules":
+def compiled_rules(rules: RuleSet) -> _core.CoreRules:
     cat = build_catalogue(rules)
     maxval = [card_max_value(c, rules) for c in range(52)]
     hval = [hand_value(c, rules) for c in range(52)]
     return _core.CoreRules(rules, cat, maxval, hval, joker_max_value(rules))
 
 
-def _rules(rules: Optional[RuleSet]) -> RuleSet:
+def _rules(rules: RuleSet | None) -> RuleSet:
     if rules is None:
         return _DEFAULT_RULES
     if not isinstance(rules, RuleSet):
@@ -222,7 +222,7 @@ def _build_opening(rules: RuleSet, codes: bytes, value: int, ids: list[int]) -> 
 
 
 # --------------------------------------------------------------------------- single hands
-def best_opening(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 1,
+def best_opening(cards: CardsLike, rules: RuleSet | None = None, keep: int = 1,
                  must_use=None) -> Opening:
     """The best opening of a hand: the largest total value of disjoint melds using at
     most ``len(hand) - keep`` cards (``keep`` = 1: the discard), with the melds.
@@ -237,7 +237,7 @@ def best_opening(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 
     return _build_opening(rules, codes, value, ids)
 
 
-def can_open(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 1,
+def can_open(cards: CardsLike, rules: RuleSet | None = None, keep: int = 1,
              must_use=None) -> bool:
     """Whether the hand holds an opening worth at least ``rules.threshold``."""
     rules = _rules(rules)
@@ -247,7 +247,7 @@ def can_open(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 1,
     return bool(_core.solve_one(compiled_rules(rules), codes, "can_open", keep, must)[0])
 
 
-def can_go_out(cards: CardsLike, rules: Optional[RuleSet] = None) -> bool:
+def can_go_out(cards: CardsLike, rules: RuleSet | None = None) -> bool:
     """Whether the hand can go out at once (the hand win): all but exactly one card
     laid down in melds worth at least ``rules.threshold``."""
     rules = _rules(rules)
@@ -255,7 +255,7 @@ def can_go_out(cards: CardsLike, rules: Optional[RuleSet] = None) -> bool:
     return bool(_core.solve_one(compiled_rules(rules), codes, "go_out", 0, -1)[0])
 
 
-def min_deadwood(cards: CardsLike, rules: Optional[RuleSet] = None, keep: int = 0) -> int:
+def min_deadwood(cards: CardsLike, rules: RuleSet | None = None, keep: int = 0) -> int:
     """The least total value left unmelded (jokers at ``rules.joker_penalty``), with at
     most ``len(hand) - keep`` cards in melds."""
     rules = _rules(rules)
@@ -271,7 +271,7 @@ MAX_HAND = 120
 MAX_WIDTH = 1 << 16
 
 
-def pack_hands(hands: Iterable[CardsLike], width: Optional[int] = None) -> np.ndarray:
+def pack_hands(hands: Iterable[CardsLike], width: int | None = None) -> np.ndarray:
     """Pack hands of any lengths (text, codes or Hands) into a 2-D uint8 array, 255-padded."""
     if isinstance(hands, (str, bytes)):
         raise TypeError("hands must be a list of hands, not one text (split it into hands)")
@@ -315,7 +315,7 @@ def _as_hands(hands) -> np.ndarray:
     return np.ascontiguousarray(hands, dtype=np.uint8)
 
 
-_pool: Optional[ThreadPoolExecutor] = None
+_pool: ThreadPoolExecutor | None = None
 _pool_pid = -1
 _pool_lock = threading.Lock()
 _MIN_ROWS_PER_THREAD = 4096
@@ -366,32 +366,32 @@ def _batch(hands, rules, mode: str, keep: int, threads) -> np.ndarray:
     return out
 
 
-def best_opening_values(hands, rules: Optional[RuleSet] = None, keep: int = 1,
-                        threads: Optional[int] = None) -> np.ndarray:
+def best_opening_values(hands, rules: RuleSet | None = None, keep: int = 1,
+                        threads: int | None = None) -> np.ndarray:
     """Best opening value of each row of ``hands`` (int32 array)."""
     return _batch(hands, rules, "best", keep, threads)
 
 
-def can_open_flags(hands, rules: Optional[RuleSet] = None, keep: int = 1,
-                   threads: Optional[int] = None) -> np.ndarray:
+def can_open_flags(hands, rules: RuleSet | None = None, keep: int = 1,
+                   threads: int | None = None) -> np.ndarray:
     """Whether each row of ``hands`` can open (bool array)."""
     return _batch(hands, rules, "can_open", keep, threads).astype(bool)
 
 
-def can_go_out_flags(hands, rules: Optional[RuleSet] = None,
-                     threads: Optional[int] = None) -> np.ndarray:
+def can_go_out_flags(hands, rules: RuleSet | None = None,
+                     threads: int | None = None) -> np.ndarray:
     """Whether each row of ``hands`` can go out at once (bool array)."""
     return _batch(hands, rules, "go_out", 0, threads).astype(bool)
 
 
-def min_deadwood_values(hands, rules: Optional[RuleSet] = None, keep: int = 0,
-                        threads: Optional[int] = None) -> np.ndarray:
+def min_deadwood_values(hands, rules: RuleSet | None = None, keep: int = 0,
+                        threads: int | None = None) -> np.ndarray:
     """Least deadwood of each row of ``hands`` (int32 array)."""
     return _batch(hands, rules, "deadwood", keep, threads)
 
 
 # --------------------------------------------------------------------------- dealing
-def deal(n: int, hand_size: Optional[int] = None, rules: Optional[RuleSet] = None,
+def deal(n: int, hand_size: int | None = None, rules: RuleSet | None = None,
          seed=None) -> np.ndarray:
     """``n`` random hands of ``hand_size`` cards (default ``rules.hand_size + 1``: the
     first player's 15), each from a freshly shuffled deck of the rule set, as a

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 from ..cards import JOKER, card_text, parse_card
 from ..r51.actions import IllegalMove as _R51IllegalMove
@@ -70,7 +70,7 @@ class Draw:
 _JOKER_DECL = re.compile(r"^(?:JK|\*|JOKER)\((.+)\)$", re.IGNORECASE)
 
 
-def _slot(tok) -> Union[int, tuple[int, int]]:
+def _slot(tok) -> int | tuple[int, int]:
     """One card of a meld: a natural code, or ``(52, declared)`` for a joker."""
     if isinstance(tok, str):
         m = _JOKER_DECL.match(tok.strip())
@@ -196,7 +196,7 @@ class DealRecord(Record):
 
 @dataclass(frozen=True)
 class DrawRecord(Record):
-    card: Optional[int] = None  # None: the stock was empty, or another player's view
+    card: int | None = None  # None: the stock was empty, or another player's view
     empty: bool = False         # the draw found the stock empty (3.5)
 
 
@@ -245,7 +245,7 @@ class RoundResult:
     round: int
     dealer: int
     how: str
-    knocker: Optional[int]
+    knocker: int | None
     points: tuple[int, ...]
     winners: tuple[int, ...]
     scores: tuple[int, ...]
@@ -259,7 +259,7 @@ class RoundResult:
                 "undercut": self.undercut, "turns": self.turns}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "RoundResult":
+    def from_dict(cls, d: dict) -> RoundResult:
         return cls(int(d["round"]), int(d["dealer"]), str(d["how"]),
                    None if d["knocker"] is None else int(d["knocker"]),
                    tuple(map(int, d["points"])), tuple(map(int, d["winners"])),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -54,14 +54,14 @@ class CarouselAgentState:
     game: GameState
     chosen: tuple[int, ...]
     round_only: bool
-    _oracle: Optional[MaskOracle]
-    _legal: Optional[list[int]]
+    _oracle: MaskOracle | None
+    _legal: list[int] | None
     _round0: int
 
     @classmethod
-    def new(cls, rules: Optional[CarouselRules] = None, players: Optional[int] = None,
-            seed=None, round_only: bool = False, dealer: Optional[int] = None
-            ) -> "CarouselAgentState":
+    def new(cls, rules: CarouselRules | None = None, players: int | None = None,
+            seed=None, round_only: bool = False, dealer: int | None = None
+            ) -> CarouselAgentState:
         """A new game shuffled from ``seed`` (``GameState.new``)."""
         s = cls.__new__(cls)
         s.game = GameState.new(rules, players=players, seed=seed, dealer=dealer)
@@ -77,7 +77,7 @@ class CarouselAgentState:
     def n_players(self) -> int:
         return self.game.n_players
 
-    def clone(self) -> "CarouselAgentState":
+    def clone(self) -> CarouselAgentState:
         """An independent copy (the game copied by ``fast_copy``, not ``deepcopy``)."""
         s = object.__new__(CarouselAgentState)
         s.__dict__ = self.__dict__.copy()

@@ -30,14 +30,13 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from functools import lru_cache
-from typing import Optional, cast
+from typing import cast
 
 import numpy as np
 
 from ..cards import card_text
 from .actions import DealRecord, DrawRecord, KnockRecord, MeldRecord, PassRecord, RoundRecord
-from .agent import (TERMINAL, CarouselAgentState, carousel_layout_for, fast_copy, round_records,
-                    seat_index)
+from .agent import TERMINAL, CarouselAgentState, carousel_layout_for, fast_copy, round_records, seat_index
 from .codec import DRAW
 from .rules import CarouselRules
 
@@ -62,13 +61,13 @@ def max_game_length(rules: CarouselRules, max_rounds: int) -> int:
 class CarouselChanceState(CarouselAgentState):
     """A Carousel game whose deals and draws are chance nodes (see the module docstring)."""
 
-    _dealing: Optional[list[int]]   # the cards of the round being dealt, in order
+    _dealing: list[int] | None   # the cards of the round being dealt, in order
     _pending: bool                  # a draw waits for its chance outcome
     max_rounds: int
 
     @classmethod
-    def new_chance(cls, rules: Optional[CarouselRules] = None, dealer: int = 0,
-                   round_only: bool = False, max_rounds: int = 50) -> "CarouselChanceState":
+    def new_chance(cls, rules: CarouselRules | None = None, dealer: int = 0,
+                   round_only: bool = False, max_rounds: int = 50) -> CarouselChanceState:
         """A new game at its first chance node (the first card of the deal)."""
         rules = CarouselRules.for_players(4) if rules is None else rules
         if isinstance(max_rounds, bool) or not isinstance(max_rounds, (int, np.integer)) \
@@ -81,7 +80,7 @@ class CarouselChanceState(CarouselAgentState):
         s.max_rounds = int(max_rounds)
         return s
 
-    def clone(self) -> "CarouselChanceState":
+    def clone(self) -> CarouselChanceState:
         s = object.__new__(CarouselChanceState)
         s.__dict__ = self.__dict__.copy()
         s.game = fast_copy(self.game)
@@ -89,7 +88,7 @@ class CarouselChanceState(CarouselAgentState):
             s._dealing = self._dealing[:]
         return s
 
-    def __deepcopy__(self, memo) -> "CarouselChanceState":
+    def __deepcopy__(self, memo) -> CarouselChanceState:
         return self.clone()
 
     # ------------------------------------------------------------------ who moves
@@ -258,7 +257,7 @@ class CarouselChanceState(CarouselAgentState):
     def information_state_tensor(self, player: int) -> np.ndarray:
         return carousel_info_layout_for(self.rules).encode(self, player)
 
-    def resample_from_infostate(self, player: int, rng=None) -> "CarouselChanceState":
+    def resample_from_infostate(self, player: int, rng=None) -> CarouselChanceState:
         """A state ``player`` cannot tell from this one, the cards hidden from them (the
         other hands, the stock's order, the cards being dealt to others) dealt again."""
         p = seat_index(player, self.n_players)

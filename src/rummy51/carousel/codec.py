@@ -37,12 +37,12 @@ position).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
+from .. import _carousel
 from ..cards import JOKER, card_text
 from .rules import CarouselRules
-from .. import _carousel
 from .solver import play_cards
 from .table import TableMeld
 

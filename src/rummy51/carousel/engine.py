@@ -48,9 +48,10 @@ import copy
 import dataclasses
 import json
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence, TypeVar
+from typing import TypeVar
 
 import numpy as np
 
@@ -76,9 +77,9 @@ from .actions import (
     RoundRecord,
     RoundResult,
     TurnInfo,
-    short_repr,
     action_from_json,
     action_to_json,
+    short_repr,
 )
 from .moves import MoveRules, final_scores, score_round
 from .rules import CarouselRules
@@ -204,21 +205,21 @@ class GameState(MoveRules):
         self.rounds: list[RoundResult] = []
         self.history: list[Record] = []
         self.actions: list[Action] = []
-        self.final: Optional[tuple[int, ...]] = None
+        self.final: tuple[int, ...] | None = None
         self.winners: tuple[int, ...] = ()
         self.decks: list[tuple[int, ...]] = []   # every round's deck order, top first
         self._public: list[Record] = []
-        self._rng: Optional[np.random.Generator] = None
+        self._rng: np.random.Generator | None = None
         self._forced: list[tuple[int, ...]] = []  # decks to deal instead of shuffling
         # the seat the last turns of 3.5 start after (and end with): the exhauster or
         # the finder (rules.stock_out); None while the stock lasts
-        self._stock_out_by: Optional[int] = None
-        self._last: Optional[list[int]] = None    # seats still to play a last turn
+        self._stock_out_by: int | None = None
+        self._last: list[int] | None = None    # seats still to play a last turn
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rules: Optional[CarouselRules] = None, players: Optional[int] = None,
-            seed=None, *, dealer: Optional[int] = None, decks: Sequence = ()) -> "GameState":
+    def new(cls, rules: CarouselRules | None = None, players: int | None = None,
+            seed=None, *, dealer: int | None = None, decks: Sequence = ()) -> GameState:
         """A new game, its first round dealt. ``rules`` (default
         ``CarouselRules.for_players(players or 4)``); ``players`` replaces
         ``rules.players`` when given. ``seed``: an int, a SeedSequence, a Generator or
@@ -296,7 +297,7 @@ class GameState(MoveRules):
             self.phase = Phase.NO_DRAW
             self.turn_info = _LAST
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         """An independent copy (the RNG state too)."""
         return copy.deepcopy(self)
 
@@ -317,7 +318,7 @@ class GameState(MoveRules):
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
-    def view(self, player: Optional[int] = None) -> PlayerView:
+    def view(self, player: int | None = None) -> PlayerView:
         """What ``player`` (default: the player on turn) may see."""
         p = self.current if player is None else int_arg("player", player, 0,
                                                          self.n_players - 1)
@@ -331,7 +332,7 @@ class GameState(MoveRules):
             history=_Snapshot(self._public, len(self._public)))
 
     # ------------------------------------------------------------------ moves
-    def _record(self, rec: _R, public: Optional[Record] = None) -> _R:
+    def _record(self, rec: _R, public: Record | None = None) -> _R:
         self.history.append(rec)
         self._public.append(rec if public is None else public)
         return rec
@@ -436,7 +437,7 @@ class GameState(MoveRules):
             return
         self._end_round("stock", None)   # ``turn`` stays the last turn's (turns = turn + 1)
 
-    def _end_round(self, how: str, knocker: Optional[int]) -> None:
+    def _end_round(self, how: str, knocker: int | None) -> None:
         rules = self.rules
         points = tuple(rules.hand_points(h) for h in self.hands)
         winners, scores, undercut = score_round(points, knocker, how, rules)
@@ -493,11 +494,11 @@ class GameState(MoveRules):
             "winners": list(self.winners),
         }
 
-    def to_json(self, indent: Optional[int] = None) -> str:
+    def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
+    def from_dict(cls, d: dict) -> GameState:
         """Rebuild a game from its history, replaying every action on the recorded decks
         (no RNG); the recorded rounds and final scores must match."""
         if not isinstance(d, dict) or d.get("format") != HISTORY_FORMAT:
@@ -525,7 +526,7 @@ class GameState(MoveRules):
         return s
 
     @classmethod
-    def from_json(cls, text: str) -> "GameState":
+    def from_json(cls, text: str) -> GameState:
         return cls.from_dict(json.loads(text))
 
     def __repr__(self) -> str:
@@ -533,8 +534,8 @@ class GameState(MoveRules):
                 f"{self.turn}, player {self.current}, {self.phase.value}>")
 
 
-def replay(rules: Optional[CarouselRules], seed, actions: Iterable[Action],
-           players: Optional[int] = None) -> GameState:
+def replay(rules: CarouselRules | None, seed, actions: Iterable[Action],
+           players: int | None = None) -> GameState:
     """The game given by ``(rules, seed, actions)``: a new game with that seed, every
     action applied in order. ``seed`` must be the recorded one (``state.seed``)."""
     s = GameState.new(rules, players=players, seed=seed)

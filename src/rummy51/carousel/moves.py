@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import abc
 from collections import Counter
-from typing import Any, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any
 
 from ..cards import JOKER, card_text, cards_text
-from .actions import (Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo,
-                      meld_items, short_repr)
+from .actions import Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo, meld_items, short_repr
 from .rules import CarouselRules
 from .table import TableMeld, parse_meld
 
@@ -36,7 +36,7 @@ __all__ = ["check_meld_play", "score_round", "final_scores", "MoveRules"]
 def _new_table(melds, rules: CarouselRules) -> list[TableMeld]:
     out = []
     for m in meld_items(melds):
-        slots: Union[str, list[Any]]  # what parse_meld reads: text, or codes and [JOKER, declared]
+        slots: str | list[Any]  # what parse_meld reads: text, or codes and [JOKER, declared]
         if isinstance(m, TableMeld):
             slots = [[JOKER, r] if c == JOKER else c for c, r in zip(m.cards, m.represents)]
         elif isinstance(m, str):
@@ -93,7 +93,7 @@ def check_meld_play(table: Sequence[TableMeld], hand: Sequence[int], melds,
 
 
 # --------------------------------------------------------------------------- scoring
-def score_round(points: Sequence[int], knocker: Optional[int], how: str,
+def score_round(points: Sequence[int], knocker: int | None, how: str,
                 rules: CarouselRules) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
     """``(winners, scores, undercut)`` of a round (section 5).
 

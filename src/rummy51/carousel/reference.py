@@ -34,9 +34,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
-from typing import Any, Optional
+from typing import Any
 
 from ..cards import JOKER
 from .rules import CarouselRules
@@ -58,7 +58,7 @@ class ReferencePlay:
     can_knock: bool
 
 
-@lru_cache(maxsize=None)
+@cache
 def _melds_through(card: int, ace_high: bool) -> tuple[tuple[int, ...], ...]:
     """Every meld (the tuple of cards its slots stand for) with a slot of ``card``:
     sets of 3 and 4 suits, runs [a, b] (positions A=1, 2..K=13, A=14) through it."""
@@ -77,7 +77,7 @@ def _melds_through(card: int, ace_high: bool) -> tuple[tuple[int, ...], ...]:
     return tuple(melds)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _candidates(card: int, ace_high: bool):
     """``(meld, anchor slot, bit mask of its cards)`` for each meld through ``card``."""
     out = []
@@ -182,7 +182,7 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
         low = next((c for c in _ORDER if req[c] or opt[c]), None)
         if low is None:
             # (points, cards, choice): choice None here, else (meld pairs, next state)
-            result: Optional[tuple[int, int, Any]] = (
+            result: tuple[int, int, Any] | None = (
                 (0, 0, None) if jneed == 0 and not any(dem) else None)
             memo[key] = result
             return result
@@ -219,7 +219,7 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
     return top[0], top[1], melds
 
 
-def best_play(table, hand, rules: Optional[CarouselRules] = None) -> ReferencePlay:
+def best_play(table, hand, rules: CarouselRules | None = None) -> ReferencePlay:
     """The best play by memoised exact cover (RULES-carousel.md section 4)."""
     rules = rules or CarouselRules()
     melds = parse_table(table, rules)

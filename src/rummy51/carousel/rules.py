@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass, fields
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +103,7 @@ class CarouselRules:
     players: int = 4
     decks: int = 2
     jokers: int = 2
-    max_jokers_per_meld: Optional[int] = None
+    max_jokers_per_meld: int | None = None
     ace_high: bool = True
     ace_value: int = 1
     face_value: int = 10
@@ -166,7 +166,7 @@ class CarouselRules:
 
     # ------------------------------------------------------------------ presets
     @classmethod
-    def for_players(cls, n: int, **overrides) -> "CarouselRules":
+    def for_players(cls, n: int, **overrides) -> CarouselRules:
         """The deck RULES-carousel.md deals for ``n`` players: 2 players one deck and
         one joker, 3 or more two decks and two jokers; ``overrides`` replace fields."""
         n = _as_int("players", n)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import operator
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
@@ -135,7 +135,7 @@ def _card(token: str, where: str) -> int:
         raise ValueError(f"{where}: {e}") from None
 
 
-def _parse_token(tok, where: str) -> tuple[int, Optional[int]]:
+def _parse_token(tok, where: str) -> tuple[int, int | None]:
     """``(card, declared)``: a natural ``(c, c)``, a joker ``(52, d)`` or ``(52, None)``."""
     if isinstance(tok, str):
         m = _JOKER_DECL.match(tok.strip())
@@ -166,7 +166,7 @@ def _meld_where(meld) -> str:
         return f"meld {meld!r}"
 
 
-def parse_meld(meld, rules: Optional[CarouselRules] = None) -> TableMeld:
+def parse_meld(meld, rules: CarouselRules | None = None) -> TableMeld:
     """One table meld from text (``'6S 7S JK(8S)'``), or a list of codes / card texts
     (a joker ``[52, declared]`` or ``'JK(8S)'``); validated, in canonical order."""
     if isinstance(meld, TableMeld):
@@ -185,7 +185,7 @@ def parse_meld(meld, rules: Optional[CarouselRules] = None) -> TableMeld:
     return make_meld(pairs, rules, where)
 
 
-def make_meld(pairs, rules: Optional[CarouselRules], where: str) -> TableMeld:
+def make_meld(pairs, rules: CarouselRules | None, where: str) -> TableMeld:
     rules = rules or CarouselRules()
     for c, d in pairs:
         if d is None:
@@ -216,7 +216,7 @@ _VALID: dict = {}
 _VALID_MAX = 200_000
 
 
-def _checked(m: TableMeld, rules: CarouselRules, where: Optional[str]) -> TableMeld:
+def _checked(m: TableMeld, rules: CarouselRules, where: str | None) -> TableMeld:
     """``m`` checked again (it may have been built by hand) and in canonical order; the
     answer depends only on the meld and two rule fields, so valid ones are remembered."""
     key = (m, rules.ace_high, rules.max_jokers_per_meld)
@@ -242,7 +242,7 @@ def _jokers_could_fit(naturals, n_jokers, rules) -> bool:
     return False
 
 
-def parse_table(table, rules: Optional[CarouselRules] = None) -> list[TableMeld]:
+def parse_table(table, rules: CarouselRules | None = None) -> list[TableMeld]:
     """A table: a list of melds (each text or codes) or one string with melds separated
     by ``|``; ``''`` / ``[]`` / ``None`` is the empty table."""
     if table is None:

@@ -35,15 +35,28 @@ import argparse
 import os
 import shlex
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
+from typing import Optional
 
 from .._version import __version__
 from ..runs.executors import SchedulerLost
 from ..runs.signals import EXIT_TERMINATED, Terminated
-from ._common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
-                      add_format_options, add_hand_arguments, add_rule_options, read_hands,
-                      in_option_words, rules_from_args)
 from . import best, odds, play, report, rules, simulate
+from ._common import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    RULE_OPTIONS,
+    _Parser,
+    add_format_options,
+    add_hand_arguments,
+    add_rule_options,
+    in_option_words,
+    read_hands,
+    rules_from_args,
+)
 
 __all__ = [
     "main",
@@ -111,7 +124,7 @@ def _quiet_dask_logs() -> None:
             logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
-def _resume_hint(args, argv: Optional[Sequence[str]]) -> str:
+def _resume_hint(args, argv: Sequence[str] | None) -> str:
     """How to continue a run that lost its Dask scheduler: ``--resume DIR`` with the
     same command words (the settings come from the run directory)."""
     where = getattr(args, "resume", None) or getattr(args, "out", None)
@@ -128,7 +141,7 @@ def _resume_hint(args, argv: Optional[Sequence[str]]) -> str:
             f"(add --scheduler ADDR to use a cluster again)")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code.
 
     Bad input (usage errors, and ``ValueError``/``TypeError`` from the library) gives

@@ -5,16 +5,15 @@ formats, text tables, warnings, and the run-directory options of the studies.
 from __future__ import annotations
 
 import argparse
-import re
 import dataclasses
 import json
+import re
 import sys
-from typing import NoReturn, Sequence
+from collections.abc import Sequence
+from typing import NoReturn
 
 from ..cards import parse_cards
 from ..rules import PRESETS, RuleSet
-
-
 
 PROG = "rummy51"
 EXIT_OK = 0

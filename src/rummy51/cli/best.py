@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-
 import sys
 
 from ..cards import card_text, cards_text, parse_card, parse_cards
 from ..rules import RuleSet, rules_label
 from ..solver import Opening, best_opening, can_go_out, min_deadwood
-from ._common import EXIT_OK, EXIT_USAGE, PROG, _rules_text, in_option_words, _count, _print_json, add_format_options, add_hand_arguments, add_rule_options, read_hands, rules_from_args
+from ._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    _count,
+    _print_json,
+    _rules_text,
+    add_format_options,
+    add_hand_arguments,
+    add_rule_options,
+    in_option_words,
+    read_hands,
+    rules_from_args,
+)
 
 
 # --------------------------------------------------------------------------- best

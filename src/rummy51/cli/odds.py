@@ -5,7 +5,19 @@ from __future__ import annotations
 import argparse
 
 from ..cards import cards_text, parse_cards
-from ._common import EXIT_OK, _count, _fmt_table, _option_names, _parse_hand, _pct, _positive, _print_json, _rules_text, add_rule_options, rules_from_args
+from ._common import (
+    EXIT_OK,
+    _count,
+    _fmt_table,
+    _option_names,
+    _parse_hand,
+    _pct,
+    _positive,
+    _print_json,
+    _rules_text,
+    add_rule_options,
+    rules_from_args,
+)
 
 
 # --------------------------------------------------------------------------- odds

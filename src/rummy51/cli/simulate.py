@@ -6,7 +6,23 @@ from __future__ import annotations
 import argparse
 
 from ..rules import PRESETS
-from ._common import _RULE_FIELDS, plural, _add_run_options, _count, _fmt_table, _int_list, _mean, _name_list, _pct, _positive, _rules_text, _sweep_from_args, add_rule_options, rules_from_args, run_study
+from ._common import (
+    _RULE_FIELDS,
+    _add_run_options,
+    _count,
+    _fmt_table,
+    _int_list,
+    _mean,
+    _name_list,
+    _pct,
+    _positive,
+    _rules_text,
+    _sweep_from_args,
+    add_rule_options,
+    plural,
+    rules_from_args,
+    run_study,
+)
 
 
 def _openings_text(study) -> str:

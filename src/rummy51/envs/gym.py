@@ -40,7 +40,7 @@ dtype) is a one-line ``TypeError``.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +67,7 @@ class MaskedDiscrete(_spaces.Discrete):
     """A ``Discrete`` space whose ``sample()`` without a mask draws a legal id of the
     environment's current position (with a mask, as ``Discrete`` does)."""
 
-    def __init__(self, n: int, env: "_Base", seed=None):
+    def __init__(self, n: int, env: _Base, seed=None):
         super().__init__(n, seed=seed)
         self._env = env
 
@@ -175,7 +175,7 @@ class Rummy51GymEnv(_Base):
     def __init__(self, rules=None, players: int = 4, opponents="greedy", seat: int = 0,
                  reward: str = "deal", deals: int = 1, first: int = 0,
                  illegal_action: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: Optional[str] = None):
+                 render_mode: str | None = None):
         if isinstance(rules, dict):
             rules = RuleSet(**rules)
         self.rules = RuleSet() if rules is None else rules
@@ -248,9 +248,9 @@ class Rummy51GymEnv(_Base):
 class CarouselGymEnv(_Base):
     """Carousel for one seat against bots (see the module docstring)."""
 
-    def __init__(self, rules=None, players: Optional[int] = None, opponents="greedy",
+    def __init__(self, rules=None, players: int | None = None, opponents="greedy",
                  seat: int = 0, reward: str = "game", illegal_action: str = "raise",
-                 illegal_reward: float = -1.0, render_mode: Optional[str] = None):
+                 illegal_reward: float = -1.0, render_mode: str | None = None):
         if isinstance(rules, dict):
             rules = CarouselRules(**rules)
         if rules is None:

@@ -26,14 +26,13 @@ Carousel codec's ids, a meld play also written whole as the hand cards it places
 from __future__ import annotations
 
 import json
-from typing import Optional
 
-from ..rules import RuleSet
 from ..r51.actions import action_to_json
 from ..r51.agent import AgentState
 from ..r51.codec import Cancel, Stage
 from ..r51.notation import action_text, parse_action
 from ..r51.views import view_to_dict
+from ..rules import RuleSet
 from .llm_carousel import (  # noqa: F401  (Carousel's door, re-exported)
     CAROUSEL_INSTRUCTIONS,
     carousel_apply_reply,
@@ -54,7 +53,7 @@ INSTRUCTIONS = (
     "time ('stage ...') and 'lay down ...' of the staged melds opens.")
 
 
-def new_deal(rules: Optional[RuleSet] = None, players: int = 4, seed=None,
+def new_deal(rules: RuleSet | None = None, players: int = 4, seed=None,
              first: int = 0, **rule_fields) -> AgentState:
     """A new deal for the JSON door (``rules``, or RuleSet fields as keywords)."""
     if rules is None:
@@ -140,6 +139,6 @@ def apply_reply(state: AgentState, reply) -> list[int]:
     return ids
 
 
-def dumps(prompt: dict, indent: Optional[int] = None) -> str:
+def dumps(prompt: dict, indent: int | None = None) -> str:
     """``json.dumps`` of a prompt (cards are ASCII text, so ``ensure_ascii`` does not matter)."""
     return json.dumps(prompt, indent=indent)

@@ -24,8 +24,6 @@ changes nothing.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from ..cards import card_text
 from ..carousel.actions import IllegalMove, Meld, Phase
 from ..carousel.agent import CarouselAgentState
@@ -46,7 +44,7 @@ CAROUSEL_INSTRUCTIONS = (
 _WORDS = {"draw": DRAW, "pass": PASS, "knock": KNOCK, "commit": COMMIT}
 
 
-def new_carousel_game(rules: Optional[CarouselRules] = None, players: Optional[int] = None,
+def new_carousel_game(rules: CarouselRules | None = None, players: int | None = None,
                       seed=None, round_only: bool = False, **rule_fields) -> CarouselAgentState:
     """A new Carousel game for the JSON door (``rules``, or CarouselRules fields)."""
     if rules is None:

@@ -25,7 +25,7 @@ IS-MCTS against greedy bots.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -35,13 +35,13 @@ from ._optional import need
 pyspiel: Any = need("pyspiel", "openspiel")
 _mcts: Any = need("open_spiel.python.algorithms.mcts", "openspiel")
 
-from ..rules import RuleSet  # noqa: E402
 from ..r51.agent import AgentState, max_game_length, utility_bounds  # noqa: E402
 from ..r51.chance import seed_from  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
 from ..r51.infostate import infostate_layout_for  # noqa: E402
-from ..r51.observation import layout_for  # noqa: E402
 from ..r51.melds import card_value  # noqa: E402
+from ..r51.observation import layout_for  # noqa: E402
+from ..rules import RuleSet  # noqa: E402
 from ..solver import best_opening  # noqa: E402
 
 __all__ = ["Rummy51Game", "Rummy51State", "Rummy51Observer", "EngineBot", "PointsEvaluator",

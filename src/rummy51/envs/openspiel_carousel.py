@@ -27,12 +27,12 @@ from ._optional import need
 
 pyspiel: Any = need("pyspiel", "openspiel")
 
+from ..carousel.agent import carousel_layout_for  # noqa: E402
 from ..carousel.chance import (  # noqa: E402
     CarouselChanceState,
     carousel_info_layout_for,
     max_game_length,
 )
-from ..carousel.agent import carousel_layout_for  # noqa: E402
 from ..carousel.codec import NUM_ACTIONS  # noqa: E402
 from ..carousel.rules import CarouselRules  # noqa: E402
 from ..r51.chance import seed_from  # noqa: E402

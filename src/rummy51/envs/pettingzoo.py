@@ -30,7 +30,7 @@ to the target score and rewards come at its end (the final scores), or with
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -43,15 +43,15 @@ _spaces: Any = need("gymnasium.spaces", "pettingzoo")
 from ..carousel.agent import CarouselAgentState, carousel_layout_for  # noqa: E402
 from ..carousel.codec import NUM_ACTIONS as CAROUSEL_ACTIONS  # noqa: E402
 from ..carousel.rules import CarouselRules  # noqa: E402
-from ..rules import RuleSet  # noqa: E402
 from ..r51.agent import AgentState  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
 from ..r51.observation import layout_for  # noqa: E402
+from ..rules import RuleSet  # noqa: E402
 
 __all__ = ["env", "raw_env", "Rummy51Env", "carousel_env", "CarouselEnv"]
 
 
-def env(**kwargs) -> "Rummy51Env":
+def env(**kwargs) -> Rummy51Env:
     """A Rummy 51 AEC environment (see the module docstring)."""
     return Rummy51Env(**kwargs)
 
@@ -62,7 +62,7 @@ class Rummy51Env(_pz.AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "rummy51_v0",
                 "is_parallelizable": False}
 
-    def __init__(self, players: int = 4, first: int = 0, render_mode: Optional[str] = None,
+    def __init__(self, players: int = 4, first: int = 0, render_mode: str | None = None,
                  **rules):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
@@ -84,7 +84,7 @@ class Rummy51Env(_pz.AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = np.random.default_rng()
-        self.state: Optional[AgentState] = None
+        self.state: AgentState | None = None
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -177,7 +177,7 @@ raw_env = Rummy51Env
 
 
 # --------------------------------------------------------------------------- Carousel
-def carousel_env(**kwargs) -> "CarouselEnv":
+def carousel_env(**kwargs) -> CarouselEnv:
     """A Carousel AEC environment (see the module docstring)."""
     return CarouselEnv(**kwargs)
 
@@ -188,8 +188,8 @@ class CarouselEnv(_pz.AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "name": "carousel_v0",
                 "is_parallelizable": False}
 
-    def __init__(self, players: Optional[int] = None, round_only: bool = False,
-                 render_mode: Optional[str] = None, rules: Optional[CarouselRules] = None,
+    def __init__(self, players: int | None = None, round_only: bool = False,
+                 render_mode: str | None = None, rules: CarouselRules | None = None,
                  **fields):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
@@ -216,7 +216,7 @@ class CarouselEnv(_pz.AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = np.random.default_rng()
-        self.state: Optional[CarouselAgentState] = None
+        self.state: CarouselAgentState | None = None
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import abc
 from collections import Counter
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from .. import solver
 from ..cards import JOKER, card_text
@@ -55,7 +55,7 @@ class _MoveRules:
     table: Sequence[TableMeld]
     opened: Sequence[bool]
     discard_pile: Sequence[int]
-    bottom: Optional[int]
+    bottom: int | None
     turn_info: TurnInfo
 
     @abc.abstractmethod
@@ -73,7 +73,7 @@ class _MoveRules:
         return self.turn // self.n_players
 
     @property
-    def discard_top(self) -> Optional[int]:
+    def discard_top(self) -> int | None:
         """The card on top of the discard pile, or None."""
         return self.discard_pile[-1] if self.discard_pile else None
 
@@ -251,7 +251,7 @@ class _MoveRules:
         return True
 
     # ------------------------------------------------------------------ lay off
-    def verify_lay_off(self, card, meld_id: int, side: Optional[str] = None) -> TableMeld:
+    def verify_lay_off(self, card, meld_id: int, side: str | None = None) -> TableMeld:
         """Raise ``IllegalMove`` unless the player on turn may lay ``card`` off on meld
         ``meld_id``; return the meld it would become."""
         card = as_card(card)
@@ -268,7 +268,7 @@ class _MoveRules:
         except MeldError as e:
             raise IllegalMove("3", str(e)) from None
 
-    def can_lay_off(self, card, meld_id: int, side: Optional[str] = None) -> bool:
+    def can_lay_off(self, card, meld_id: int, side: str | None = None) -> bool:
         try:
             self.verify_lay_off(card, meld_id, side)
         except (IllegalMove, ValueError):

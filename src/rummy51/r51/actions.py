@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Union
+from typing import Any, Union
 
 from ..cards import JOKER, card_text, cards_text, to_codes
 from ._args import as_card, as_meld_id, meld_codes
@@ -63,7 +64,7 @@ class LayDown:
     and must reach ``rules.threshold``."""
 
     melds: tuple
-    stand_ins: Optional[tuple] = None
+    stand_ins: tuple | None = None
 
     def __post_init__(self):
         if isinstance(self.melds, (str, TableMeld)):
@@ -80,7 +81,7 @@ class LayDown:
             object.__setattr__(self, "stand_ins", si)
 
     @classmethod
-    def of(cls, melds: Iterable) -> "LayDown":
+    def of(cls, melds: Iterable) -> LayDown:
         """A LayDown of the solver's ``Meld`` or ``TableMeld`` objects, stand-ins kept."""
         melds = list(melds)
         cards = tuple(tuple(m.cards) for m in melds)
@@ -99,7 +100,7 @@ class LayOff:
 
     card: int
     meld_id: int
-    side: Optional[str] = None
+    side: str | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "card", as_card(self.card))
@@ -156,7 +157,7 @@ class Record:
 
 @dataclass(frozen=True)
 class DrawRecord(Record):
-    card: Optional[int] = None  # the card drawn (None in other players' views of a stock draw)
+    card: int | None = None  # the card drawn (None in other players' views of a stock draw)
 
 
 @dataclass(frozen=True)
@@ -168,17 +169,17 @@ class LayDownRecord(Record):
 
 @dataclass(frozen=True)
 class LayOffRecord(Record):
-    meld: Optional[TableMeld] = None  # the meld after the lay-off
+    meld: TableMeld | None = None  # the meld after the lay-off
 
 
 @dataclass(frozen=True)
 class SwapRecord(Record):
-    meld: Optional[TableMeld] = None  # the meld after the swap
+    meld: TableMeld | None = None  # the meld after the swap
 
 
 @dataclass(frozen=True)
 class DiscardRecord(Record):
-    outcome: Optional[str] = None  # None, or how the player went out: 'out', 'hand', 'hand_bottom'
+    outcome: str | None = None  # None, or how the player went out: 'out', 'hand', 'hand_bottom'
 
 
 @dataclass(frozen=True)
@@ -195,8 +196,8 @@ class TurnInfo:
     """What the player on turn has done this turn (public, but ``drawn`` of a stock draw is
     shown only to that player)."""
 
-    source: Optional[str] = None  # where the player drew from (None: not yet / first turn)
-    drawn: Optional[int] = None  # the card drawn
+    source: str | None = None  # where the player drew from (None: not yet / first turn)
+    drawn: int | None = None  # the card drawn
     must_open: bool = False  # took the discard after the free rounds while unopened: must open now
     bottom: bool = False  # took the bottom card: must win by hand this turn
     freed_joker: bool = False  # swapped a joker that must go into a new meld (next move)
@@ -204,7 +205,7 @@ class TurnInfo:
     touched_others: bool = False  # laid off on / swapped from another player's meld (no hand win)
 
     @property
-    def taken(self) -> Optional[int]:
+    def taken(self) -> int | None:
         """The card taken from the discard pile this turn, if any."""
         return self.drawn if self.source == DISCARD else None
 
@@ -217,7 +218,7 @@ class Result:
     ``'capped'`` (``rules.max_turns`` reached) / ``'stock_out'`` (the stock ran out and
     could not be refilled): a draw, ``winner`` None."""
 
-    winner: Optional[int]
+    winner: int | None
     how: str
     scores: tuple[int, ...]
 

@@ -22,7 +22,7 @@ The OpenSpiel game, the PettingZoo environment and the JSON door for language mo
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -106,22 +106,22 @@ class AgentState:
     chance: bool
     n_players: int
     first: int
-    game: Optional[GameState]
+    game: GameState | None
     staged: tuple[int, ...]  # the meld ids staged this turn
     _dealt: list[int]  # chance mode: the cards dealt so far, in order
-    _remaining: Optional[list[int]]  # chance mode, while dealing: copies left per card code
+    _remaining: list[int] | None  # chance mode, while dealing: copies left per card code
     _pending: bool  # a stock draw waits for its chance outcome
     _cancelled: bool
     _flags_turn: int
     _private: tuple[tuple[int, int, int], ...]  # (len(history), player, id) of staging moves
-    _legal: Optional[list[int]]
+    _legal: list[int] | None
     _cache: dict[Any, Any]
     _memo: dict[Any, Any]
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rules: Optional[RuleSet] = None, players: int = 4, seed=None, first: int = 0,
-            chance: bool = False, deck=None) -> "AgentState":
+    def new(cls, rules: RuleSet | None = None, players: int = 4, seed=None, first: int = 0,
+            chance: bool = False, deck=None) -> AgentState:
         """A new deal: shuffled from ``seed`` (or dealt from ``deck``, top first), or with
         ``chance=True`` a state whose deal comes from chance outcomes."""
         rules = RuleSet() if rules is None else rules
@@ -154,7 +154,7 @@ class AgentState:
         return s
 
     @classmethod
-    def from_game(cls, game: GameState) -> "AgentState":
+    def from_game(cls, game: GameState) -> AgentState:
         """An agent state over an existing deal (its next moves as integers)."""
         if not isinstance(game, GameState):
             raise TypeError(f"game must be a GameState, got {type(game).__name__}")
@@ -164,7 +164,7 @@ class AgentState:
         return s
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> "AgentState":
+    def clone(self) -> AgentState:
         """A fast independent copy (see bench/README.md, section Agents)."""
         s = object.__new__(AgentState)
         d = self.__dict__.copy()
@@ -179,7 +179,7 @@ class AgentState:
         s.__dict__ = d
         return s
 
-    def __deepcopy__(self, memo) -> "AgentState":
+    def __deepcopy__(self, memo) -> AgentState:
         return self.clone()
 
     def __getstate__(self) -> dict:
@@ -412,12 +412,12 @@ class AgentState:
             return [0.0] * self.n_players
         return [float(-x) for x in g.scores()]
 
-    def view(self, player: Optional[int] = None) -> PlayerView:
+    def view(self, player: int | None = None) -> PlayerView:
         """What ``player`` sees (``GameState.view``)."""
         return self._need_game("show a view").view(player)
 
     # ------------------------------------------------------------------ what a player knows
-    def observation(self, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+    def observation(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation tensor of ``player`` (float32; docs/agents.md lists its layout),
         a new array, or written into ``out``."""
         from .observation import layout_for
@@ -433,7 +433,7 @@ class AgentState:
         out[:] = t
         return out
 
-    def information_state_tensor(self, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+    def information_state_tensor(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The information-state tensor of ``player`` (float32, the observation tensor then
         a summary of the history seen; ``rummy51.r51.infostate``), a new array or ``out``."""
         from .infostate import infostate_layout_for
@@ -466,7 +466,7 @@ class AgentState:
             text = self._memo[key] = observation_string(self, player)
         return text
 
-    def resample_from_infostate(self, player: int, rng=None) -> "AgentState":
+    def resample_from_infostate(self, player: int, rng=None) -> AgentState:
         """A state that ``player`` cannot tell from this one, the cards hidden from them
         (other hands, the stock's order, the deal's order) dealt again at random, each
         consistent with every move seen: an opponent still holds the cards they took from

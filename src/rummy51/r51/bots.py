@@ -21,7 +21,8 @@ never the state.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Optional, Protocol, Sequence, runtime_checkable
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def hand_without(hand: Sequence[int], card: int) -> list[int]:
     return out
 
 
-def _must_use(view: PlayerView) -> Optional[int]:
+def _must_use(view: PlayerView) -> int | None:
     ti = view.turn_info
     if ti.must_open and view.rules.discard_card_must_meld:
         return ti.taken
@@ -91,7 +92,7 @@ def discardable(view: PlayerView) -> list[int]:
     return [c for c in cards if view.can_discard(c)]
 
 
-def _go_out_lay_down(view: PlayerView) -> Optional[LayDown]:
+def _go_out_lay_down(view: PlayerView) -> LayDown | None:
     """A lay-down of all but one card, if the hand can go out at once."""
     hand = list(view.hand)
     rules = view.rules
@@ -269,7 +270,7 @@ class GreedyBot:
             return action
         return Discard(self._discard(view))
 
-    def _opened_play(self, view: PlayerView) -> Optional[Action]:
+    def _opened_play(self, view: PlayerView) -> Action | None:
         hand = list(view.hand)
         rules = view.rules
         if len(hand) > 3:
@@ -503,8 +504,8 @@ BOTS = {
 
 
 # --------------------------------------------------------------------------- playing
-def play_deal(bots: Sequence[Bot], rules: Optional[RuleSet] = None, seed=None, first: int = 0,
-              state: Optional[GameState] = None) -> GameState:
+def play_deal(bots: Sequence[Bot], rules: RuleSet | None = None, seed=None, first: int = 0,
+              state: GameState | None = None) -> GameState:
     """Play one deal to its end: seat ``i`` is ``bots[i]``; each bot is shown only its
     ``PlayerView``. Returns the finished state (``state.scores()``, ``state.to_json()``).
     An illegal action from a bot raises ``IllegalMove``."""
@@ -518,7 +519,7 @@ def play_deal(bots: Sequence[Bot], rules: Optional[RuleSet] = None, seed=None, f
     return state
 
 
-def play_match(bots: Sequence[Bot], rules: Optional[RuleSet] = None, seed=None,
+def play_match(bots: Sequence[Bot], rules: RuleSet | None = None, seed=None,
                first: int = 0) -> Match:
     """Play a match (``rules.match_deals`` / ``rules.match_points``) to its end."""
     m = Match(rules, players=len(bots), seed=seed, first=first)

@@ -30,22 +30,21 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Optional, Union
 
 import numpy as np
 
+from ..cards import JOKER
 from ..solver import can_go_out, can_open
 from .actions import (
     STOCK,
-    Phase,
     ChanceRecord,
     DiscardRecord,
     DrawRecord,
     LayDownRecord,
     LayOffRecord,
+    Phase,
     SwapRecord,
 )
-from ..cards import JOKER
 from .melds import go_out_melds, joker_meld_possible
 
 __all__ = ["resample", "seed_from"]
@@ -110,7 +109,7 @@ def _resample_dealing(state, p: int, rng: np.random.Generator):
     pool.subtract(state._dealt[i] for i in keep)
     cards = list(pool.elements())
     hidden = [i for i in range(len(state._dealt)) if i not in keep]
-    pick: Union[np.ndarray, list[int]] = (
+    pick: np.ndarray | list[int] = (
         rng.choice(len(cards), size=len(hidden), replace=False) if hidden else [])
     for i, j in zip(hidden, pick):
         s._dealt[i] = cards[int(j)]
@@ -130,7 +129,7 @@ class _Slot:
 
     def __init__(self, pool: int):
         self.pool = pool
-        self.value: Optional[int] = None
+        self.value: int | None = None
 
 
 def _resample(state, p: int, rng: np.random.Generator):

@@ -57,18 +57,18 @@ at least 3 cards. ``sub``:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Optional, Sequence
 
 import numpy as np
 
 from .. import _core
+from .._checks import int_arg
 from ..cards import JOKER, card_text, cards_text, to_codes
 from ..rules import RuleSet
 from ..solver import compiled_rules
-from .._checks import int_arg
 from .actions import (
     BOTTOM,
     DISCARD,
@@ -148,7 +148,7 @@ class Stage:
     the card each joker stands for (a run's jokers), or None."""
 
     cards: tuple
-    stand_ins: Optional[tuple] = None
+    stand_ins: tuple | None = None
 
     def __post_init__(self):
         lay = LayDown((self.cards,), None if self.stand_ins is None else (self.stand_ins,))
@@ -176,7 +176,7 @@ class CodecMeld:
     naturals: tuple  # its natural cards, sorted
     jokers: int
     value: int  # opening value (docs/rules.md 3: the best reading of its cards counts)
-    stand_ins: Optional[tuple]  # the jokers' stand-ins, as LayDown names them (None: no joker)
+    stand_ins: tuple | None  # the jokers' stand-ins, as LayDown names them (None: no joker)
 
     def lay_down(self) -> LayDown:
         return LayDown((self.cards,), None if self.stand_ins is None else (self.stand_ins,))
@@ -256,7 +256,7 @@ def _meld_table(rules: RuleSet, validate: bool = False):
 class ActionCodec:
     """The integer actions of Rummy 51 under ``rules`` (see the module docstring)."""
 
-    def __init__(self, rules: Optional[RuleSet] = None):
+    def __init__(self, rules: RuleSet | None = None):
         rules = RuleSet() if rules is None else rules
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
@@ -668,7 +668,7 @@ class ActionCodec:
                 out.append(i)
         return out
 
-    def _bottom_reach(self, rest: list[int]) -> Optional[int]:
+    def _bottom_reach(self, rest: list[int]) -> int | None:
         """After taking the bottom card: the most the rest of the hand adds to the opening
         when it is all laid down but one card, or None if it cannot be."""
         codes = [c for c in range(53) for _ in range(rest[c])]

@@ -40,9 +40,10 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional, Sequence, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -128,7 +129,7 @@ def _make(cls: type[_T], fields: dict[str, Any]) -> _T:
     return obj
 
 
-def _replace_ti(ti: "TurnInfo", **changes) -> "TurnInfo":
+def _replace_ti(ti: TurnInfo, **changes) -> TurnInfo:
     """``dataclasses.replace`` of a TurnInfo, faster (it runs twice a turn)."""
     d = dict(ti.__dict__)
     d.update(changes)
@@ -187,7 +188,7 @@ class PlayerView(_MoveRules):
     opened: tuple[bool, ...]
     table: tuple[TableMeld, ...]
     discard_pile: tuple[int, ...]
-    bottom: Optional[int]
+    bottom: int | None
     stock_count: int
     turn_info: TurnInfo
     history: Sequence[Record] = field(repr=False, default=())
@@ -218,7 +219,7 @@ class PlayerView(_MoveRules):
 
         return view_to_dict(self)
 
-    def to_json(self, indent: Optional[int] = None) -> str:
+    def to_json(self, indent: int | None = None) -> str:
         """The view as JSON text (see ``to_dict``)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
@@ -252,7 +253,7 @@ def normalize_seed(seed):
 
 
 def stacked_deck(rules: RuleSet, hands: Sequence, stock: Iterable = (), bottom=None,
-                 players: Optional[int] = None, seed: int = 0) -> list[int]:
+                 players: int | None = None, seed: int = 0) -> list[int]:
     """A full deck order for ``GameState.new(deck=...)`` that deals ``hands`` (seat order
     from the first player: 15 cards, then 14 each; shorter hands are filled up), puts
     ``stock`` on top of the stock (top first) and ``bottom`` as the bottom card. The cards
@@ -311,7 +312,7 @@ class GameState(_MoveRules):
         self.hands: list[list[int]] = []
         self._stock: list[int] = []  # top of the stock last (pop)
         self.discard_pile: list[int] = []
-        self.bottom: Optional[int] = None
+        self.bottom: int | None = None
         self.table: list[TableMeld] = []
         self.opened: list[bool] = []
         self.phase = Phase.PLAY
@@ -320,15 +321,15 @@ class GameState(_MoveRules):
         self.turn_info = TurnInfo()
         self.history: list[Record] = []
         self.actions: list = []
-        self.result: Optional[Result] = None
+        self.result: Result | None = None
         self._public: list[Record] = []
-        self._rng: Optional[np.random.Generator] = None
+        self._rng: np.random.Generator | None = None
         self._forced: list[tuple[int, ...]] = []  # recorded reshuffles (from_json)
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rules: Optional[RuleSet] = None, players: int = 4, seed=None, deck=None,
-            first: int = 0) -> "GameState":
+    def new(cls, rules: RuleSet | None = None, players: int = 4, seed=None, deck=None,
+            first: int = 0) -> GameState:
         """Shuffle (seeded) and deal a new deal for ``players`` players; ``first`` is the first
         player (15 cards, no draw on turn 0). ``seed`` is an int, a SeedSequence, a Generator
         or None (fresh entropy, recorded in ``seed``). ``deck`` (for tests, see
@@ -387,12 +388,12 @@ class GameState(_MoveRules):
         self.turn_info = TurnInfo(opened_at_start=False)
         self.history.append(ChanceRecord(0, -1, None, "deal", tuple(order)))
 
-    def copy(self) -> "GameState":
+    def copy(self) -> GameState:
         """An independent copy (the RNG state too)."""
         return copy.deepcopy(self)
 
     # ------------------------------------------------------------------ agents (docs/agents.md)
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         """An independent copy, fast (tree search clones a state per simulated move; see
         bench/README.md, section Agents, for its time against ``copy()``'s deepcopy). The
         lists are copied, the immutable records, melds and rules are shared, and the RNG's
@@ -479,7 +480,7 @@ class GameState(_MoveRules):
     def over(self) -> bool:
         return self.phase is Phase.OVER
 
-    def view(self, player: Optional[int] = None) -> PlayerView:
+    def view(self, player: int | None = None) -> PlayerView:
         """What ``player`` (default: the player on turn) may see."""
         p = self.current if player is None else int(player)
         if not 0 <= p < self.n_players:
@@ -498,7 +499,7 @@ class GameState(_MoveRules):
         })
 
     # ------------------------------------------------------------------ moves
-    def _record(self, rec: _R, public: Optional[Record] = None) -> _R:
+    def _record(self, rec: _R, public: Record | None = None) -> _R:
         self.history.append(rec)
         self._public.append(rec if public is None else public)
         return rec
@@ -551,7 +552,7 @@ class GameState(_MoveRules):
         self.actions.append(action)
         return self._record(LayDownRecord(self.turn, p, action, tuple(ids), value, opening))
 
-    def lay_off(self, card, meld_id: int, side: Optional[str] = None) -> LayOffRecord:
+    def lay_off(self, card, meld_id: int, side: str | None = None) -> LayOffRecord:
         """Lay ``card`` off on meld ``meld_id``."""
         action = LayOff(card, meld_id, side)
         new = self.verify_lay_off(action.card, action.meld_id, action.side)
@@ -648,11 +649,11 @@ class GameState(_MoveRules):
         rec = ChanceRecord(self.turn, -1, None, "reshuffle", tuple(order))
         self._record(rec, ChanceRecord(self.turn, -1, None, "reshuffle", ()))
 
-    def _end(self, winner: Optional[int], how: str) -> None:
+    def _end(self, winner: int | None, how: str) -> None:
         self.phase = Phase.OVER
         self.result = Result(winner, how, self._scores(winner, how))
 
-    def _scores(self, winner: Optional[int], how: str) -> tuple[int, ...]:
+    def _scores(self, winner: int | None, how: str) -> tuple[int, ...]:
         r = self.rules
         n = self.n_players
         if winner is None:
@@ -729,12 +730,12 @@ class GameState(_MoveRules):
                 "scores": list(self.result.scores)},
         }
 
-    def to_json(self, indent: Optional[int] = None) -> str:
+    def to_json(self, indent: int | None = None) -> str:
         """The hand history as JSON text (see ``to_dict``)."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "GameState":
+    def from_dict(cls, d: dict) -> GameState:
         """Rebuild a deal from its hand history, replaying every action (the recorded deck
         and reshuffles are used, no RNG); a recorded result must match."""
         if not isinstance(d, dict):
@@ -799,7 +800,7 @@ class GameState(_MoveRules):
         return s
 
     @classmethod
-    def from_json(cls, text: str) -> "GameState":
+    def from_json(cls, text: str) -> GameState:
         """Rebuild a deal from JSON text (see ``from_dict``)."""
         return cls.from_dict(json.loads(text))
 
@@ -817,7 +818,7 @@ def _a_list(v) -> list:
     return v
 
 
-def replay(rules: Optional[RuleSet], seed, actions: Iterable[Action], players: int = 4,
+def replay(rules: RuleSet | None, seed, actions: Iterable[Action], players: int = 4,
            first: int = 0, deck=None) -> GameState:
     """The deal given by ``(rules, seed, actions)``: a new state with that seed, every action
     applied in order. ``seed`` must be the recorded one (an int; ``state.seed``)."""

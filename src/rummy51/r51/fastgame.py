@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
 
 import numpy as np
 
@@ -84,7 +83,7 @@ BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3}
 _CLASS_CODES = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
 
 
-def bot_code(bot) -> Optional[int]:
+def bot_code(bot) -> int | None:
     """The kernel's code of a bot (a name of ``BOTS``, a built-in bot class or instance;
     not a subclass, whose moves the kernel cannot know), or None."""
     if isinstance(bot, str):
@@ -98,7 +97,7 @@ def kernel_bots(bots) -> bool:
     return all(bot_code(b) is not None for b in bots)
 
 
-def seat_rngs(codes, entropy, key, seed_of=None) -> Optional[list]:
+def seat_rngs(codes, entropy, key, seed_of=None) -> list | None:
     """The random seats' generators of a games study's deal (``deal_seeds``: seat ``s``'s
     bot seed is child ``key + (1 + s,)``; with a seat arrangement ``seed_of[s]``, the
     listed bot's own child ``key + (1 + seed_of[s],)``), None for the other seats (or
@@ -111,7 +110,7 @@ def seat_rngs(codes, entropy, key, seed_of=None) -> Optional[list]:
             for k, c in zip(who, codes)]
 
 
-def _params(bot) -> Optional[tuple]:
+def _params(bot) -> tuple | None:
     if isinstance(bot, HandHunterBot):
         return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
     if isinstance(bot, TacticianBot):
@@ -119,7 +118,7 @@ def _params(bot) -> Optional[tuple]:
     return None
 
 
-def supported(rules: RuleSet, players: int = 4) -> Optional[str]:
+def supported(rules: RuleSet, players: int = 4) -> str | None:
     """Why the C kernel cannot play these rules (None if it can)."""
     if rules.max_jokers_per_meld > 1:
         return "max_jokers_per_meld=2 (the kernel plays at most one joker per meld)"
@@ -143,7 +142,7 @@ def supported(rules: RuleSet, players: int = 4) -> Optional[str]:
 
 
 @lru_cache(maxsize=16)
-def greedy_kernel(rules: RuleSet) -> "_game.GreedyKernel":
+def greedy_kernel(rules: RuleSet) -> _game.GreedyKernel:
     why = supported(rules)
     if why is not None:
         raise ValueError(f"the greedy game kernel cannot play these rules: {why}")
@@ -161,13 +160,13 @@ class FastDeal:
     players: int
     first: int
     seed: object
-    winner: Optional[int]
+    winner: int | None
     how: str
     length: int
     scores: tuple[int, ...]
     opened: tuple[bool, ...]
     turn_opened: tuple[int, ...]
-    actions: Optional[tuple] = None
+    actions: tuple | None = None
 
     def replay(self) -> GameState:
         """The deal again through the Python engine (needs ``record=True``): every move is
@@ -220,7 +219,7 @@ def _decode(log: np.ndarray, n: int) -> list[Action]:
     return out
 
 
-def play_greedy_deal(rules: Optional[RuleSet] = None, players: int = 4, seed=None,
+def play_greedy_deal(rules: RuleSet | None = None, players: int = 4, seed=None,
                      first: int = 0, record: bool = False) -> FastDeal:
     """Play one deal of ``players`` greedy bots in C, as ``play_deal`` would with
     ``GreedyBot``s: ``seed`` is what ``GameState.new`` takes (an int, a SeedSequence, a
@@ -254,7 +253,7 @@ def play_greedy_deal(rules: Optional[RuleSet] = None, players: int = 4, seed=Non
         actions=tuple(_decode(log, log_n)) if record and log is not None else None)
 
 
-def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: int = 0,
+def play_kernel_deal(bots, rules: RuleSet | None = None, seed=None, first: int = 0,
                      record: bool = False, bot_seeds=None) -> FastDeal:
     """Play one deal in C as ``play_deal(bots, rules, seed, first)`` would: ``bots`` holds
     one built-in bot per seat, as instances (a ``RandomBot`` draws from its own ``rng``,
@@ -279,7 +278,7 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
     if isinstance(seed, np.random.Generator):
         raise TypeError("seed must be an int, a SeedSequence, a dict or None (a Generator "
                         "cannot be recorded for a replay)")
-    rngs: list[Optional[np.random.Generator]] = []
+    rngs: list[np.random.Generator | None] = []
     for i, (b, c) in enumerate(zip(bots, codes)):
         if c != 0:
             rngs.append(None)
@@ -344,7 +343,7 @@ def _rules_kernel(rules: RuleSet, players: int):
     return greedy_kernel(rules)
 
 
-def position(state: GameState) -> "_game.Position":
+def position(state: GameState) -> _game.Position:
     """The deal ``state`` (in progress: not over) loaded into the kernel: every hand, the
     stock in its order, the discard pile, the bottom card, the table, who opened, the turn
     and this turn's ``TurnInfo``. A ``ValueError`` if the kernel cannot play its rules."""
@@ -372,13 +371,13 @@ class Continuation:
     ``how``, ``length`` (turns of the whole deal), per seat ``scores``, ``opened`` and
     ``turn_opened``, and the moves made after the position (``actions``, when recorded)."""
 
-    winner: Optional[int]
+    winner: int | None
     how: str
     length: int
     scores: tuple[int, ...]
     opened: tuple[bool, ...]
     turn_opened: tuple[int, ...]
-    actions: Optional[tuple] = None
+    actions: tuple | None = None
 
 
 def _state_rng(state: GameState) -> np.random.Generator:
@@ -389,7 +388,7 @@ def _state_rng(state: GameState) -> np.random.Generator:
     return np.random.Generator(copy)
 
 
-def play_position(state: GameState, bots, rng: Optional[np.random.Generator] = None,
+def play_position(state: GameState, bots, rng: np.random.Generator | None = None,
                   record: bool = False) -> Continuation:
     """Play the rest of deal ``state`` in C with one built-in bot per seat (names or
     instances, as ``play_kernel_deal`` takes them; a ``RandomBot`` draws from its own
@@ -405,7 +404,7 @@ def play_position(state: GameState, bots, rng: Optional[np.random.Generator] = N
         raise ValueError(f"the game kernel plays the built-in bots only "
                          f"({', '.join(BOT_CODES)}), not {bad!r}")
     pos = position(state)
-    rngs: list[Optional[np.random.Generator]] = []
+    rngs: list[np.random.Generator | None] = []
     for b, c in zip(bots, codes):
         if c != 0:
             rngs.append(None)

@@ -22,7 +22,6 @@ which is perfect recall. During a chance-mode deal only ``dealt`` (so far) is se
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
 
 import numpy as np
 
@@ -58,7 +57,7 @@ class InfoStateLayout:
             o += size
         self.size = o
 
-    def encode(self, state, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+    def encode(self, state, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The information-state tensor of ``player`` in ``state`` (an ``AgentState``)."""
         n = self.players
         p = player_index(player, n)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from typing import Optional
 
 import numpy as np
 
@@ -31,7 +30,7 @@ class Match:
     0
     """
 
-    def __init__(self, rules: Optional[RuleSet] = None, players: int = 4, seed=None,
+    def __init__(self, rules: RuleSet | None = None, players: int = 4, seed=None,
                  first: int = 0):
         self.rules = RuleSet() if rules is None else rules
         self.n_players = int(players)
@@ -46,7 +45,7 @@ class Match:
         #: the match's seats still playing, in seat order (all but the eliminated)
         self.active: list[int] = list(range(self.n_players))
         self._first_seat = self.first
-        self._current: Optional[GameState] = None
+        self._current: GameState | None = None
         self._seats: tuple[int, ...] = ()
         self._last_out: list[int] = []
         self._out_at: dict[int, int] = {}  # seat -> the deal count when it dropped out
@@ -98,7 +97,7 @@ class Match:
         return self._seats or tuple(self.active)
 
     @property
-    def winner(self) -> Optional[int]:
+    def winner(self) -> int | None:
         """An elimination match's winner once it is over: the last player left (or the
         lowest total of the last ones out); otherwise the best total (None while running)."""
         if not self.over:
@@ -144,11 +143,11 @@ class Match:
                 "first": self.first, "seed": self.seed, "totals": list(self.totals),
                 "deals": [d.to_dict() for d in self.deals]}
 
-    def to_json(self, indent: Optional[int] = None) -> str:
+    def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Match":
+    def from_dict(cls, d: dict) -> Match:
         if d.get("format") != MATCH_FORMAT:
             raise ValueError(f"not a rummy51 match (format {d.get('format')!r})")
         m = cls(rules_from_dict(d["rules"], strict=True), int(d["players"]), int(d["seed"]), int(d["first"]))
@@ -162,5 +161,5 @@ class Match:
         return m
 
     @classmethod
-    def from_json(cls, text: str) -> "Match":
+    def from_json(cls, text: str) -> Match:
         return cls.from_dict(json.loads(text))

@@ -38,10 +38,10 @@ whichever of 7D, 7C is missing, so either may be laid off or swapped for it;
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Optional, Sequence
 
 from ..cards import JOKER, card_text, cards_text, to_codes
 from ..rules import RuleSet
@@ -192,7 +192,7 @@ class TableMeld:
                 "represents": cards_text(self.represents).split(), "owner": self.owner}
 
     @classmethod
-    def from_json(cls, d: dict) -> "TableMeld":
+    def from_json(cls, d: dict) -> TableMeld:
         return cls(d["kind"], tuple(to_codes(d["cards"])), tuple(to_codes(d["represents"])),
                    int(d["owner"]))
 
@@ -204,14 +204,14 @@ def _codes(cards) -> tuple[int, ...]:
     return tuple(to_codes(cards))
 
 
-def _known(m: Optional[TableMeld]) -> TableMeld:
+def _known(m: TableMeld | None) -> TableMeld:
     """A reading the caller built from valid parts (never None there)."""
     assert m is not None
     return m
 
 
-def _set_reading(nat: list[int], nj: int, stand_ins: Optional[Sequence[int]] = None
-                 ) -> Optional[TableMeld]:
+def _set_reading(nat: list[int], nj: int, stand_ins: Sequence[int] | None = None
+                 ) -> TableMeld | None:
     """The set reading of ``nat`` + ``nj`` jokers, or None."""
     size = len(nat) + nj
     if not nat or not 3 <= size <= 4:
@@ -318,7 +318,7 @@ def _why_not(codes: tuple[int, ...], rules: RuleSet) -> str:
 
 
 def make_meld(cards, rules: RuleSet, owner: int = -1,
-              stand_ins: Optional[Iterable] = None) -> TableMeld:
+              stand_ins: Iterable | None = None) -> TableMeld:
     """Read ``cards`` (laid from a hand, in any order) as one meld.
 
     The jokers' stand-ins are those the player names in ``stand_ins`` (one card per
@@ -412,7 +412,7 @@ def check_meld(meld: TableMeld, rules: RuleSet) -> None:
 
 
 # --------------------------------------------------------------------------- lay-offs
-def lay_off_sides(meld: TableMeld, card: int, rules: RuleSet) -> tuple[Optional[str], ...]:
+def lay_off_sides(meld: TableMeld, card: int, rules: RuleSet) -> tuple[str | None, ...]:
     """The sides on which ``card`` can be laid off on ``meld``: for a run ``"low"`` and/or
     ``"high"``; for a set ``(None,)``; ``()`` if it does not fit."""
     if card == JOKER and meld.jokers + 1 > table_joker_limit(rules):
@@ -453,7 +453,7 @@ def lay_off_candidates(meld: TableMeld, rules: RuleSet) -> frozenset:
     return frozenset(out)
 
 
-def lay_off(meld: TableMeld, card: int, rules: RuleSet, side: Optional[str] = None) -> TableMeld:
+def lay_off(meld: TableMeld, card: int, rules: RuleSet, side: str | None = None) -> TableMeld:
     """The meld after laying ``card`` off on it, or ``MeldError``.
 
     A run grows at one end, within A..A (``side`` = ``"low"`` or ``"high"``; by
@@ -576,7 +576,7 @@ def _run_windows(counts: Counter, suit: int, jokers: int, rules: RuleSet, max_le
             break  # a longer window from `a` misses at least as many cards
 
 
-def melds_in(hand, rules: RuleSet, max_cards: Optional[int] = None) -> list[TableMeld]:
+def melds_in(hand, rules: RuleSet, max_cards: int | None = None) -> list[TableMeld]:
     """Every single meld the hand can lay down, each once, jokers only where a natural
     card is missing and at most ``rules.max_jokers_per_meld`` of them; melds of at most
     ``max_cards`` cards (default: all but one card of the hand, which must stay for
@@ -655,7 +655,7 @@ def joker_meld_possible(hand, rules: RuleSet) -> bool:
     return bool(joker_melds(hand, rules))
 
 
-def _melds_with(counts: Counter, rules: RuleSet, card: Optional[int]) -> list[TableMeld]:
+def _melds_with(counts: Counter, rules: RuleSet, card: int | None) -> list[TableMeld]:
     """Melds of 3..5 cards drawn from ``counts`` (jokers in any slot, at most the
     rule's number), containing ``card`` if given (a natural card)."""
     nj_have = min(counts.get(JOKER, 0), rules.max_jokers_per_meld)
@@ -706,7 +706,7 @@ def opening_run(meld: TableMeld, rules: RuleSet) -> bool:
 
 
 def go_out_melds(hand, rules: RuleSet, leave: int = 1,
-                 opening: bool = False) -> Optional[list[TableMeld]]:
+                 opening: bool = False) -> list[TableMeld] | None:
     """Melds covering all the hand's cards but exactly ``leave`` of them, the collection of
     highest total value (opening values), or None if there is none. With ``opening`` the
     collection is an opening and holds the run ``rules.opening_run`` asks for.

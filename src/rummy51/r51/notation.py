@@ -24,7 +24,6 @@ the action object (docs/agents.md, "Moves as text"). The forms, case-insensitive
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ..cards import JOKER, card_text, parse_card
 from .actions import Discard, Draw, LayDown, LayOff, SwapJoker
@@ -134,7 +133,7 @@ def parse_action(text: str):
         parsed = [_parse_meld(part, text) for part in body.split("|")]
         melds = tuple(c for c, _ in parsed)
         stand_ins = tuple(s for _, s in parsed)
-        si: Optional[tuple] = None if all(s is None for s in stand_ins) else stand_ins
+        si: tuple | None = None if all(s is None for s in stand_ins) else stand_ins
         return LayDown(melds, si)
     if low.startswith("stage "):
         from .codec import Stage

@@ -34,7 +34,6 @@ have the same string exactly when the player cannot tell them apart.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
 
 import numpy as np
 
@@ -115,7 +114,7 @@ class ObservationLayout:
         """Write a card-count block at ``base`` from 53 counts."""
         out[base: base + self.card_block] = np.asarray(counts)[self._card_of] > self._copy_of
 
-    def encode(self, state, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+    def encode(self, state, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation tensor of ``player`` in ``state`` (an ``AgentState``)."""
         n = self.players
         p = player_index(player, n)

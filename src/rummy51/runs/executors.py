@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
-from typing import Any, Callable
+from typing import Any
 
 from .signals import worker_init
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Optional
 
 __all__ = ["Progress"]
 
@@ -12,7 +11,7 @@ class Progress:
     ``enabled=None`` shows the bar only when stderr is a terminal; without tqdm
     installed it shows nothing."""
 
-    def __init__(self, enabled: Optional[bool], total: int, initial: int, desc: str,
+    def __init__(self, enabled: bool | None, total: int, initial: int, desc: str,
                  unit: str = " deals"):
         if enabled is None:
             try:

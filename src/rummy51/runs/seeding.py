@@ -6,7 +6,8 @@ threads, processes or machines run the chunks, nor in which order.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

@@ -13,7 +13,8 @@ directory (``run=None``) only the bar and the counts are kept.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping, Optional
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .progress import Progress
 from .signals import terminate_as_interrupt
@@ -23,10 +24,10 @@ __all__ = ["Session"]
 
 
 class Session:
-    def __init__(self, run: Optional[RunDir], specs: list[dict], found: Mapping[int, Any],
-                 info: Mapping[str, Any], progress: Optional[bool], desc: str,
-                 on_chunk: Optional[Callable[[int, int, int], None]] = None,
-                 t_start: Optional[float] = None, unit: str = " deals"):
+    def __init__(self, run: RunDir | None, specs: list[dict], found: Mapping[int, Any],
+                 info: Mapping[str, Any], progress: bool | None, desc: str,
+                 on_chunk: Callable[[int, int, int], None] | None = None,
+                 t_start: float | None = None, unit: str = " deals"):
         self.run = run
         self.specs = specs
         self.done = set(found)
@@ -58,7 +59,7 @@ class Session:
     def elapsed(self) -> float:
         return time.perf_counter() - self.t_start
 
-    def __enter__(self) -> "Session":
+    def __enter__(self) -> Session:
         # SIGTERM ends the run like Ctrl-C: running chunks saved, manifest "interrupted"
         self._signals = terminate_as_interrupt()
         self._signals.__enter__()

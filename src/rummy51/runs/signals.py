@@ -18,7 +18,7 @@ import contextlib
 import os
 import signal
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 __all__ = ["Terminated", "terminate_as_interrupt", "worker_init", "EXIT_TERMINATED"]
 

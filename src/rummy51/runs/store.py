@@ -23,9 +23,10 @@ import os
 import platform
 import threading
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
 import numpy as np
 
@@ -103,7 +104,7 @@ def has_pyarrow() -> bool:
     return find_spec("pyarrow") is not None
 
 
-def chunk_format(fmt: Optional[str]) -> str:
+def chunk_format(fmt: str | None) -> str:
     """The chunk format of a new run: ``fmt``, or parquet by default."""
     if fmt is None:
         fmt = "parquet" if has_pyarrow() else "csv"
@@ -300,7 +301,7 @@ def read_chunk(path: Path, fmt: str, layout: ChunkLayout, config_hash: str,
 
 # --------------------------------------------------------------------------- run directory
 def new_manifest(kind: str, settings_json: Mapping, config_hash: str, seed: Mapping,
-                 fmt: Optional[str], command: Optional[str], n_chunks: int,
+                 fmt: str | None, command: str | None, n_chunks: int,
                  status: str = "running", **extra) -> dict:
     """A fresh manifest of a ``kind`` run (``extra``: the study's own fields, such as
     its counts, placed before the versions)."""
@@ -319,7 +320,7 @@ def new_manifest(kind: str, settings_json: Mapping, config_hash: str, seed: Mapp
     return manifest
 
 
-def _chunk_meta_hash(path: Path) -> Optional[str]:
+def _chunk_meta_hash(path: Path) -> str | None:
     """The settings hash a chunk file's metadata names (None if it names none)."""
     try:
         if path.suffix == ".parquet":
@@ -336,7 +337,7 @@ def _chunk_meta_hash(path: Path) -> Optional[str]:
     return meta.get("config_hash") if isinstance(meta, dict) else None
 
 
-def _orphan_chunk_hashes(path: Path) -> Optional[set]:
+def _orphan_chunk_hashes(path: Path) -> set | None:
     """For a directory holding only ``chunks/`` (and temporary or final files of a run)
     but no manifest: the settings hashes its chunk files name; None if it is not such a
     directory."""
@@ -372,7 +373,7 @@ class RunDir:
         self.fmt = manifest.get("chunk_format") or "csv"
         self.hash: str = manifest.get("config_hash") or ""
         self.lock = threading.Lock()
-        self._lock_fd: Optional[int] = None
+        self._lock_fd: int | None = None
 
     @property
     def chunks(self) -> Path:
@@ -382,7 +383,7 @@ class RunDir:
         return self.chunks / f"chunk-{index:06d}.{self.fmt}"
 
     @classmethod
-    def create(cls, path, manifest: dict) -> "RunDir":
+    def create(cls, path, manifest: dict) -> RunDir:
         """A new run directory at ``path`` (new or empty). A directory whose
         ``manifest.json`` was lost but whose chunk files belong to these very settings
         (their settings hash) is taken over: its chunk files count as done once verified
@@ -438,7 +439,7 @@ class RunDir:
         return manifest
 
     @classmethod
-    def open(cls, path, kind: str) -> "RunDir":
+    def open(cls, path, kind: str) -> RunDir:
         return cls(Path(path), cls.read_manifest(path, kind))
 
     def settings(self, parse: Callable[[Mapping], Any]):
@@ -453,7 +454,7 @@ class RunDir:
             raise ValueError(f"{where}: settings do not match their hash (the manifest was edited)")
         return settings
 
-    def check_resume_format(self, fmt: Optional[str]) -> None:
+    def check_resume_format(self, fmt: str | None) -> None:
         if fmt is not None and fmt != self.fmt:
             raise ValueError(f"cannot resume {self.path}: its chunks are {self.fmt} files, not {fmt}")
         if self.fmt == "parquet" and not has_pyarrow():

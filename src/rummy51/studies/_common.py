@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any
 
 import numpy as np
 
@@ -23,12 +24,12 @@ class RunFacts:
     elapsed: float = float("nan")
     workers: int = 1
     backend: str = "local"
-    directory: Optional[str] = None
+    directory: str | None = None
     #: deals and chunks this session ran (a resumed run ran only some); None: all of them
-    deals_run: Optional[int] = None
-    chunks_run: Optional[int] = None
+    deals_run: int | None = None
+    chunks_run: int | None = None
 
-    def resumed_text(self) -> Optional[str]:
+    def resumed_text(self) -> str | None:
         """``"resumed: this session ran 2 of 5 chunks (200 of 500 deals)"``, or None when
         the session ran every chunk."""
         if self.chunks_run is None or self.chunks_run >= self.chunks_done:
@@ -55,7 +56,7 @@ def unfinished(path) -> ValueError:
                       f"(--resume {path}), or load it with partial=True")
 
 
-def rules_difference(have, given) -> Optional[str]:
+def rules_difference(have, given) -> str | None:
     """The first field two rule sets differ in, as ``"rules.f = a, not b"``, or None."""
     for f in dataclasses.fields(have):
         a, b = getattr(have, f.name), getattr(given, f.name)

@@ -7,9 +7,10 @@ import importlib
 import inspect
 import itertools
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -138,7 +139,7 @@ def _bot_factory(name: str) -> Callable[[np.random.SeedSequence], Any]:
     return f
 
 
-def _parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
+def _parse_bots(bots, players: int | None) -> tuple[tuple[str, ...], int]:
     """``(bots, players)`` from the arguments: one bot per seat, or one for every seat."""
     if players is not None:
         players = int_arg("players", players, 2, 64)
@@ -186,7 +187,7 @@ class Settings(TableSettings):
         return arrangements(self.players, self.seats)
 
     @classmethod
-    def from_json(cls, d: Mapping) -> "Settings":
+    def from_json(cls, d: Mapping) -> Settings:
         return cls(**cls.table_fields(d, rules_from_dict), rotate_first=bool(d["rotate_first"]),
                    seats=str(d.get("seats", "fixed")))
 
@@ -305,7 +306,7 @@ def play_chunk(spec: Mapping) -> dict:
     block = n * players
     cols = {c: np.zeros(block * len(perms), DTYPES[c]) for c in chunk_columns(seats)}
     # hand histories come from the Python engine (the records are the same either way)
-    histories: Optional[list[str]] = [] if spec.get("histories") else None
+    histories: list[str] | None = [] if spec.get("histories") else None
     turns = 0
     for a, perm in enumerate(perms):
         sub = {c: v[a * block:(a + 1) * block] for c, v in cols.items()}
@@ -330,7 +331,7 @@ def chunk_columns(seats: str) -> tuple[str, ...]:
 
 
 def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int],
-                 histories: Optional[list] = None) -> int:
+                 histories: list | None = None) -> int:
     """One arrangement of a chunk through the Python engine: seat ``s`` holds listed bot
     ``perm[s]``, with that bot's own seed (so a bot's randomness follows the bot)."""
     players = spec["players"]
@@ -369,7 +370,7 @@ def write_histories(run: runs.RunDir, index: int, lines: Sequence[str]) -> None:
     runs.atomic_write_file(histories_path(run, index), lambda f: f.write(data))
 
 
-def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> str | None:
     """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
     seats = spec.get("seats", "fixed")
     want = chunk_columns(seats)
@@ -389,7 +390,7 @@ def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     return None
 
 
-def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> str | None:
     """``check_cols`` of one arrangement's rows."""
     p, n = spec["players"], spec["n"]
     rows = n * p
@@ -520,7 +521,7 @@ def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     return read
 
 
-def new_manifest(settings: "Settings", fmt: Optional[str], command: Optional[str],
+def new_manifest(settings: Settings, fmt: str | None, command: str | None,
                   n_chunks: int, status: str = "running") -> dict:
     return runs.new_manifest(
         KIND, settings.to_json(), settings.config_hash,

@@ -9,9 +9,10 @@ import hashlib
 import itertools
 import json
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +52,7 @@ DEFAULTS: dict[str, Any] = {
 _ARRAY_IDS = {"hist": 0, "goout": 1, "first_open": 2, "dealt": 3}
 _ARRAY_NAMES = {v: k for k, v in _ARRAY_IDS.items()}
 
-def rule_sweep(base: Union[None, str, RuleSet, Sequence[Union[str, RuleSet]]] = None,
+def rule_sweep(base: None | str | RuleSet | Sequence[str | RuleSet] = None,
                **fields) -> dict[str, RuleSet]:
     """Labelled rule sets for a sweep: every combination of ``base`` (a preset name,
     a RuleSet or a list of them; default the default rules) and the values given for
@@ -67,7 +68,7 @@ def rule_sweep(base: Union[None, str, RuleSet, Sequence[Union[str, RuleSet]]] = 
         if f not in _RULE_FIELDS:
             raise ValueError(f"{f!r} is not a RuleSet field: choose from {', '.join(_RULE_FIELDS)}")
     if base is None:
-        bases: list[tuple[Optional[str], RuleSet]] = [(None, _DEFAULT_RULES)]
+        bases: list[tuple[str | None, RuleSet]] = [(None, _DEFAULT_RULES)]
     else:
         items = [base] if isinstance(base, (str, RuleSet)) else list(base)
         if not items:
@@ -167,7 +168,7 @@ class _Settings:
         }
 
     @classmethod
-    def from_json(cls, d: Mapping) -> "_Settings":
+    def from_json(cls, d: Mapping) -> _Settings:
         ent = d["seed"]["entropy"]
         return cls(
             configs=tuple((c["label"], rules_from_dict(c["rules"])) for c in d["configs"]),
@@ -314,7 +315,7 @@ def _dask_chunk(spec: dict) -> dict:
     return {"index": spec["index"], "counts": counts, "seconds": secs, "version": __version__}
 
 
-def _check_chunk_counts(spec: Mapping, counts: Mapping[str, np.ndarray]) -> Optional[str]:
+def _check_chunk_counts(spec: Mapping, counts: Mapping[str, np.ndarray]) -> str | None:
     """Why ``counts`` cannot be chunk ``spec``'s result (None if they can)."""
     want = _zeros(spec)
     if set(counts) != set(want):

@@ -31,10 +31,11 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, ClassVar, Mapping, Optional
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -131,7 +132,7 @@ class TableSettings:
 
 
 # --------------------------------------------------------------------------- the run
-def seat_bots(names: tuple, players: Optional[int], default_players: int,
+def seat_bots(names: tuple, players: int | None, default_players: int,
               example: str) -> tuple[tuple[str, ...], int]:
     """``(bots, players)``: the bot names one a seat (one name plays every seat);
     ``players`` None: as many as names, or ``default_players`` for one name."""
@@ -155,16 +156,16 @@ class RunArgs:
     workers: int
     out: Any
     resume: Any
-    chunk_format: Optional[str]
-    progress: Optional[bool]
+    chunk_format: str | None
+    progress: bool | None
     backend: str
     scheduler: Any
-    on_chunk: Optional[Callable[[int, int, int], None]]
+    on_chunk: Callable[[int, int, int], None] | None
     t_start: float
 
 
-def run_args(*, seed, workers, out, resume, chunk_format: Optional[str],
-             progress: Optional[bool], backend: str, scheduler, on_chunk,
+def run_args(*, seed, workers, out, resume, chunk_format: str | None,
+             progress: bool | None, backend: str, scheduler, on_chunk,
              t_start: float) -> RunArgs:
     """The checks of the arguments every study takes (``workers`` None: all cores)."""
     if backend not in ("local", "dask"):
@@ -204,9 +205,9 @@ def default_command(function: str, **args) -> str:
         f"{k}={v!r}" for k, v in args.items() if v is not None) + ")"
 
 
-def execute(plan: ModuleType, study: type[ChunkStudy], settings, run: Optional[runs.RunDir], args: RunArgs,
+def execute(plan: ModuleType, study: type[ChunkStudy], settings, run: runs.RunDir | None, args: RunArgs,
             *, command: str, in_c: bool, spec_extra: Mapping[str, Any],
-            manifest_extra: Optional[Mapping[str, Any]] = None):
+            manifest_extra: Mapping[str, Any] | None = None):
     """Run the chunks of ``settings.plan()`` (each spec with ``spec_extra``) not yet done
     and return the ``study`` result.
 
@@ -276,7 +277,7 @@ def write_chunk_file(run: runs.RunDir, spec: Mapping, res: Mapping, layout: runs
 
 
 def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.ChunkLayout,
-                    first: str, check: Callable[[Mapping, Mapping], Optional[str]]) -> dict:
+                    first: str, check: Callable[[Mapping, Mapping], str | None]) -> dict:
     """A chunk file back to its verified result (``cols``, ``seconds``, ``turns``):
     ``ValueError`` when it is not the chunk's (``check`` says why)."""
     meta, raw = runs.read_chunk(path, run.fmt, layout, run.hash,
@@ -314,14 +315,14 @@ class ChunkStudy(RunFacts):
     def meta(self) -> dict:
         raise NotImplementedError
 
-    def summary(self, by: Optional[str] = None):
+    def summary(self, by: str | None = None):
         raise NotImplementedError
 
     def overview(self):
         raise NotImplementedError
 
     @classmethod
-    def _check_records(cls, settings, specs: list, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+    def _check_records(cls, settings, specs: list, cols: Mapping[str, np.ndarray]) -> str | None:
         """Why a finished run's records file cannot be its records (None if it can)."""
         return None
 
@@ -345,7 +346,7 @@ class ChunkStudy(RunFacts):
         kw.setdefault("compute_seconds", float(sum(found[i]["seconds"] for i in order)))
         return cls._make(settings, plan.frame(cols, settings), **kw)
 
-    def save(self, path, fmt: Optional[str] = None) -> Path:
+    def save(self, path, fmt: str | None = None) -> Path:
         """Write the final files into ``path`` (created if needed): ``records.parquet``
         (``fmt="parquet"``, the default with pyarrow) or ``records.csv``,
         ``summary.csv``, ``overview.csv`` and ``results.json``; and a ``manifest.json``

@@ -61,10 +61,11 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, ClassVar, Mapping, Optional, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -90,8 +91,7 @@ from ._games_plan import (
     read_manifest,
     uses_kernel,
 )
-from ._runner import (ChunkStudy, default_command, execute, length_stats, mean_se, rate, run_args,
-                      start)
+from ._runner import ChunkStudy, default_command, execute, length_stats, mean_se, rate, run_args, start
 
 __all__ = ["GameStudy", "simulate_games", "read_histories", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
            "COLUMNS", "ChunkWarning", "KIND"]
@@ -173,7 +173,7 @@ class GameStudy(ChunkStudy):
         return play_deal(bots, self.rules, seed=game_ss, first=first)
 
     # ------------------------------------------------------------------ tables
-    def summary(self, by: Optional[str] = None):
+    def summary(self, by: str | None = None):
         """Per-player figures grouped ``by`` ``"bot"`` (seats with the same bot pooled),
         ``"seat"`` or ``"position"`` (0 = the first player of the deal); ``None`` gives
         all three, one after the other, with a ``group`` column.
@@ -297,7 +297,7 @@ class GameStudy(ChunkStudy):
         }
 
     @classmethod
-    def _make(cls, settings: Settings, records, **kw) -> "GameStudy":
+    def _make(cls, settings: Settings, records, **kw) -> GameStudy:
         return cls(records=records, players=settings.players, bots=settings.bots,
                    games=settings.games, rules=settings.rules, entropy=settings.entropy,
                    spawn_key=settings.spawn_key, chunk_size=settings.chunk_size,
@@ -323,7 +323,7 @@ class GameStudy(ChunkStudy):
 
 
 # --------------------------------------------------------------------------- histories
-def read_histories(path, chunks: Optional[Sequence[int]] = None):
+def read_histories(path, chunks: Sequence[int] | None = None):
     """The hand histories of a games run directory written with ``histories=True``
     (``--histories``): an iterator of dicts, one per play, in the order of the records
     (chunk by chunk; within a chunk arrangement by arrangement, deal by deal). Each is
@@ -355,26 +355,26 @@ def read_histories(path, chunks: Optional[Sequence[int]] = None):
 
 # --------------------------------------------------------------------------- the run
 def simulate_games(
-    players: Optional[int] = None,
+    players: int | None = None,
     bots=None,
-    games: Optional[int] = None,
-    rules: Optional[RuleSet] = None,
+    games: int | None = None,
+    rules: RuleSet | None = None,
     seed=None,
-    workers: Optional[int] = None,
-    chunk_size: Optional[int] = None,
+    workers: int | None = None,
+    chunk_size: int | None = None,
     backend: str = "local",
     scheduler=None,
     out=None,
     resume=None,
-    progress: Optional[bool] = None,
-    rotate_first: Optional[bool] = None,
+    progress: bool | None = None,
+    rotate_first: bool | None = None,
     *,
-    threads: Optional[int] = None,
-    chunk_format: Optional[str] = None,
-    on_chunk: Optional[Callable[[int, int, int], None]] = None,
-    command: Optional[str] = None,
+    threads: int | None = None,
+    chunk_format: str | None = None,
+    on_chunk: Callable[[int, int, int], None] | None = None,
+    command: str | None = None,
     engine: str = "auto",
-    seats: Optional[str] = None,
+    seats: str | None = None,
     histories: bool = False,
 ) -> GameStudy:
     """Play ``games`` complete deals between bots and record every player's result.

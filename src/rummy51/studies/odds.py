@@ -12,7 +12,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +117,7 @@ class OddsResult:
         return path
 
     @classmethod
-    def load(cls, path) -> "OddsResult":
+    def load(cls, path) -> OddsResult:
         path = Path(path)
         runs.RunDir.read_manifest(path, KIND)
         try:
@@ -156,9 +156,9 @@ def _unseen_pool(hand: list[int], seen: list[int], rules: RuleSet) -> np.ndarray
     return np.array(sorted(left.elements()), dtype=np.uint8)
 
 
-def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: Optional[int] = None,
-                 samples: Optional[int] = None, rules: Optional[RuleSet] = None, seed=None,
-                 threads: Optional[int] = None, chunk_size: Optional[int] = None) -> OddsResult:
+def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None,
+                 samples: int | None = None, rules: RuleSet | None = None, seed=None,
+                 threads: int | None = None, chunk_size: int | None = None) -> OddsResult:
     """P(can open) and P(can go out at once) for ``hand`` within 0..``draws`` draws.
 
     ``seen`` are the cards known to be out of the stock (table melds, discards, the

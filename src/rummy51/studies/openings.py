@@ -62,9 +62,10 @@ import dataclasses
 import json
 import time
 import warnings
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Union
+from typing import Any
 
 import numpy as np
 
@@ -165,7 +166,7 @@ class OpeningStudy(RunFacts):
         k = HANDS.index(self.hands[0])
         return self.hist[:, k].sum((1, 2))
 
-    def same_counts(self, other: "OpeningStudy") -> bool:
+    def same_counts(self, other: OpeningStudy) -> bool:
         """Whether ``other`` holds exactly the same counts (and settings)."""
         return (self.labels == other.labels and self.rules == other.rules
                 and self.hands == other.hands and self.players == other.players
@@ -284,7 +285,7 @@ class OpeningStudy(RunFacts):
             return pd.DataFrame()
         return pd.concat(frames, ignore_index=True)
 
-    def p_at_least(self, x: int, hand: str = "first", config: Union[int, str] = 0):
+    def p_at_least(self, x: int, hand: str = "first", config: int | str = 0):
         """``(p, lo, hi)``: P(best opening value >= x) for one hand kind and configuration."""
         c = self.labels.index(config) if isinstance(config, str) else int(config)
         if hand not in self.hands:
@@ -398,7 +399,7 @@ class OpeningStudy(RunFacts):
         return path
 
     @classmethod
-    def load(cls, path, partial: bool = False) -> "OpeningStudy":
+    def load(cls, path, partial: bool = False) -> OpeningStudy:
         """Read a run directory back. A finished run is read from ``results.json``; an
         unfinished one is refused unless ``partial=True``, which sums the verified
         chunk files found (``complete`` is then False)."""
@@ -443,7 +444,7 @@ class OpeningStudy(RunFacts):
                                 chunks_done=len(found), directory=str(path))
 
     @classmethod
-    def _from_arrays(cls, settings: _Settings, arrays: Mapping[str, np.ndarray], **kw) -> "OpeningStudy":
+    def _from_arrays(cls, settings: _Settings, arrays: Mapping[str, np.ndarray], **kw) -> OpeningStudy:
         return cls(labels=tuple(l for l, _ in settings.configs),
                    rules=tuple(r for _, r in settings.configs), hands=settings.hands,
                    deals=settings.deals, hist=arrays["hist"], goout=arrays["goout"],
@@ -455,24 +456,24 @@ class OpeningStudy(RunFacts):
 # --------------------------------------------------------------------------- the study
 def simulate_openings(
     rules=None,
-    deals: Optional[int] = None,
+    deals: int | None = None,
     seed=None,
     players=None,
-    turns: Optional[int] = None,
-    turn_deals: Optional[int] = None,
-    threads: Optional[int] = None,
-    chunk_size: Optional[int] = None,
+    turns: int | None = None,
+    turn_deals: int | None = None,
+    threads: int | None = None,
+    chunk_size: int | None = None,
     backend: str = "local",
     scheduler=None,
     out=None,
     resume=None,
-    progress: Optional[bool] = None,
+    progress: bool | None = None,
     *,
     hands=None,
-    turn_chunk_size: Optional[int] = None,
-    chunk_format: Optional[str] = None,
-    on_chunk: Optional[Callable[[int, int, int], None]] = None,
-    command: Optional[str] = None,
+    turn_chunk_size: int | None = None,
+    chunk_format: str | None = None,
+    on_chunk: Callable[[int, int, int], None] | None = None,
+    command: str | None = None,
 ) -> OpeningStudy:
     """Estimate how likely a hand is to open: from the deal and turn by turn.
 
@@ -533,7 +534,7 @@ def simulate_openings(
     if chunk_format is not None and chunk_format not in ("parquet", "csv"):
         raise ValueError(f"chunk_format must be 'parquet' or 'csv', got {chunk_format!r}")
 
-    run: Optional[runs.RunDir] = None
+    run: runs.RunDir | None = None
     if resume is not None:
         run = runs.RunDir.open(resume, KIND)
         settings = run.settings(_Settings.from_json)
