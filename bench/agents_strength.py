@@ -25,7 +25,7 @@ def play(game, bots, seed: int) -> list[float]:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            cards, probs = zip(*state.chance_outcomes())
+            cards, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(cards, p=probs)))
         else:
             state.apply_action(int(bots[state.current_player()].step(state)))

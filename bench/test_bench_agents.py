@@ -126,7 +126,7 @@ def _play_agent(seed: int, chance: bool = False) -> int:
     n = 0
     while not s.is_terminal():
         if s.is_chance_node():
-            cards, probs = zip(*s.chance_outcomes())
+            cards, probs = zip(*s.chance_outcomes(), strict=True)
             s.apply_action(int(rng.choice(cards, p=probs)))
         else:
             s.apply_action(int(rng.choice(s.legal_actions())))
@@ -157,7 +157,7 @@ def test_play_openspiel(benchmark):
         n = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                cards, probs = zip(*state.chance_outcomes())
+                cards, probs = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(int(rng.choice(cards, p=probs)))
             else:
                 state.apply_action(int(rng.choice(state.legal_actions())))
@@ -259,7 +259,7 @@ def _random_carousel(state, rng) -> int:
     n = 0
     while not state.is_terminal():
         if state.is_chance_node():
-            cards, probs = zip(*state.chance_outcomes())
+            cards, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(cards, p=probs)))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))

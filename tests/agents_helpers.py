@@ -27,7 +27,7 @@ def kind_random(state: AgentState, rng: np.random.Generator) -> int:
 
 
 def chance_step(state: AgentState, rng: np.random.Generator) -> int:
-    cards, probs = zip(*state.chance_outcomes())
+    cards, probs = zip(*state.chance_outcomes(), strict=True)
     return int(rng.choice(cards, p=probs))
 
 

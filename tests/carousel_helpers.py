@@ -40,7 +40,8 @@ def is_meld(represents, ace_high: bool) -> bool:
 
 
 def describe(table, hand, rules) -> str:
-    t = " | ".join(table) if isinstance(table, list) and all(isinstance(m, str) for m in table) else str(table)
+    named = isinstance(table, list) and all(isinstance(m, str) for m in table)
+    t = " | ".join(table) if named else str(table)
     h = hand if isinstance(hand, str) else cards_text(hand)
     diff = {k: getattr(rules, k) for k in RULE_KEYS}
     return f"table [{t}] hand [{h}] {diff}"
@@ -72,7 +73,7 @@ def check_play(table_melds, hand_codes, play, rules: CarouselRules, where: str =
         assert nat, ("a meld with no natural", m.text(), where)
         if rules.max_jokers_per_meld is not None:
             assert jk <= rules.max_jokers_per_meld, (m.text(), where)
-        for c, r in zip(m.cards, m.represents):
+        for c, r in zip(m.cards, m.represents, strict=True):
             if c != JOKER:
                 assert c == r, (m.text(), where)
                 final_nat[c] += 1
@@ -81,7 +82,8 @@ def check_play(table_melds, hand_codes, play, rules: CarouselRules, where: str =
                 assert f"JK({card_text(r)})" in m.text(), (m.text(), where)
                 joker_slots[r] += 1
         assert is_meld(m.represents, rules.ace_high), ("not a meld", m.text(), where)
-    declared = Counter(r for m in table_melds for c, r in zip(m.cards, m.represents) if c == JOKER)
+    declared = Counter(r for m in table_melds
+                       for c, r in zip(m.cards, m.represents, strict=True) if c == JOKER)
     for d, t in declared.items():
         replaced = t - min(t, joker_slots[d])
         assert replaced <= final_nat[d], ("a table joker lost its card", card_text(d), where)

@@ -196,7 +196,7 @@ def check_opening(opening, codes, rules: RuleSet = DEFAULT, keep: int = 1,
         jokers = len(m.cards) - len(naturals)
         assert naturals, ("a meld needs a natural card", m, where)
         assert jokers <= rules.max_jokers_per_meld, (m, where)
-        for card, rep in zip(m.cards, m.represents):
+        for card, rep in zip(m.cards, m.represents, strict=True):
             if card != JOKER:
                 assert rep == card, ("a natural card stands for itself", m, where)
         # every joker's stand-in is a named natural card, shown in the meld's text

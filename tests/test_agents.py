@@ -106,7 +106,7 @@ def test_information_state_grows_with_what_the_player_sees():
             break
         s.apply_action(kind_random(s, rng))
         now = [s.information_state_string(p) for p in range(3)]
-        for a, b in zip(seen, now):
+        for a, b in zip(seen, now, strict=True):
             assert b.startswith(a)  # perfect recall: nothing is forgotten
         seen = now
     # the cache gives what a fresh computation gives

@@ -33,7 +33,7 @@ def _brute(table, hand, chosen, rules):
     kinds = sorted(rest)
     legal_sets = []
     for counts in itertools.product(*[range(rest[k] + 1) for k in kinds]):
-        extra = [k for k, n in zip(kinds, counts) for _ in range(n)]
+        extra = [k for k, n in zip(kinds, counts, strict=True) for _ in range(n)]
         cards = list(chosen) + extra
         if cards and can_play_cards(table, cards, hand, rules):
             legal_sets.append(Counter(extra))

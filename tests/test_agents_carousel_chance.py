@@ -24,7 +24,7 @@ R3 = CarouselRules.for_players(3)
 
 def _step(s, rng):
     if s.is_chance_node():
-        cards, probs = zip(*s.chance_outcomes())
+        cards, probs = zip(*s.chance_outcomes(), strict=True)
         assert abs(sum(probs) - 1.0) < 1e-9
         s.apply_action(int(rng.choice(cards, p=probs)))
     else:
@@ -62,9 +62,9 @@ def test_chance_games_keep_the_invariants(rules, seed):
         if s.is_terminal():
             break
         if s._dealing is not None:
-            cards, probs = zip(*s.chance_outcomes())
+            cards, probs = zip(*s.chance_outcomes(), strict=True)
             left = Counter(rules.deck()) - Counter(s._dealing)
-            assert dict(zip(cards, probs)) == pytest.approx(
+            assert dict(zip(cards, probs, strict=True)) == pytest.approx(
                 {c: k / sum(left.values()) for c, k in left.items()})
             c = int(rng.choice(cards, p=probs))
             dealt.append(c)

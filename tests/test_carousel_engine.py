@@ -292,7 +292,7 @@ def test_view_shows_only_what_the_player_may_see():
 def _soak(games: int, seed: int):
     rng = np.random.default_rng(seed)
     moves = 0
-    for g in range(games):
+    for _ in range(games):
         n = int(rng.integers(2, 6))
         rules = CarouselRules.for_players(n)
         bots = [RandomBot(seed=int(rng.integers(1 << 30))) for _ in range(n)]

@@ -33,7 +33,7 @@ RULES = [
 def _states() -> list[GameState]:
     """Positions in every phase: random bots play some moves from several seeds."""
     out = []
-    for k, rules in enumerate(RULES):
+    for rules in RULES:
         for seed in range(4):
             s = GameState.new(rules, seed=seed)
             bots = [RandomBot(seed=100 * seed + i) for i in range(rules.players)]
@@ -109,7 +109,7 @@ def plays(draw, s: GameState):
     if form == "str":
         return " | ".join(m if isinstance(m, str) else
                           " ".join(f"JK({card_text(r)})" if c == JOKER else card_text(c)
-                                   for c, r in zip(m.cards, m.represents))
+                                   for c, r in zip(m.cards, m.represents, strict=True))
                           if isinstance(m, TableMeld) else str(m) for m in melds)
     if form == "meld":
         try:
@@ -296,7 +296,7 @@ def test_fuzz_history_and_rules_dicts(d):
         except (TypeError, ValueError) as e:
             one_line(e)
         except Exception as e:
-            raise AssertionError(f"{call.__name__} raised a bare {type(e).__name__}: {e}")
+            raise AssertionError(f"{call.__name__} raised a bare {type(e).__name__}: {e}") from e
 
 
 @FUZZ

@@ -25,7 +25,8 @@ def _id(case):
 def test_core_golden(case):
     rules = case_rules(case)
     play = carousel.best_play(case["table"], case["hand_text"], rules)
-    assert (play.points_left, play.cards_played) == (case["best_points_left"], case["best_cards_played"]), case["why"]
+    want = (case["best_points_left"], case["best_cards_played"])
+    assert (play.points_left, play.cards_played) == want, case["why"]
     assert play.can_meld == case["can_meld"]
     assert play.can_knock == case["can_knock"]
     assert play.hand_points == case["hand_points"]
@@ -38,7 +39,8 @@ def test_core_golden(case):
 def test_reference_golden(case):
     rules = case_rules(case)
     play = reference.best_play(case["table"], case["hand_text"], rules)
-    assert (play.points_left, play.cards_played) == (case["best_points_left"], case["best_cards_played"]), case["why"]
+    want = (case["best_points_left"], case["best_cards_played"])
+    assert (play.points_left, play.cards_played) == want, case["why"]
     assert play.can_meld == case["can_meld"]
     check_play(parse_table(case["table"], rules), case["hand_codes"], play, rules, case["id"])
 
@@ -50,7 +52,8 @@ def test_golden_spellings_agree(case):
     a = carousel.best_play(case["table"], case["hand_text"], rules)
     b = carousel.best_play(case["table_text"], case["hand"], rules)
     c = carousel.best_play(case["table_codes"], case["hand_codes"], rules)
-    assert (a.points_left, a.cards_played) == (b.points_left, b.cards_played) == (c.points_left, c.cards_played)
+    assert ((a.points_left, a.cards_played) == (b.points_left, b.cards_played)
+            == (c.points_left, c.cards_played))
 
 
 def test_golden_batch():

@@ -129,7 +129,7 @@ def compare_grouped(rules: CarouselRules, seed: int) -> tuple[int, int]:
     _carousel._set_grouping(False)
     plain = [solve_both(core, p) for p in positions]
     _carousel._set_grouping(True)
-    for p, g, q in zip(positions, grouped, plain):
+    for p, g, q in zip(positions, grouped, plain, strict=True):
         assert g == q, (rules, seed, p)
     return len(positions), max(sum(t) + sum(d) + jt for t, _, d, jt, _ in positions)
 

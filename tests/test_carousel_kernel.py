@@ -273,8 +273,9 @@ def test_kernel_plays_on_after_a_shared_total():
 
 def test_kernel_knocks_in_a_last_turn_with_the_option():
     """rules.last_turn_knock (under both stock_out orders): four players on one deck run
-    the stock out; in seeds 101 and 112 a last-turn meld brings a hand to the limit and the knock changes the game
-    (the option is exercised), and the kernel's games equal the engine's either way."""
+    the stock out; in seeds 101 and 112 a last-turn meld brings a hand to the limit and the
+    knock changes the game (the option is exercised), and the kernel's games equal the
+    engine's either way."""
     for stock_out in ("exhauster", "finder"):
         base = CarouselRules.for_players(4, decks=1, jokers=1, hand_size=11, target_score=60,
                                          stock_out=stock_out)
@@ -298,7 +299,7 @@ def test_kernel_plays_the_careful_bot_move_for_move(players, seats, seeds):
     names = seats.split(",") * (players if "," not in seats else 1)
     rules = CarouselRules.for_players(players)
     for seed in range(seeds):
-        def make():
+        def make(seed=seed):
             return [CarefulBot(seed=1000 * seed + i) if b == "careful" else GreedyBot()
                     for i, b in enumerate(names)]
         _same_game(rules, seed, make)
@@ -369,7 +370,7 @@ def test_kernel_stock_out_readings_differ():
     """The two readings give other games on these seeds (the option is exercised: a
     third-draw or meld exhauster hands the finder's extra turn to their left)."""
     differ = 0
-    for kind, table, seeds in STOCK_SEEDS:
+    for _kind, table, seeds in STOCK_SEEDS:
         for seed in seeds:
             a, ta, _ = play_kernel_game(CarouselRules(stock_out="exhauster", **table), seed,
                                         trace=True)
@@ -385,7 +386,7 @@ def test_kernel_careful_seats_run_the_stock_out(stock_out):
     readings: the kernel's games equal the engine's."""
     rules = CarouselRules(players=5, hand_size=9, stock_out=stock_out, **_STOCK)
     for seed in range(6):
-        def make():
+        def make(seed=seed):
             return [CarefulBot(seed=100 * seed + i) if i % 2 == 0 else GreedyBot()
                     for i in range(5)]
         _same_game(rules, seed, make)

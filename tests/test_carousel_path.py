@@ -54,7 +54,7 @@ def _check(rules, positions) -> int:
         new_melds, hj = solver._rebuild_path(st, value, rules, core)
         assert hj == hand_jokers, where
         nat = Counter(c for m in new_melds for c in m.cards if c != JOKER)
-        jk = Counter(r for m in new_melds for c, r in zip(m.cards, m.represents) if c == JOKER)
+        jk = Counter(r for m in new_melds for c, r in zip(m.cards, m.represents, strict=True) if c == JOKER)
         assert all(nat[c] == nT[c] and jk[c] == nD[c] for c in range(52)), where
     return played
 

@@ -132,7 +132,7 @@ def table_joker_variants(rng: random.Random, rules, table, hand):
     added to the hand (it may replace a joker), or as dealt (a copy may sit in another
     meld of the table, which frees the joker outright)."""
     melds = parse_table(table, rules)
-    declared = [r for m in melds for c, r in zip(m.cards, m.represents) if c == JOKER]
+    declared = [r for m in melds for c, r in zip(m.cards, m.represents, strict=True) if c == JOKER]
     out = [(table, hand)]
     if not declared:
         return out

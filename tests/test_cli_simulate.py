@@ -29,7 +29,7 @@ def test_openings_tables(capsys):
                  "P(opened by turn t) in %: 4 players", "seat 4"):
         assert text in out, text
     # a probability with its interval: 36.1% [35.4, 36.8] or so
-    line = next(l for l in out.splitlines() if l.startswith("first player, 15 cards"))
+    line = next(x for x in out.splitlines() if x.startswith("first player, 15 cards"))
     assert "%" in line and "[" in line and "]" in line
 
 

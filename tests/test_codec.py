@@ -243,7 +243,6 @@ def _brute_force_check(s: AgentState) -> int:
     meld staged before opening) because no legal opening holds the staged melds and it."""
     legal = set(s.legal_actions())
     g = s.game
-    p = g.current
     refused = 0
     for a in range(s.codec.size):
         if a in legal:
@@ -290,7 +289,7 @@ def _opening_reachable(s: AgentState, a: int) -> bool:
         return False
     best = solver.best_opening(rest, g.rules, keep=1, must_use=must)
     melds = [m.cards for m in base] + [m.cards for m in best.melds]
-    si = [m.stand_ins for m in base] + [tuple(r for c, r in zip(m.cards, m.represents)
+    si = [m.stand_ins for m in base] + [tuple(r for c, r in zip(m.cards, m.represents, strict=True)
                                               if c == JOKER) or None for m in best.melds]
     for k in range(len(base), len(melds) + 1):
         if g.can_lay_down(LayDown(tuple(melds[:k]), tuple(si[:k]))):
@@ -342,7 +341,7 @@ def test_chance_mode_deals_and_draws():
     assert dict(out)[52] == pytest.approx(4 / 108)
     rng = np.random.default_rng(1)
     while s.dealing:
-        cards, probs = zip(*s.chance_outcomes())
+        cards, probs = zip(*s.chance_outcomes(), strict=True)
         s.apply_action(int(rng.choice(cards, p=probs)))
     assert s.current_player() == 0 and len(s.game.hands[0]) == 15
     with pytest.raises(ValueError, match="not a card in the stock"):
@@ -359,7 +358,7 @@ def test_chance_mode_deals_and_draws():
             stock = s.game.stock
             for c, p in out:
                 assert p == pytest.approx(stock.count(c) / len(stock))
-            cards, probs = zip(*out)
+            cards, probs = zip(*out, strict=True)
             s.apply_action(int(rng.choice(cards, p=probs)))
         else:
             s.apply_action(kind_random(s, rng))
@@ -372,7 +371,7 @@ def test_draw_stock_is_a_decision_then_a_chance_node():
     s = AgentState.new(DEFAULT, players=2, chance=True)
     rng = np.random.default_rng(0)
     while s.dealing:
-        cards, probs = zip(*s.chance_outcomes())
+        cards, probs = zip(*s.chance_outcomes(), strict=True)
         s.apply_action(int(rng.choice(cards, p=probs)))
     s.apply_action(next(a for a in s.legal_actions() if DISCARD0 <= a < OPEN))
     assert s.current_player() == 1 and s.legal_actions()[0] == 0

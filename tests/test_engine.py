@@ -338,7 +338,7 @@ class TestDiscardPile:
         p0 = "6S 7S 10D 10C 10H 2C 4D 9H KC 3S 5H JD QS 8C 2D"
         s = deal([p0, JUNK1], stock="KS KS QD QD", players=4)
         s.discard("2D")
-        for p, junk in ((1, "KS"), (2, "KS"), (3, "QD")):
+        for junk in ("KS", "KS", "QD"):    # players 1, 2 and 3
             s.draw("stock")
             s.discard(junk)
         assert s.round == 1 and s.current == 0
@@ -935,7 +935,10 @@ class TestReplay:
 
 
 # =========================================================================== soak
-def _check_soak(n_deals: int, seed0: int, players: int = 4, rules: RuleSet = R.replace(max_turns=150)):
+SOAK_RULES = R.replace(max_turns=150)
+
+
+def _check_soak(n_deals: int, seed0: int, players: int = 4, rules: RuleSet = SOAK_RULES):
     hows = Counter()
     for d in range(n_deals):
         seed = seed0 + d

@@ -49,7 +49,7 @@ def test_random_sim_test_whole_game():
 def _play(state, rng, stop):
     while not state.is_terminal() and not stop(state):
         if state.is_chance_node():
-            cards, probs = zip(*state.chance_outcomes())
+            cards, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(int(rng.choice(cards, p=probs)))
         else:
             state.apply_action(int(rng.choice(state.legal_actions())))

@@ -44,7 +44,8 @@ def python_deal(rules, players, seed, first):
 def assert_same_deal(state: GameState, d: FastDeal):
     py, c = list(state.actions), list(d.actions)
     if py != c:
-        i = next((i for i, (a, b) in enumerate(zip(py, c)) if a != b), min(len(py), len(c)))
+        # the first move that differs, or the end of the shorter list (they may differ in length)
+        i = next((i for i, (a, b) in enumerate(zip(py, c, strict=False)) if a != b), min(len(py), len(c)))
         raise AssertionError(f"move {i} differs: Python {py[i:i + 2]}, kernel {c[i:i + 2]}")
     res = state.result
     assert (res.winner, res.how, tuple(res.scores)) == (d.winner, d.how, d.scores)
@@ -114,7 +115,7 @@ def test_fast_deal_fields_and_replay():
     d = play_greedy_deal(seed=11, record=True)
     assert d.players == 4 and d.first == 0 and d.seed == 11
     assert len(d.scores) == len(d.opened) == len(d.turn_opened) == 4
-    for o, t in zip(d.opened, d.turn_opened):
+    for o, t in zip(d.opened, d.turn_opened, strict=True):
         assert (t >= 1) == o
     if d.winner is not None:
         assert d.scores[d.winner] < 0

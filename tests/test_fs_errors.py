@@ -30,7 +30,7 @@ def _cli(*argv, timeout=300):
 def _one_line_error(r):
     assert r.returncode == 2, (r.returncode, r.stderr[-2000:])
     assert "Traceback" not in r.stderr, r.stderr[-2000:]
-    lines = [l for l in r.stderr.splitlines() if l.strip()]
+    lines = [x for x in r.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and lines[0].startswith("rummy51: error: "), r.stderr
     return lines[0]
 

@@ -30,7 +30,7 @@ _SUIT = r"[SHDC♠♥♦♣♤♡♢♧]"
 _TOKEN = re.compile(rf"^{_RANK}{_SUIT}$|^(JK|JOKER|\*|🃏)$", re.IGNORECASE | re.ASCII)
 _RANKS = {"A": 1, "1": 1, "T": 10, "J": 11, "Q": 12, "K": 13, "12": 11, "13": 12, "14": 13,
           **{str(r): r for r in range(2, 11)}}
-_SUITS = dict(zip("SHDC♠♥♦♣♤♡♢♧", [0, 1, 2, 3] * 3))
+_SUITS = dict(zip("SHDC♠♥♦♣♤♡♢♧", [0, 1, 2, 3] * 3, strict=True))
 
 
 def _ref_parse(text: str):
@@ -117,7 +117,7 @@ def test_batch_apis_answer_like_the_reference_or_say_why(hands, fn):
         return
     arr = hands if isinstance(hands, np.ndarray) else rummy51.pack_hands(hands)
     assert got.shape == (arr.shape[0],)
-    for row, g in zip(arr, got):
+    for row, g in zip(arr, got, strict=True):
         codes = [int(c) for c in row if c != 255]
         if fn is rummy51.best_opening_values:
             want = reference.best_opening(codes, _SMALL)

@@ -378,7 +378,7 @@ def test_cli_tables(capsys, base):
                  "By position in the turn order", "win rate", "mean score", "hand wins",
                  "deal length (turns)", "draws", "first player rotates"):
         assert text in out, text
-    line = next(l for l in out.splitlines() if l.startswith("hand-hunter  3"))
+    line = next(x for x in out.splitlines() if x.startswith("hand-hunter  3"))
     assert "%" in line and "[" in line and "±" in line
 
 

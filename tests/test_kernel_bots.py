@@ -27,8 +27,8 @@ def both(table, rules, seed, first=None):
     """The Python deal and the kernel's, each with fresh bots seeded alike."""
     first = seed % len(table) if first is None else first
     seeds = [10_000 + 8 * seed + i for i in range(len(table))]
-    state = play_deal([MAKE[b](s) for b, s in zip(table, seeds)], rules, seed=seed, first=first)
-    d = play_kernel_deal([MAKE[b](s) for b, s in zip(table, seeds)], rules, seed=seed,
+    state = play_deal([MAKE[b](s) for b, s in zip(table, seeds, strict=True)], rules, seed=seed, first=first)
+    d = play_kernel_deal([MAKE[b](s) for b, s in zip(table, seeds, strict=True)], rules, seed=seed,
                          first=first, record=True)
     return state, d
 
@@ -111,7 +111,7 @@ def test_a_log_too_short_plays_the_deal_again_from_the_same_states(monkeypatch):
     got = play_kernel_deal(got_bots, RuleSet(), seed=11, record=True)
     assert len(calls) == 2
     assert got == want
-    for a, b in zip(want_bots[::2], got_bots[::2]):
+    for a, b in zip(want_bots[::2], got_bots[::2], strict=True):
         assert a.rng.bit_generator.state == b.rng.bit_generator.state
 
 

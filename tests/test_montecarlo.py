@@ -146,7 +146,7 @@ def test_counts_are_consistent(base):
     assert base.dealt[0, 0, 3:].sum() == 0
     bt = base.by_turn()
     assert len(bt) == 3 * 6
-    for seat, g in bt.groupby("seat"):
+    for _, g in bt.groupby("seat"):
         assert (np.diff(g.p_opened.to_numpy()) >= 0).all()
         assert (g.p_opened_lo <= g.p_opened).all() and (g.p_opened <= g.p_opened_hi).all()
     vd = base.value_distribution()
@@ -171,7 +171,7 @@ def test_sweeps_one_row_per_configuration():
     ov = study.overview()
     assert list(ov.config) == list(sweep) and len(ov) == 4
     # a lower threshold opens more often, with the same deck
-    p = dict(zip(ov.config, ov.p_open_first))
+    p = dict(zip(ov.config, ov.p_open_first, strict=True))
     assert p["jokers=4 threshold=40"] > p["jokers=4 threshold=51"]
     bt = study.by_turn()
     assert set(bt.players) == {2, 3}

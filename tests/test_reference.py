@@ -178,7 +178,7 @@ def test_enumerate_no_high_ace():
 def _sub_multisets(hand):
     counts = sorted(Counter(hand).items())
     for picks in itertools.product(*[range(n + 1) for _, n in counts]):
-        yield [c for (c, _), k in zip(counts, picks) for _ in range(k)]
+        yield [c for (c, _), k in zip(counts, picks, strict=True) for _ in range(k)]
 
 
 def _random_hand(rng, rules, n, pool=None):

@@ -91,7 +91,7 @@ def test_golden_cases_through_the_batch_functions(golden_cases, threads):
         go_out = can_go_out_flags(hands, rules, threads=threads)
         dead = min_deadwood_values(hands, rules, threads=threads)
         assert go_out.dtype == bool and dead.dtype == np.int32
-        for c, g, d in zip(cases, go_out.tolist(), dead.tolist()):
+        for c, g, d in zip(cases, go_out.tolist(), dead.tolist(), strict=True):
             assert (g, d) == (c["can_hand"], c["min_deadwood"]), (c["text"], key)
         for keep in sorted({c["keep"] for c in cases}):
             sub = [c for c in cases if c["keep"] == keep]
@@ -99,7 +99,7 @@ def test_golden_cases_through_the_batch_functions(golden_cases, threads):
             values = best_opening_values(packed, rules, keep=keep, threads=threads)
             flags = can_open_flags(packed, rules, keep=keep, threads=threads)
             assert values.dtype == np.int32 and flags.dtype == bool
-            for c, v, f in zip(sub, values.tolist(), flags.tolist()):
+            for c, v, f in zip(sub, values.tolist(), flags.tolist(), strict=True):
                 assert (v, f) == (c["best_opening"], c["can_open"]), (c["text"], keep, key)
 
 

@@ -128,8 +128,10 @@ def test_core_matches_reference_under_opening_run(reading, mj):
         assert solver.can_go_out(hand, rules) == reference.can_go_out(hand, rules), hand
         if op.melds:
             assert sum(m.value for m in op.melds) == op.value
-            built = [make_meld(m.cards, rules, stand_ins=[r for c, r in zip(m.cards, m.represents)
-                                                          if c == JOKER]) for m in op.melds]
+            built = [make_meld(m.cards, rules,
+                               stand_ins=[r for c, r in zip(m.cards, m.represents, strict=True)
+                                          if c == JOKER])
+                     for m in op.melds]
             assert any(opening_run(m, rules) for m in built), hand
 
 

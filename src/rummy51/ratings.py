@@ -105,11 +105,11 @@ def bradley_terry(records, *, bootstrap: int = 200, seed: int = 2026, prior: flo
         raise ValueError(f"level must be between 0 and 1, got {level}")
     if prior < 0:
         raise ValueError(f"prior must be >= 0, got {prior}")
-    bots, d, w, l, n_deals = pairwise_wins(records)
+    bots, d, winner, loser, n_deals = pairwise_wins(records)
     K = len(bots)
     played = (records.assign(_play=play_ids(records)).groupby(records.bot.astype(str))
               ._play.nunique().reindex(bots).to_numpy())
-    pair = w * K + l
+    pair = winner * K + loser
     W = np.bincount(pair, minlength=K * K).reshape(K, K).astype(float)
     met = (W + W.T) > 0
     # a bot without any comparison (every deal it played was drawn) has no rating
@@ -169,12 +169,12 @@ def plackett_luce(records, *, level: float = 0.95):
     scores = df.score.to_numpy()[order]
     starts = np.flatnonzero(np.r_[True, np.diff(df.play.to_numpy()[order]) != 0])
     ends = np.r_[starts[1:], len(order)]
-    for a, b in zip(starts, ends):
+    for a, b in zip(starts, ends, strict=True):
         seat_bots = bots[a:b]
         teams = [[model.rating(mu=rating[s].mu, sigma=rating[s].sigma, name=s)] for s in seat_bots]
         new = model.rate(teams, ranks=[int(x) for x in scores[a:b]])
         upd: dict = {}
-        for s, team in zip(seat_bots, new):
+        for s, team in zip(seat_bots, new, strict=True):
             upd.setdefault(s, []).append(team[0])
         for s, rs in upd.items():
             rating[s] = model.rating(mu=float(np.mean([r.mu for r in rs])),

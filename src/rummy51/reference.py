@@ -278,8 +278,8 @@ class _Search:
     collections of disjoint melds taken from the multiset ``rest`` that meld exactly
     ``u`` cards; ``s`` says whether a copy of the must-use card is melded (always False
     without one), ``q`` whether a run the opening must show (``rules.opening_run``) is
-    among the melds (always False with "any"). ``back`` = ``(meld, next rest, next key)`` records a move that reaches
-    the best value, so a best collection can be read back.
+    among the melds (always False with "any"). ``back`` = ``(meld, next rest, next key)``
+    records a move that reaches the best value, so a best collection can be read back.
     """
 
     def __init__(self, hand: list[int], rules: RuleSet, must: int | None):

@@ -16,6 +16,7 @@ True
 """
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 from collections.abc import Iterable, Sequence
@@ -67,12 +68,12 @@ class Meld:
     @property
     def jokers(self) -> tuple[int, ...]:
         """The stand-in card of each joker in the meld, in laid order."""
-        return tuple(r for c, r in zip(self.cards, self.represents) if c == JOKER)
+        return tuple(r for c, r in zip(self.cards, self.represents, strict=True) if c == JOKER)
 
     def text(self, unicode: bool = False) -> str:
         """``'8S 9S JK(10S)'``: the laid cards, each joker with its stand-in."""
         out = []
-        for c, r in zip(self.cards, self.represents):
+        for c, r in zip(self.cards, self.represents, strict=True):
             out.append(f"JK({card_text(r, unicode)})" if c == JOKER else card_text(c, unicode))
         return " ".join(out)
 
@@ -353,7 +354,7 @@ def _batch(hands, rules, mode: str, keep: int, threads) -> np.ndarray:
     bounds = np.linspace(0, n, t + 1).astype(np.int64)
     futures = [
         _executor().submit(_core.solve_batch, cr, arr[a:b], mode, keep, out[a:b], int(a))
-        for a, b in zip(bounds[:-1], bounds[1:]) if b > a
+        for a, b in itertools.pairwise(bounds) if b > a
     ]
     errors = []
     for f in futures:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from ..cards import JOKER, card_text, parse_card
 from ..r51.actions import IllegalMove as _R51IllegalMove
@@ -88,7 +88,8 @@ def _slot(tok) -> int | tuple[int, int]:
 
 def _meld_slots(meld) -> tuple:
     if isinstance(meld, TableMeld):
-        return tuple((JOKER, r) if c == JOKER else c for c, r in zip(meld.cards, meld.represents))
+        return tuple((JOKER, r) if c == JOKER else c
+                     for c, r in zip(meld.cards, meld.represents, strict=True))
     if isinstance(meld, str):
         return tuple(_slot(t) for t in meld.replace(",", " ").split())
     return tuple(_slot(t) for t in meld)
@@ -172,7 +173,7 @@ class Pass:
         return "pass"
 
 
-Action = Union[Draw, Meld, Knock, Pass]
+Action = Draw | Meld | Knock | Pass
 
 
 # --------------------------------------------------------------------------- records

@@ -348,7 +348,7 @@ class CarouselLayout:
         self._cards(out, off["table"], [c for m in g.table for c in m.cards])
         o = off["table_jokers"]
         for m in g.table:
-            for c, d in zip(m.cards, m.represents):
+            for c, d in zip(m.cards, m.represents, strict=True):
                 if c == JOKER:
                     out[o + d] = min(1.0, out[o + d] + 0.5)
         o = off["seats"]

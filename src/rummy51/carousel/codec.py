@@ -101,7 +101,7 @@ class MaskOracle:
         D = [0] * 52
         JT = 0
         for m in self.table:
-            for c, r in zip(m.cards, m.represents):
+            for c, r in zip(m.cards, m.represents, strict=True):
                 if c == JOKER:
                     D[r] += 1
                     JT += 1

@@ -16,7 +16,7 @@ Traceback (most recent call last):
 rummy51.carousel.actions.IllegalMove: the play needs 4D, which the hand does not hold (docs/rules-carousel.md 4)
 >>> score_round((3, 10, 12), knocker=0, how="knock", rules=CarouselRules(players=3))
 ((0,), (16, 0, 0), False)
-"""
+"""  # noqa: E501 (the doctest's exception line is as long as the message it checks)
 from __future__ import annotations
 
 import abc
@@ -38,7 +38,7 @@ def _new_table(melds, rules: CarouselRules) -> list[TableMeld]:
     for m in meld_items(melds):
         slots: str | list[Any]  # what parse_meld reads: text, or codes and [JOKER, declared]
         if isinstance(m, TableMeld):
-            slots = [[JOKER, r] if c == JOKER else c for c, r in zip(m.cards, m.represents)]
+            slots = [[JOKER, r] if c == JOKER else c for c, r in zip(m.cards, m.represents, strict=True)]
         elif isinstance(m, str):
             slots = m
         else:
@@ -129,7 +129,7 @@ def final_scores(totals: Sequence[int], rounds_won: Sequence[int],
     wins, and players who share it all win (``rules.game_tie`` "share"; with "play_on"
     the engine deals on instead while the winners are more than one)."""
     out = []
-    for t, w in zip(totals, rounds_won):
+    for t, w in zip(totals, rounds_won, strict=True):
         reached = t >= rules.target_score
         bonus = rules.game_bonus if reached else 0
         if not reached or rules.round_bonus_for_all:

@@ -228,7 +228,7 @@ def best_play(table, hand, rules: CarouselRules | None = None) -> ReferencePlay:
     T, H, D = [0] * 52, [0] * 52, [0] * 52
     JT = 0
     for m in melds:
-        for c, r in zip(m.cards, m.represents):
+        for c, r in zip(m.cards, m.represents, strict=True):
             if c == JOKER:
                 D[r] += 1
                 JT += 1

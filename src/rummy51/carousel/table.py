@@ -55,7 +55,7 @@ class TableMeld:
     @property
     def jokers(self) -> tuple[int, ...]:
         """The declared card of each joker, in meld order."""
-        return tuple(r for c, r in zip(self.cards, self.represents) if c == JOKER)
+        return tuple(r for c, r in zip(self.cards, self.represents, strict=True) if c == JOKER)
 
     @property
     def naturals(self) -> tuple[int, ...]:
@@ -63,12 +63,12 @@ class TableMeld:
 
     def codes(self) -> list:
         """Integer form: card codes, a joker as ``[52, declared]``."""
-        return [[JOKER, r] if c == JOKER else c for c, r in zip(self.cards, self.represents)]
+        return [[JOKER, r] if c == JOKER else c for c, r in zip(self.cards, self.represents, strict=True)]
 
     def text(self, unicode: bool = False) -> str:
         """``'6S 7S JK(8S)'``."""
         return " ".join(f"JK({card_text(r, unicode)})" if c == JOKER else card_text(c, unicode)
-                        for c, r in zip(self.cards, self.represents))
+                        for c, r in zip(self.cards, self.represents, strict=True))
 
     def __str__(self) -> str:
         return self.text()
@@ -187,7 +187,7 @@ def parse_meld(meld, rules: CarouselRules | None = None) -> TableMeld:
 
 def make_meld(pairs, rules: CarouselRules | None, where: str) -> TableMeld:
     rules = rules or CarouselRules()
-    for c, d in pairs:
+    for _, d in pairs:
         if d is None:
             raise ValueError(f"{where}: a joker on the table needs its declared card, "
                              f"like JK(7S) (or [52, 6])")
@@ -224,7 +224,7 @@ def _checked(m: TableMeld, rules: CarouselRules, where: str | None) -> TableMeld
     if got is None:
         if where is None:
             where = _meld_where(m.codes())
-        got = make_meld(list(zip(m.cards, m.represents)), rules, where)
+        got = make_meld(list(zip(m.cards, m.represents, strict=True)), rules, where)
         if len(_VALID) >= _VALID_MAX:
             _VALID.clear()
         _VALID[key] = got

@@ -36,7 +36,6 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
-from typing import Optional
 
 from .._version import __version__
 from ..runs.executors import SchedulerLost

@@ -243,7 +243,7 @@ def _fmt_table(headers: Sequence[str], rows: Sequence[Sequence[str]], left: int 
     lines = []
     for r in [headers, *rows]:
         cells = [str(c).ljust(w) if i < left else str(c).rjust(w)
-                 for i, (c, w) in enumerate(zip(r, widths))]
+                 for i, (c, w) in enumerate(zip(r, widths, strict=True))]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
 
@@ -323,7 +323,7 @@ def _option_names(e: Exception) -> Exception:
     parameters, the command line its options."""
     import re
 
-    msg = re.sub(r"^(%s)\b" % "|".join(_API_NAMES),
+    msg = re.sub(rf"^({'|'.join(_API_NAMES)})\b",
                  lambda m: "--" + m.group(1).replace("_", "-"), str(e))
     return type(e)(msg)
 

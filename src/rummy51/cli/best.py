@@ -137,7 +137,7 @@ def _best_text(codes: list[int], opening: Opening, goes_out: bool, deadwood: int
     lines = [head]
     texts = [m.text(u) for m in opening.melds]
     width = max((len(t) for t in texts), default=0)
-    for t, m in zip(texts, opening.melds):
+    for t, m in zip(texts, opening.melds, strict=True):
         lines.append(f"  {t.ljust(width)}  {m.kind}  {m.value:>3}")
     if not opening.melds:
         lines.append("  no melds")

@@ -46,7 +46,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     names = _parse_bots(list(args.bots), max(2, len(args.bots)))[0][:len(args.bots)]
     state = GameState.new(rules, players=1 + len(names), seed=args.seed)
     root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
-    bots = [_bot_factory(b)(ss) for b, ss in zip(names, root.spawn(len(names)))]
+    bots = [_bot_factory(b)(ss) for b, ss in zip(names, root.spawn(len(names)), strict=True)]
     u = args.unicode
     print(f"rummy51 play: you are seat 0 against {', '.join(names)}; seed {state.seed} "
           f"(repeat with --seed {state.seed})")

@@ -197,7 +197,7 @@ class Rummy51GymEnv(_Base):
         rng = self.np_random
         others = [p for p in range(self.players) if p != self.seat]
         self._bots = {}
-        for p, name in zip(others, self.opponent_names):
+        for p, name in zip(others, self.opponent_names, strict=True):
             cls = R51_BOTS[name]
             self._bots[p] = cls(seed=int(rng.integers(2**63))) if name == "random" else cls()
         self._deal_no = 0
@@ -271,7 +271,7 @@ class CarouselGymEnv(_Base):
         rng = self.np_random
         others = [p for p in range(self.players) if p != self.seat]
         self._bots = {}
-        for p, name in zip(others, self.opponent_names):
+        for p, name in zip(others, self.opponent_names, strict=True):
             cls = CAROUSEL_BOTS[name]
             self._bots[p] = cls() if name == "greedy" else cls(seed=int(rng.integers(2**63)))
         self._state = CarouselAgentState.new(self.rules, seed=int(rng.integers(2**63)))

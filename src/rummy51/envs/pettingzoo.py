@@ -139,7 +139,7 @@ class Rummy51Env(_pz.AECEnv):
         if s.is_terminal():
             g = s.game
             capped = g.result.how == "capped"
-            for a, r in zip(self.possible_agents, s.returns()):
+            for a, r in zip(self.possible_agents, s.returns(), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = not capped
                 self.truncations[a] = capped
@@ -261,7 +261,7 @@ class CarouselEnv(_pz.AECEnv):
         self._cumulative_rewards[agent] = 0
         if s.is_terminal():
             g = s.game
-            for a, r in zip(self.possible_agents, s.returns()):
+            for a, r in zip(self.possible_agents, s.returns(), strict=True):
                 self.rewards[a] = r
                 self.terminations[a] = True
                 self.infos[a] = {"rounds": len(g.rounds)}

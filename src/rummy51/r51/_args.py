@@ -1,4 +1,5 @@
-"""Argument converters shared by the Rummy 51 actions, move checks and state (a private module made to be shared)."""
+"""Argument converters shared by the Rummy 51 actions, move checks and state (a private module
+made to be shared)."""
 from __future__ import annotations
 
 import numpy as np

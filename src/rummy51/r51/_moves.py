@@ -1,4 +1,5 @@
-"""The checks of every Rummy 51 move, shared by ``GameState`` and ``PlayerView`` (a private module made to be shared)."""
+"""The checks of every Rummy 51 move, shared by ``GameState`` and ``PlayerView`` (a private module
+made to be shared)."""
 from __future__ import annotations
 
 import abc

@@ -1,10 +1,11 @@
-"""The Rummy 51 vocabulary of a deal: phases, ``IllegalMove``, the action objects, the records a move returns, ``TurnInfo`` and ``Result``, and actions as JSON."""
+"""The Rummy 51 vocabulary of a deal: phases, ``IllegalMove``, the action objects, the records a move
+returns, ``TurnInfo`` and ``Result``, and actions as JSON."""
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from ..cards import JOKER, card_text, cards_text, to_codes
 from ._args import as_card, as_meld_id, meld_codes
@@ -85,7 +86,7 @@ class LayDown:
         """A LayDown of the solver's ``Meld`` or ``TableMeld`` objects, stand-ins kept."""
         melds = list(melds)
         cards = tuple(tuple(m.cards) for m in melds)
-        si = tuple(tuple(r for c, r in zip(m.cards, m.represents) if c == JOKER) or None
+        si = tuple(tuple(r for c, r in zip(m.cards, m.represents, strict=True) if c == JOKER) or None
                    for m in melds)
         return cls(cards, si)
 
@@ -142,7 +143,7 @@ class Discard:
         return f"discard {card_text(self.card)}"
 
 
-Action = Union[Draw, LayDown, LayOff, SwapJoker, Discard]
+Action = Draw | LayDown | LayOff | SwapJoker | Discard
 
 
 # --------------------------------------------------------------------------- records

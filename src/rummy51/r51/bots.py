@@ -167,7 +167,7 @@ def _keep_best_discard(view: PlayerView, cards: list[int]) -> int:
     hand = list(view.hand)
     rules = view.rules
     values = dict(zip(cards, best_opening_values(_each_without(hand, cards), rules, keep=0,
-                                                 threads=1).tolist()))
+                                                 threads=1).tolist(), strict=True))
 
     def key(c):
         return (c != JOKER, values[c], card_value(c, rules), c)
@@ -181,7 +181,7 @@ def _least_deadwood_discard(view: PlayerView, cards: list[int]) -> int:
     hand = list(view.hand)
     rules = view.rules
     left = dict(zip(cards, min_deadwood_values(_each_without(hand, cards), rules, keep=0,
-                                               threads=1).tolist()))
+                                               threads=1).tolist(), strict=True))
 
     def key(c):
         return (c == JOKER, left[c], -card_value(c, rules), -c)
@@ -348,7 +348,7 @@ class HandHunterBot(GreedyBot):
             return 0.0
         xs = list(unseen)
         flags = can_go_out_flags(hands_with_each(hand, xs), view.rules, threads=1)
-        hits = sum(unseen[x] for x, f in zip(xs, flags) if f)
+        hits = sum(unseen[x] for x, f in zip(xs, flags, strict=True) if f)
         return hits / total
 
     def _best_hold_discard(self, view: PlayerView, cards: list[int]) -> tuple[int, float]:

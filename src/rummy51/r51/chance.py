@@ -111,7 +111,7 @@ def _resample_dealing(state, p: int, rng: np.random.Generator):
     hidden = [i for i in range(len(state._dealt)) if i not in keep]
     pick: np.ndarray | list[int] = (
         rng.choice(len(cards), size=len(hidden), replace=False) if hidden else [])
-    for i, j in zip(hidden, pick):
+    for i, j in zip(hidden, pick, strict=True):
         s._dealt[i] = cards[int(j)]
     rem = Counter(int(c) for c in rules.deck())
     rem.subtract(s._dealt)
@@ -246,7 +246,8 @@ def _resample(state, p: int, rng: np.random.Generator):
         stock_cards: list[int] = []
         for k, cards in enumerate(pools):
             order = [cards[int(j)] for j in rng.permutation(len(cards))]
-            for s, c in zip(unfilled[k], order):
+            # the last pool holds the stock too: its cards past the slots are the stock (below)
+            for s, c in zip(unfilled[k], order, strict=False):
                 s.value = c
             if k == last:
                 stock_cards = order[len(unfilled[k]):]

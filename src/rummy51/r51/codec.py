@@ -231,7 +231,7 @@ def _meld_table(rules: RuleSet, validate: bool = False):
         nj = cards.count(JOKER)
         # the jokers' stand-ins are named for the engine (a set's too: with two jokers
         # per meld, 5S JK JK would otherwise read as the run 5-6-7, worth more)
-        si = tuple(r for c, r in zip(cards, reps) if c == JOKER) if nj else None
+        si = tuple(r for c, r in zip(cards, reps, strict=True) if c == JOKER) if nj else None
         # the engine must build exactly this meld from (cards, stand-ins); a 14-card run
         # whose joker stands for an ace reads the same at both ends, and only one of the
         # two can be laid (the other is left out)
@@ -394,7 +394,7 @@ class ActionCodec:
             if sub == RUN_JOKER_LOW or sub == RUN_JOKER_HIGH:
                 return LayOff(JOKER, slot, LOW if sub == RUN_JOKER_LOW else HIGH)
             if sub == RUN_SWAP_1 or sub == RUN_SWAP_2:
-                reps = [r for c, r in zip(meld.cards, meld.represents) if c == JOKER]
+                reps = [r for c, r in zip(meld.cards, meld.represents, strict=True) if c == JOKER]
                 k = sub - RUN_SWAP_1
                 if k >= len(reps):
                     raise IllegalMove("5.5", f"action {a}: meld {slot} ({meld.text()}) holds "
@@ -464,7 +464,7 @@ class ActionCodec:
                                              f"({meld.text()}) can be swapped for "
                                              f"{card_text(action.card)}")
                 return self.slot_id(action.meld_id, SET_SWAP0 + action.card // 13)
-            reps = [r for c, r in zip(meld.cards, meld.represents) if c == JOKER]
+            reps = [r for c, r in zip(meld.cards, meld.represents, strict=True) if c == JOKER]
             if action.card not in reps:
                 raise IllegalMove("5.5", f"no joker of meld {action.meld_id} ({meld.text()}) "
                                          f"stands for {card_text(action.card)}")
@@ -710,7 +710,7 @@ class ActionCodec:
                     else:
                         out.append(base + (RUN_LOW if side == LOW else RUN_HIGH))
             if meld.jokers:
-                reps = [r for c, r in zip(meld.cards, meld.represents) if c == JOKER]
+                reps = [r for c, r in zip(meld.cards, meld.represents, strict=True) if c == JOKER]
                 for c in swap_targets(meld):
                     if counts[c]:
                         after = list(hand)

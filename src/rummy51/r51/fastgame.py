@@ -107,7 +107,7 @@ def seat_rngs(codes, entropy, key, seed_of=None) -> list | None:
     SS, rng = np.random.SeedSequence, np.random.default_rng
     who = range(len(codes)) if seed_of is None else seed_of
     return [rng(SS(entropy, spawn_key=tuple(key) + (1 + k,))) if c == 0 else None
-            for k, c in zip(who, codes)]
+            for k, c in zip(who, codes, strict=True)]
 
 
 def _params(bot) -> tuple | None:
@@ -268,7 +268,7 @@ def play_kernel_deal(bots, rules: RuleSet | None = None, seed=None, first: int =
     found = [bot_code(b) for b in bots]
     codes = [c for c in found if c is not None]
     if len(codes) < len(found):
-        bad = next(b for b, c in zip(bots, found) if c is None)
+        bad = next(b for b, c in zip(bots, found, strict=True) if c is None)
         raise ValueError(f"the game kernel plays the built-in bots only "
                          f"({', '.join(BOT_CODES)}), not {bad!r}")
     players = len(bots)
@@ -279,7 +279,7 @@ def play_kernel_deal(bots, rules: RuleSet | None = None, seed=None, first: int =
         raise TypeError("seed must be an int, a SeedSequence, a dict or None (a Generator "
                         "cannot be recorded for a replay)")
     rngs: list[np.random.Generator | None] = []
-    for i, (b, c) in enumerate(zip(bots, codes)):
+    for i, (b, c) in enumerate(zip(bots, codes, strict=True)):
         if c != 0:
             rngs.append(None)
         elif isinstance(b, RandomBot):
@@ -400,12 +400,12 @@ def play_position(state: GameState, bots, rng: np.random.Generator | None = None
         raise ValueError(f"{len(bots)} bots for {state.n_players} players")
     codes = [bot_code(b) for b in bots]
     if any(c is None for c in codes):
-        bad = next(b for b, c in zip(bots, codes) if c is None)
+        bad = next(b for b, c in zip(bots, codes, strict=True) if c is None)
         raise ValueError(f"the game kernel plays the built-in bots only "
                          f"({', '.join(BOT_CODES)}), not {bad!r}")
     pos = position(state)
     rngs: list[np.random.Generator | None] = []
-    for b, c in zip(bots, codes):
+    for b, c in zip(bots, codes, strict=True):
         if c != 0:
             rngs.append(None)
         elif isinstance(b, RandomBot):
@@ -424,7 +424,7 @@ def play_position(state: GameState, bots, rng: np.random.Generator | None = None
             break
         log = np.empty(2 * log_n, np.int32)
         deal_rng.bit_generator.state = st
-        for r, b in zip(rngs, bstates):
+        for r, b in zip(rngs, bstates, strict=True):
             if r is not None and b is not None:
                 r.bit_generator.state = b
     return Continuation(

@@ -181,7 +181,7 @@ class TableMeld:
         """``'8S 9S JK(10S)'``: the cards in order, each joker with its stand-in."""
         return " ".join(
             f"JK({card_text(r, unicode)})" if c == JOKER else card_text(c, unicode)
-            for c, r in zip(self.cards, self.represents)
+            for c, r in zip(self.cards, self.represents, strict=True)
         )
 
     def __str__(self) -> str:
@@ -309,7 +309,8 @@ def _why_not(codes: tuple[int, ...], rules: RuleSet) -> str:
         if dups:
             return f"{text!r} is not a meld: a run holds each card once ({card_text(dups[0])} twice)"
         if len(codes) > top_position(rules) + 1:
-            return f"{text!r} is not a meld: a run has at most {top_position(rules) + 1} cards (A..{'A' if rules.ace_high else 'K'})"
+            return (f"{text!r} is not a meld: a run has at most {top_position(rules) + 1} cards "
+                    f"(A..{'A' if rules.ace_high else 'K'})")
         return (f"{text!r} is not a meld: a run's cards must be consecutive (jokers fill at most "
                 f"{nj} gap{'s' if nj != 1 else ''}), within A..{'A' if rules.ace_high else 'K'}, "
                 "never turning the corner")
@@ -352,7 +353,7 @@ def make_meld(cards, rules: RuleSet, owner: int = -1,
                             "stand-in(s) were named")
         nat = sorted(c for c in codes if c != JOKER)
         match = [m for m in readings if m.kind == RUN
-                 and sorted(r for c, r in zip(m.cards, m.represents) if c == JOKER) == want]
+                 and sorted(r for c, r in zip(m.cards, m.represents, strict=True) if c == JOKER) == want]
         s = _set_reading(nat, nj, want)
         if s is not None:
             match.append(s)
@@ -392,7 +393,7 @@ def check_meld(meld: TableMeld, rules: RuleSet) -> None:
         raise MeldError(f"{meld.text()!r}: cards and represents differ in length")
     if meld.jokers > table_joker_limit(rules):
         raise MeldError(f"{meld.text()!r}: more jokers than rules.max_jokers_per_meld")
-    for c, r in zip(meld.cards, meld.represents):
+    for c, r in zip(meld.cards, meld.represents, strict=True):
         if c != JOKER and c != r:
             raise MeldError(f"{meld.text()!r}: natural card {card_text(c)} stands for {card_text(r)}")
     if not meld.naturals or len(meld.cards) < 3:
@@ -485,7 +486,7 @@ def lay_off(meld: TableMeld, card: int, rules: RuleSet, side: str | None = None)
 
 
 def _joker_reps(meld: TableMeld) -> list[int]:
-    return [r for c, r in zip(meld.cards, meld.represents) if c == JOKER]
+    return [r for c, r in zip(meld.cards, meld.represents, strict=True) if c == JOKER]
 
 
 def _set_meld(nat: list[int], keep: list[int], nj: int, owner: int) -> TableMeld:
@@ -522,7 +523,7 @@ def swap_targets(meld: TableMeld) -> tuple[int, ...]:
     if not meld.jokers:
         return ()
     if meld.kind == RUN:
-        return tuple(sorted({r for c, r in zip(meld.cards, meld.represents) if c == JOKER}))
+        return tuple(sorted({r for c, r in zip(meld.cards, meld.represents, strict=True) if c == JOKER}))
     rank = meld.represents[0] % 13
     have = {c // 13 for c in meld.naturals}
     return tuple(s * 13 + rank for s in range(4) if s not in have)
@@ -538,7 +539,7 @@ def swap_joker(meld: TableMeld, card: int, rules: RuleSet) -> TableMeld:
             raise MeldError(f"{meld.text()!r} holds no joker to swap")
         raise MeldError(f"no joker of {meld.text()!r} stands for {card_text(card)}")
     if meld.kind == RUN:
-        i = next(i for i, (c, r) in enumerate(zip(meld.cards, meld.represents))
+        i = next(i for i, (c, r) in enumerate(zip(meld.cards, meld.represents, strict=True))
                  if c == JOKER and r == card)
         cards = meld.cards[:i] + (card,) + meld.cards[i + 1:]
         return TableMeld(RUN, cards, meld.represents, meld.owner)

@@ -61,7 +61,7 @@ def action_text(action) -> str:
 
     if isinstance(action, LayDown):
         si = action.stand_ins or (None,) * len(action.melds)
-        return "lay down " + " | ".join(_meld_text(m, s) for m, s in zip(action.melds, si))
+        return "lay down " + " | ".join(_meld_text(m, s) for m, s in zip(action.melds, si, strict=True))
     if isinstance(action, Stage):
         return "stage " + _meld_text(action.cards, action.stand_ins)
     if isinstance(action, Cancel):

@@ -69,7 +69,8 @@ def cards_str(codes) -> str:
 def meld_str(m) -> str:
     """``TableMeld.text()``, fast."""
     t = _TEXT
-    return " ".join([f"JK({t[r]})" if c == JOKER else t[c] for c, r in zip(m.cards, m.represents)])
+    return " ".join([f"JK({t[r]})" if c == JOKER else t[c]
+                     for c, r in zip(m.cards, m.represents, strict=True)])
 
 
 class ObservationLayout:

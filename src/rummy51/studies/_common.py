@@ -90,7 +90,7 @@ def compare_settings(path, old, given: Mapping[str, Any]) -> None:
             if len(value) != len(have):
                 raise ValueError(f"cannot resume {path}: it was run with {len(have)} rule "
                                  f"configuration(s), not {len(value)}")
-            for (la, ra), (lb, rb) in zip(have, value):
+            for (la, ra), (lb, rb) in zip(have, value, strict=True):
                 why = rules_difference(ra, rb)
                 if why:
                     raise ValueError(f"cannot resume {path}: it was run with {why} ({la})")
@@ -99,7 +99,9 @@ def compare_settings(path, old, given: Mapping[str, Any]) -> None:
                                      f"{la!r}, not {lb!r}")
             continue
         if value != have:
-            show = (lambda x: ",".join(map(str, x)) if isinstance(x, tuple) else x)
+            def show(x):
+                return ",".join(map(str, x)) if isinstance(x, tuple) else x
+
             raise ValueError(f"cannot resume {path}: it was run with {key} = {show(have)}, "
                              f"not {show(value)}")
 

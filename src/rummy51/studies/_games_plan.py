@@ -341,7 +341,7 @@ def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int],
     for j in range(n):
         deal = spec["deal0"] + j
         game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
-        bots = [make(bot_ss[k]) for make, k in zip(makers, perm)]
+        bots = [make(bot_ss[k]) for make, k in zip(makers, perm, strict=True)]
         first = deal % players if spec["rotate_first"] else 0
         try:
             state = play_deal(bots, rules, seed=game_ss, first=first)

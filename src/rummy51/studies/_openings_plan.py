@@ -202,7 +202,7 @@ class _Settings:
             specs.append({"index": len(specs), "part": part, "config": c, "players": players,
                           "n": n})
 
-        for c, (_, rules) in enumerate(self.configs):
+        for c in range(len(self.configs)):
             if self.deals and self.hands:
                 full, rest = divmod(self.deals, self.chunk_size)
                 for n in [self.chunk_size] * full + ([rest] if rest else []):

@@ -93,8 +93,8 @@ from ._games_plan import (
 )
 from ._runner import ChunkStudy, default_command, execute, length_stats, mean_se, rate, run_args, start
 
-__all__ = ["GameStudy", "simulate_games", "read_histories", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
-           "COLUMNS", "ChunkWarning", "KIND"]
+__all__ = ["GameStudy", "simulate_games", "read_histories", "deal_seeds", "uses_kernel", "GAME_DEFAULTS",
+           "ENDS", "COLUMNS", "ChunkWarning", "KIND"]
 
 # --------------------------------------------------------------------------- tables
 def _group_stats(g) -> dict:
@@ -464,7 +464,7 @@ def simulate_games(
 
     run, settings = start(_games_plan, args, given, new_settings)
     _check_players(settings.players, settings.rules)
-    settings.arrangements   # a bad seats value or too many players fail before any work
+    _ = settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
         _bot_factory(b)
     if resume is not None and run is not None and run.manifest.get("histories"):

@@ -182,7 +182,8 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None
     pool = _unseen_pool(codes, seen_codes, rules)
     draws = DEFAULTS["odds_draws"] if draws is None else int_arg("draws", draws, 0)
     samples = DEFAULTS["odds_samples"] if samples is None else int_arg("samples", samples, 1, MAX_COUNT)
-    chunk_size = DEFAULTS["odds_chunk_size"] if chunk_size is None else int_arg("chunk_size", chunk_size, 1, MAX_CHUNK)
+    chunk_size = (DEFAULTS["odds_chunk_size"] if chunk_size is None
+                  else int_arg("chunk_size", chunk_size, 1, MAX_CHUNK))
     if draws > pool.size:
         raise ValueError(f"draws must be at most {pool.size}, the unseen cards, got {draws}")
     if len(codes) + draws + 1 > MAX_HAND:

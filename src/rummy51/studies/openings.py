@@ -156,7 +156,7 @@ class OpeningStudy(RunFacts):
     @property
     def configs(self) -> tuple[tuple[str, RuleSet], ...]:
         """``(label, RuleSet)`` of each configuration."""
-        return tuple(zip(self.labels, self.rules))
+        return tuple(zip(self.labels, self.rules, strict=True))
 
     @property
     def deals_done(self) -> np.ndarray:
@@ -445,7 +445,7 @@ class OpeningStudy(RunFacts):
 
     @classmethod
     def _from_arrays(cls, settings: _Settings, arrays: Mapping[str, np.ndarray], **kw) -> OpeningStudy:
-        return cls(labels=tuple(l for l, _ in settings.configs),
+        return cls(labels=tuple(label for label, _ in settings.configs),
                    rules=tuple(r for _, r in settings.configs), hands=settings.hands,
                    deals=settings.deals, hist=arrays["hist"], goout=arrays["goout"],
                    players=settings.players, turns=settings.turns, turn_deals=settings.turn_deals,
