@@ -20,6 +20,7 @@ Masks use the core's bit layout: a 16-bit lane per suit, bit ``16*suit + rank-1`
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -64,7 +65,7 @@ class _Entry:
     represents: tuple  # the card each laid slot stands for
 
 
-def _runs(rules: RuleSet):
+def _runs(rules: RuleSet) -> Iterator[_Entry]:
     maxpos = 13 if rules.ace_high else 12
     mj = rules.max_jokers_per_meld
     for suit in range(4):
@@ -80,7 +81,7 @@ def _runs(rules: RuleSet):
                         yield _Entry(1, nat, nj, value, laid, tuple(cards))
 
 
-def _sets(rules: RuleSet):
+def _sets(rules: RuleSet) -> Iterator[_Entry]:
     mj = rules.max_jokers_per_meld
     for rank0 in range(13):
         v = hand_value(rank0, rules)

@@ -23,7 +23,7 @@ MAX_CHUNK = 10**9
 MAX_GAME_CHUNK = 10**6
 
 
-def int_arg(name: str, value, lo: int, hi: int | None = None) -> int:
+def int_arg(name: str, value: object, lo: int, hi: int | None = None) -> int:
     """``value`` as a plain int, or a TypeError/ValueError naming ``name``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number, got {value!r}")
@@ -32,7 +32,7 @@ def int_arg(name: str, value, lo: int, hi: int | None = None) -> int:
     return int(value)
 
 
-def range_text(value, lo: int, hi: int | None) -> str:
+def range_text(value: int | np.integer, lo: int, hi: int | None) -> str:
     """How a range is said in an error: ``1..6`` for a small one; ``>= 1`` or ``at most
     1000000000000`` (the side that was crossed) for one whose top is only a sanity bound."""
     if hi is None or (value < lo and hi >= 10**6):
@@ -42,7 +42,7 @@ def range_text(value, lo: int, hi: int | None) -> str:
     return f"{lo}..{hi}"
 
 
-def threads_arg(threads) -> int:
+def threads_arg(threads: int | None) -> int:
     """A thread count: None means every core."""
     if threads is None:
         return os.cpu_count() or 1

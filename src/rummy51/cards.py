@@ -151,7 +151,7 @@ def parse_cards(text: str) -> list[int]:
     return out  # type: ignore[return-value]  # no None left
 
 
-def _check_code(code) -> int:
+def _check_code(code: object) -> int:
     if isinstance(code, (bool, np.bool_)) or not isinstance(code, (int, np.integer)):
         raise ValueError(f"{code!r} is not a card code: codes are integers 0..51 or 52 (joker)")
     c = int(code)
@@ -228,13 +228,13 @@ class Hand:
     __slots__ = ("_codes",)
     _codes: tuple[int, ...]
 
-    def __init__(self, cards: CardsLike = (), rules: RuleSet | None = None):
+    def __init__(self, cards: CardsLike = (), rules: RuleSet | None = None) -> None:
         codes = tuple(sorted(to_codes(cards)))
         if rules is not None:
             check_counts(codes, rules)
         object.__setattr__(self, "_codes", codes)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Hand is immutable")
 
     @property
@@ -265,11 +265,11 @@ class Hand:
     def __iter__(self) -> Iterator[int]:
         return iter(self._codes)
 
-    def __contains__(self, card) -> bool:
+    def __contains__(self, card: object) -> bool:
         code = parse_card(card) if isinstance(card, str) else card
         return code in self._codes
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Hand) and other._codes == self._codes
 
     def __hash__(self) -> int:

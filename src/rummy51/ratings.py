@@ -18,8 +18,12 @@ unit that intervals resample. These are statistics of records: the games studies
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["ELO_MEAN", "play_ids", "pairwise_wins", "bradley_terry", "plackett_luce",
            "paired_comparison"]
@@ -30,7 +34,7 @@ _ELO = 400.0 / math.log(10.0)  # rating points per unit of log-strength
 
 
 # --------------------------------------------------------------------------- games
-def play_ids(records) -> np.ndarray:
+def play_ids(records: pd.DataFrame) -> np.ndarray:
     """One id per play (deal and seat arrangement) for every row of ``records``."""
     deal = records["deal"].to_numpy(np.int64)
     if "arrangement" not in records:
@@ -39,7 +43,7 @@ def play_ids(records) -> np.ndarray:
     return deal * (int(arr.max(initial=0)) + 1) + arr
 
 
-def pairwise_wins(records):
+def pairwise_wins(records: pd.DataFrame) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, int]:
     """The pairwise comparisons of a games run: in every play with a winner, the
     winner's bot beats the bot of each other seat (seats of the same bot as the winner
     are no comparison). Returns ``(bots, deal_index, winner, loser, n_deals)``: the
@@ -82,8 +86,8 @@ def _bt_fit(W: np.ndarray, prior: np.ndarray, tol: float = 1e-10,
     return logp
 
 
-def bradley_terry(records, *, bootstrap: int = 200, seed: int = 2026, prior: float = 0.5,
-                  level: float = 0.95):
+def bradley_terry(records: pd.DataFrame, *, bootstrap: int = 200, seed: int = 2026, prior: float = 0.5,
+                  level: float = 0.95) -> pd.DataFrame:
     """Bradley-Terry ratings of the bots of a games run, on the Elo scale.
 
     Comparisons are those of ``pairwise_wins``: a deal's winner beats each other
@@ -140,7 +144,7 @@ def bradley_terry(records, *, bootstrap: int = 200, seed: int = 2026, prior: flo
 
 
 # --------------------------------------------------------------------------- Plackett-Luce
-def plackett_luce(records, *, level: float = 0.95):
+def plackett_luce(records: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame:
     """Multiplayer ratings by OpenSkill's Plackett-Luce model (Weng and Lin 2011): every
     play is a match of its seats, ranked by score (lower is better, equal scores tie),
     rated in play order. Needs the optional ``openskill`` package (``pip install
@@ -190,7 +194,8 @@ def plackett_luce(records, *, level: float = 0.95):
 
 
 # --------------------------------------------------------------------------- paired
-def paired_comparison(records, a: str, b: str, *, level: float = 0.95):
+def paired_comparison(records: pd.DataFrame, a: str, b: str, *,
+                      level: float = 0.95) -> pd.DataFrame:
     """Bot ``a`` against bot ``b`` on the same deals: for every deal both played, the
     difference of their mean score and of their win rate over the deal's plays (and
     seats), then the mean difference over deals with its standard error and interval

@@ -282,7 +282,7 @@ class _Search:
     records a move that reaches the best value, so a best collection can be read back.
     """
 
-    def __init__(self, hand: list[int], rules: RuleSet, must: int | None):
+    def __init__(self, hand: list[int], rules: RuleSet, must: int | None) -> None:
         self.rules = rules
         self.must = must
         self.hand = tuple(sorted(hand, key=_order))

@@ -37,7 +37,7 @@ MAX_TURNS = 10_000_000
 MAX_MATCH = 1_000_000
 
 
-def _check_int(rules, name: str, lo: int, hi: int | None = None) -> None:
+def _check_int(rules: RuleSet, name: str, lo: int, hi: int | None = None) -> None:
     """Check field ``name`` is a whole number in range, and store it as a plain Python
     int: a numpy integer would make every computation downstream run in its dtype
     (``np.int8(100) * 3`` wraps), and would hash like the plain int, poisoning the
@@ -219,7 +219,7 @@ class RuleSet:
 
     # --------------------------------------------------------------- presets
     @classmethod
-    def gin(cls, **changes) -> RuleSet:
+    def gin(cls, **changes: Any) -> RuleSet:
         """Gin rummy's meld rules: one deck, no jokers, ace worth 1 and low only, J/Q/K 10,
         10-card hands."""
         base: dict[str, Any] = dict(decks=1, jokers=0, ace_low_value=1, ace_value=1,
@@ -237,7 +237,7 @@ class RuleSet:
                 f"{name!r} is not a rule preset: choose one of {', '.join(sorted(PRESETS))}"
             ) from None
 
-    def replace(self, **changes) -> RuleSet:
+    def replace(self, **changes: Any) -> RuleSet:
         """A copy with some fields changed (``dataclasses.replace``)."""
         return dataclasses.replace(self, **changes)
 
@@ -343,7 +343,7 @@ def rules_to_dict(rules: RuleSet, full: bool = False) -> dict:
     return {f: getattr(rules, f) for f in _FIELDS if getattr(rules, f) != getattr(default, f)}
 
 
-def rules_from_dict(d, strict: bool = False) -> RuleSet:
+def rules_from_dict(d: Any, strict: bool = False) -> RuleSet:
     """A RuleSet from ``rules_to_dict``'s data. Unknown fields are ignored, or refused
     with ``strict`` (a ValueError naming them)."""
     if not isinstance(d, dict):

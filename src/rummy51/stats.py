@@ -20,7 +20,10 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["Z95", "wilson", "proportion", "hist_mean", "at_least"]
 
@@ -28,7 +31,7 @@ __all__ = ["Z95", "wilson", "proportion", "hist_mean", "at_least"]
 Z95 = 1.959963984540054
 
 
-def _counts(k, n):
+def _counts(k: ArrayLike, n: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     k = np.asarray(k)
     n = np.asarray(n)
     for name, a in (("k", k), ("n", n)):
@@ -39,7 +42,7 @@ def _counts(k, n):
     return k.astype(np.float64), n.astype(np.float64)
 
 
-def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+def wilson(k: ArrayLike, n: ArrayLike, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval ``(lo, hi)`` of the proportion ``k / n``.
 
     ``k`` and ``n`` are counts (scalars or broadcastable arrays, ``0 <= k <= n``);
@@ -65,7 +68,7 @@ def wilson(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     return lo, hi
 
 
-def proportion(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def proportion(k: ArrayLike, n: ArrayLike, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(p, lo, hi)``: the estimate ``k / n`` (NaN where n is 0) and its Wilson interval."""
     lo, hi = wilson(k, n, z)
     kf, nf = _counts(k, n)
@@ -74,7 +77,7 @@ def proportion(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return p, lo, hi
 
 
-def hist_mean(counts, axis: int = -1):
+def hist_mean(counts: ArrayLike, axis: int = -1) -> tuple[Any, Any]:
     """Mean and standard error of the mean of a histogram of integer values.
 
     ``counts[..., v]`` is how often value ``v`` occurred. The standard error is
@@ -96,7 +99,7 @@ def hist_mean(counts, axis: int = -1):
     return mean, se
 
 
-def at_least(counts, axis: int = -1) -> np.ndarray:
+def at_least(counts: ArrayLike, axis: int = -1) -> np.ndarray:
     """Survival counts: ``out[..., x] = counts[..., x:].sum()`` along ``axis``."""
     c = np.asarray(counts)
     return np.flip(np.cumsum(np.flip(c, axis), axis), axis)

@@ -50,7 +50,7 @@ class IllegalMove(_R51IllegalMove):
     A subclass of Rummy 51's ``IllegalMove`` (a ``ValueError``): one ``except`` catches
     the refusals of both engines."""
 
-    def __init__(self, rule: str, message: str):
+    def __init__(self, rule: str, message: str) -> None:
         ValueError.__init__(self, f"{message} (docs/rules-carousel.md {rule})"
                             if rule[0].isdigit() else message)
         self.rule = rule

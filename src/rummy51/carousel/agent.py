@@ -313,7 +313,7 @@ class CarouselLayout:
     * ``turn``: draws made (one-hot 0..3), melded, a last turn.
     """
 
-    def __init__(self, rules: CarouselRules):
+    def __init__(self, rules: CarouselRules) -> None:
         self.rules = rules
         n = rules.players
         self.card_block = b = rules.deck_size

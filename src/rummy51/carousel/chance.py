@@ -311,7 +311,7 @@ class CarouselInfoLayout:
     cards dealt to the player this round), ``own_draws`` (their stock draws this round;
     card-count blocks) and ``draws`` (per seat, stock draws this round / deck_size)."""
 
-    def __init__(self, rules: CarouselRules):
+    def __init__(self, rules: CarouselRules) -> None:
         self.observation = obs = carousel_layout_for(rules)
         b = obs.card_block
         n = rules.players

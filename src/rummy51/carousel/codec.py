@@ -89,7 +89,7 @@ class MaskOracle:
     __slots__ = ("table", "hand", "rules", "_core", "_hand_counts", "_cache", "_commit",
                  "_T", "_D", "_JT")
 
-    def __init__(self, table: Sequence[TableMeld], hand: Sequence[int], rules: CarouselRules):
+    def __init__(self, table: Sequence[TableMeld], hand: Sequence[int], rules: CarouselRules) -> None:
         self.table = list(table)
         self.hand = list(hand)
         self.rules = rules

@@ -121,7 +121,7 @@ class _Snapshot(_SequenceABC):
 
     __slots__ = ("_items", "_n")
 
-    def __init__(self, items: list, n: int):
+    def __init__(self, items: list, n: int) -> None:
         self._items = items
         self._n = n
 
@@ -186,7 +186,7 @@ class GameState(MoveRules):
     ``Record``, deals included), ``actions`` (the player actions, for ``replay``),
     ``final`` and ``winners`` once over."""
 
-    def __init__(self):  # use GameState.new
+    def __init__(self) -> None:  # use GameState.new
         self.rules: CarouselRules
         self.n_players = 0
         self.seed = None

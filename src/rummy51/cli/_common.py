@@ -306,7 +306,7 @@ class _CliWarnings:
         return self
 
     @staticmethod
-    def _show(message, category, filename, lineno, file=None, line=None):
+    def _show(message, category, filename, lineno, file=None, line=None) -> None:
         print(f"{PROG}: warning: {message}", file=sys.stderr)
 
     def __exit__(self, *exc):

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 
 
-def need(module: str, extra: str):
+def need(module: str, extra: str) -> ModuleType:
     """``importlib.import_module(module)``, or an ImportError saying what to install."""
     try:
         return importlib.import_module(module)

@@ -67,7 +67,7 @@ class MaskedDiscrete(_spaces.Discrete):
     """A ``Discrete`` space whose ``sample()`` without a mask draws a legal id of the
     environment's current position (with a mask, as ``Discrete`` does)."""
 
-    def __init__(self, n: int, env: _Base, seed=None):
+    def __init__(self, n: int, env: _Base, seed=None) -> None:
         super().__init__(n, seed=seed)
         self._env = env
 
@@ -175,7 +175,7 @@ class Rummy51GymEnv(_Base):
     def __init__(self, rules=None, players: int = 4, opponents="greedy", seat: int = 0,
                  reward: str = "deal", deals: int = 1, first: int = 0,
                  illegal_action: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None) -> None:
         if isinstance(rules, dict):
             rules = RuleSet(**rules)
         self.rules = RuleSet() if rules is None else rules
@@ -250,7 +250,7 @@ class CarouselGymEnv(_Base):
 
     def __init__(self, rules=None, players: int | None = None, opponents="greedy",
                  seat: int = 0, reward: str = "game", illegal_action: str = "raise",
-                 illegal_reward: float = -1.0, render_mode: str | None = None):
+                 illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
         if isinstance(rules, dict):
             rules = CarouselRules(**rules)
         if rules is None:

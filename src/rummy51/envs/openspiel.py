@@ -86,7 +86,7 @@ def rules_of(params: dict) -> RuleSet:
 class Rummy51Game(pyspiel.Game):
     """Rummy 51 as an OpenSpiel game (see the module docstring)."""
 
-    def __init__(self, params=None):
+    def __init__(self, params=None) -> None:
         full = dict(PARAMETERS)
         full.update(params or {})
         self.rules = rules_of(full)
@@ -122,7 +122,7 @@ class Rummy51Game(pyspiel.Game):
 class Rummy51State(pyspiel.State):
     """A deal in OpenSpiel's terms; ``agent`` is the ``AgentState`` underneath."""
 
-    def __init__(self, game: Rummy51Game):
+    def __init__(self, game: Rummy51Game) -> None:
         super().__init__(game)
         self.agent = game._initial.clone()
 
@@ -135,7 +135,7 @@ class Rummy51State(pyspiel.State):
     def chance_outcomes(self):
         return self.agent.chance_outcomes()
 
-    def _apply_action(self, action):
+    def _apply_action(self, action) -> None:
         self.agent.apply_action(action)
 
     def _action_to_string(self, player, action):
@@ -163,7 +163,7 @@ class Rummy51State(pyspiel.State):
                                                        seed_from(probability_sampler))
         return new
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.agent)
 
 
@@ -185,7 +185,7 @@ class Rummy51Observer:
     the information-state tensor and string; ``rummy51.r51.observation`` and
     ``rummy51.r51.infostate`` define them."""
 
-    def __init__(self, iig_obs_type, game: Rummy51Game):
+    def __init__(self, iig_obs_type, game: Rummy51Game) -> None:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER \
                 or not iig_obs_type.public_info:
             raise ValueError("python_rummy51 observes a single player's private and public "
@@ -201,7 +201,7 @@ class Rummy51Observer:
             o = layout.offsets[name]
             self.dict[name] = self.tensor[o:o + size]
 
-    def set_from(self, state, player):
+    def set_from(self, state, player) -> None:
         if self.perfect_recall:
             state.agent.information_state_tensor(player, out=self.tensor)
         else:
@@ -218,13 +218,13 @@ class EngineBot(pyspiel.Bot):
     it asks the bot for a move on its view and plays that move's integer actions (an
     opening is its melds staged, then open), one per ``step``."""
 
-    def __init__(self, bot, player_id: int):
+    def __init__(self, bot, player_id: int) -> None:
         pyspiel.Bot.__init__(self)
         self.bot = bot
         self.player_id = int(player_id)
         self._queue: list[int] = []
 
-    def restart_at(self, state):
+    def restart_at(self, state) -> None:
         self._queue = []
 
     def step(self, state):

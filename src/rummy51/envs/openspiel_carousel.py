@@ -81,7 +81,7 @@ def _rules(params: dict) -> CarouselRules:
 class CarouselGame(pyspiel.Game):
     """Carousel as an OpenSpiel game (see the module docstring)."""
 
-    def __init__(self, params=None):
+    def __init__(self, params=None) -> None:
         params = dict(params or {})
         self.rules = _rules(params)
         full = dict(PARAMETERS)
@@ -124,7 +124,7 @@ class CarouselGame(pyspiel.Game):
 class CarouselState(pyspiel.State):
     """A Carousel game in OpenSpiel's terms; ``agent`` is the ``CarouselChanceState``."""
 
-    def __init__(self, game: CarouselGame):
+    def __init__(self, game: CarouselGame) -> None:
         super().__init__(game)
         self.agent = game._initial.clone()
 
@@ -137,7 +137,7 @@ class CarouselState(pyspiel.State):
     def chance_outcomes(self):
         return self.agent.chance_outcomes()
 
-    def _apply_action(self, action):
+    def _apply_action(self, action) -> None:
         self.agent.apply_action(action)
 
     def _action_to_string(self, player, action):
@@ -160,7 +160,7 @@ class CarouselState(pyspiel.State):
                                                        seed_from(probability_sampler))
         return new
 
-    def __str__(self):
+    def __str__(self) -> str:
         a = self.agent
         if a.is_chance_node() and a._dealing is not None:
             return f"round {a.game.round}: dealing, {len(a._dealing)} cards dealt"
@@ -171,7 +171,7 @@ class CarouselObserver:
     """The observation tensor and string, or (``perfect_recall``) the information-state
     tensor and string (``rummy51.carousel.agent`` and ``rummy51.carousel.chance``)."""
 
-    def __init__(self, iig_obs_type, game: CarouselGame):
+    def __init__(self, iig_obs_type, game: CarouselGame) -> None:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER \
                 or not iig_obs_type.public_info:
             raise ValueError("python_carousel observes a single player's private and public "
@@ -185,7 +185,7 @@ class CarouselObserver:
             o = layout.offsets[name]
             self.dict[name] = self.tensor[o:o + size]
 
-    def set_from(self, state, player):
+    def set_from(self, state, player) -> None:
         a = state.agent
         self.tensor[:] = (a.information_state_tensor(player) if self.perfect_recall
                           else a.observation(player))

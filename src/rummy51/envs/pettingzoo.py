@@ -63,7 +63,7 @@ class Rummy51Env(_pz.AECEnv):
                 "is_parallelizable": False}
 
     def __init__(self, players: int = 4, first: int = 0, render_mode: str | None = None,
-                 **rules):
+                 **rules) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
@@ -93,7 +93,7 @@ class Rummy51Env(_pz.AECEnv):
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ the AEC loop
-    def reset(self, seed=None, options=None):
+    def reset(self, seed=None, options=None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             deal_seed = seed
@@ -108,7 +108,7 @@ class Rummy51Env(_pz.AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def _seat(self, agent) -> int:
@@ -169,7 +169,7 @@ class Rummy51Env(_pz.AECEnv):
             return None
         return text
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
@@ -190,7 +190,7 @@ class CarouselEnv(_pz.AECEnv):
 
     def __init__(self, players: int | None = None, round_only: bool = False,
                  render_mode: str | None = None, rules: CarouselRules | None = None,
-                 **fields):
+                 **fields) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
@@ -224,7 +224,7 @@ class CarouselEnv(_pz.AECEnv):
     def action_space(self, agent):
         return self.action_spaces[agent]
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed=None, options=None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             game_seed = seed
@@ -236,7 +236,7 @@ class CarouselEnv(_pz.AECEnv):
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def _seat(self, agent) -> int:
@@ -288,5 +288,5 @@ class CarouselEnv(_pz.AECEnv):
             return None
         return text
 
-    def close(self):
+    def close(self) -> None:
         pass

@@ -34,7 +34,7 @@ class IllegalMove(ValueError):
     """A move the rules do not allow; ``rule`` names the docs/rules.md section broken
     (``"5.4"``) or ``"engine"`` for a choice documented in docs/engine.md."""
 
-    def __init__(self, rule: str, message: str):
+    def __init__(self, rule: str, message: str) -> None:
         super().__init__(f"{message} (docs/rules.md {rule})" if rule[0].isdigit() else message)
         self.rule = rule
         self.reason = message
@@ -122,7 +122,7 @@ class SwapJoker:
     card: int
     meld_id: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "card", as_card(self.card))
         object.__setattr__(self, "meld_id", as_meld_id(self.meld_id))
 
@@ -136,7 +136,7 @@ class Discard:
 
     card: int
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "card", as_card(self.card))
 
     def text(self) -> str:

@@ -199,7 +199,7 @@ class RandomBot:
       lay-offs from drowning among the discards, so random deals end.)
     """
 
-    def __init__(self, seed=None):
+    def __init__(self, seed=None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
@@ -317,7 +317,7 @@ class HandHunterBot(GreedyBot):
     * Opened: as greedy.
     """
 
-    def __init__(self, p_hold: float = 0.12, max_round: int = 6, min_opponent_cards: int = 5):
+    def __init__(self, p_hold: float = 0.12, max_round: int = 6, min_opponent_cards: int = 5) -> None:
         self.p_hold = p_hold
         self.max_round = max_round
         self.min_opponent_cards = min_opponent_cards
@@ -421,7 +421,7 @@ class TacticianBot(GreedyBot):
     in about 14% of deals, a greedy bot in about 21%.
     """
 
-    def __init__(self, take_gain: int = 6, feed_penalty: int = 6):
+    def __init__(self, take_gain: int = 6, feed_penalty: int = 6) -> None:
         self.take_gain = take_gain
         self.feed_penalty = feed_penalty
 

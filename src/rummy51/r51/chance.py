@@ -127,7 +127,7 @@ class _Slot:
 
     __slots__ = ("pool", "value")
 
-    def __init__(self, pool: int):
+    def __init__(self, pool: int) -> None:
         self.pool = pool
         self.value: int | None = None
 

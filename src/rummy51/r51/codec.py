@@ -150,7 +150,7 @@ class Stage:
     cards: tuple
     stand_ins: tuple | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         lay = LayDown((self.cards,), None if self.stand_ins is None else (self.stand_ins,))
         object.__setattr__(self, "cards", lay.melds[0])
         object.__setattr__(self, "stand_ins", None if lay.stand_ins is None else lay.stand_ins[0])
@@ -256,7 +256,7 @@ def _meld_table(rules: RuleSet, validate: bool = False):
 class ActionCodec:
     """The integer actions of Rummy 51 under ``rules`` (see the module docstring)."""
 
-    def __init__(self, rules: RuleSet | None = None):
+    def __init__(self, rules: RuleSet | None = None) -> None:
         rules = RuleSet() if rules is None else rules
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")

@@ -146,7 +146,7 @@ class _Snapshot(_SequenceABC):
 
     __slots__ = ("_items", "_n")
 
-    def __init__(self, items: list, n: int):
+    def __init__(self, items: list, n: int) -> None:
         self._items = items
         self._n = n
 
@@ -303,7 +303,7 @@ class GameState(_MoveRules):
     ``turn_info``, ``history`` (every ``Record``, chance steps included), ``actions`` (the
     player actions, for ``replay``), ``result`` (a ``Result`` once over)."""
 
-    def __init__(self):  # use GameState.new
+    def __init__(self) -> None:  # use GameState.new
         self.rules: RuleSet
         self.n_players: int
         self.first: int

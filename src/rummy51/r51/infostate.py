@@ -36,7 +36,7 @@ class InfoStateLayout:
     """The pieces of the information-state tensor for ``rules`` and ``players``:
     ``pieces`` (``(name, size)``; the observation's pieces first), ``offsets``, ``size``."""
 
-    def __init__(self, rules: RuleSet, players: int):
+    def __init__(self, rules: RuleSet, players: int) -> None:
         self.rules = rules
         self.players = n = players
         self.observation = obs = layout_for(rules, players)

@@ -31,7 +31,7 @@ class Match:
     """
 
     def __init__(self, rules: RuleSet | None = None, players: int = 4, seed=None,
-                 first: int = 0):
+                 first: int = 0) -> None:
         self.rules = RuleSet() if rules is None else rules
         self.n_players = int(players)
         self.first = int(first)

@@ -77,7 +77,7 @@ class ObservationLayout:
     """The pieces of the observation tensor for ``rules`` and ``players``: ``pieces`` is a
     list of ``(name, size)``, ``offsets`` their starts, ``size`` the total."""
 
-    def __init__(self, rules: RuleSet, players: int):
+    def __init__(self, rules: RuleSet, players: int) -> None:
         self.rules = rules
         self.players = n = players
         self.card_block = rules.deck_size

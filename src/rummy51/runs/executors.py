@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from typing import Any
 
 from .signals import worker_init
@@ -81,7 +81,7 @@ def run_processes(todo: list[dict], workers: int, work: Work, done_cb: DoneCallb
             "importing the script), or pass workers=1") from None
 
 
-def drain(ex, todo, work: Work, done_cb: DoneCallback, window: int) -> None:
+def drain(ex: Executor, todo: Iterable[dict], work: Work, done_cb: DoneCallback, window: int) -> None:
     """Run ``work(spec)`` for every spec of ``todo`` on the executor ``ex``, at most
     ``window`` in flight, calling ``done_cb(spec, result)`` as each finishes. On an
     error or Ctrl-C the queued chunks are cancelled, the running ones finish and are
@@ -115,7 +115,7 @@ def drain(ex, todo, work: Work, done_cb: DoneCallback, window: int) -> None:
         ex.shutdown(wait=True, cancel_futures=True)
 
 
-def dask_client(scheduler, workers: int):
+def dask_client(scheduler: Any, workers: int) -> tuple[Any, Any, bool]:
     """``(client, cluster, own)``: the Dask client for ``scheduler`` (a Client, an
     address, or None for a local cluster of ``workers`` processes)."""
     try:
@@ -141,7 +141,7 @@ def dask_client(scheduler, workers: int):
         raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {why}") from None
 
 
-def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb: DoneCallback,
+def run_dask(todo: list[dict], scheduler: Any, workers: int, key_prefix: str, done_cb: DoneCallback,
              task: Callable[[dict], dict], unpack: Callable[[dict], Any] = lambda res: res) -> int:
     """Run ``task`` on every spec of ``todo`` on a Dask cluster, handing
     ``unpack(result)`` to ``done_cb``; returns the number of workers seen. A task's
@@ -190,7 +190,7 @@ def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb
                 cluster.close()
 
 
-def _scheduler_gone(client, e: Exception) -> bool:
+def _scheduler_gone(client: Any, e: Exception) -> bool:
     """Whether ``e`` (a future's error) means the scheduler went away, not a task's
     own failure: the connection closed or refused, the futures cancelled for it, or
     the client no longer running."""
@@ -203,7 +203,7 @@ def _scheduler_gone(client, e: Exception) -> bool:
     return isinstance(e, OSError) or getattr(client, "status", "running") != "running"
 
 
-def _address(client, scheduler) -> str:
+def _address(client: Any, scheduler: Any) -> str:
     if isinstance(scheduler, str):
         return scheduler
     return str(getattr(getattr(client, "scheduler", None), "address", None) or "its address")

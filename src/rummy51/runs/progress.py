@@ -12,7 +12,7 @@ class Progress:
     installed it shows nothing."""
 
     def __init__(self, enabled: bool | None, total: int, initial: int, desc: str,
-                 unit: str = " deals"):
+                 unit: str = " deals") -> None:
         if enabled is None:
             try:
                 enabled = sys.stderr.isatty()

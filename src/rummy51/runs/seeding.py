@@ -13,8 +13,11 @@ import numpy as np
 
 __all__ = ["seed_root", "chunk_seed", "chunk_rng"]
 
+#: What a study takes as ``seed``: entropy (an int or ints), a SeedSequence, a Generator or None
+SeedLike = int | Sequence[int] | np.random.SeedSequence | np.random.Generator | None
 
-def seed_root(seed) -> tuple[Any, tuple[int, ...]]:
+
+def seed_root(seed: SeedLike) -> tuple[Any, tuple[int, ...]]:
     """``(entropy, spawn_key)`` of the root SeedSequence for ``seed``.
 
     An int (or a sequence of ints) is the entropy itself; a SeedSequence gives its
@@ -42,12 +45,12 @@ def seed_root(seed) -> tuple[Any, tuple[int, ...]]:
     raise TypeError(f"seed must be an int >= 0, a SeedSequence, a Generator or None, got {seed!r}")
 
 
-def chunk_seed(entropy, spawn_key: Sequence[int], index: int) -> np.random.SeedSequence:
+def chunk_seed(entropy: int | Sequence[int], spawn_key: Sequence[int], index: int) -> np.random.SeedSequence:
     """The SeedSequence of chunk ``index``: ``SeedSequence(entropy, spawn_key).spawn(n)[index]``
     for any ``n > index`` (computed directly, without spawning the others)."""
     return np.random.SeedSequence(entropy, spawn_key=tuple(spawn_key) + (int(index),))
 
 
-def chunk_rng(entropy, spawn_key, index: int) -> np.random.Generator:
+def chunk_rng(entropy: int | Sequence[int], spawn_key: Sequence[int], index: int) -> np.random.Generator:
     """The PCG64 Generator of chunk ``index``."""
     return np.random.Generator(np.random.PCG64(chunk_seed(entropy, spawn_key, index)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
+from types import TracebackType
 from typing import Any
 
 from .progress import Progress
@@ -27,7 +28,7 @@ class Session:
     def __init__(self, run: RunDir | None, specs: list[dict], found: Mapping[int, Any],
                  info: Mapping[str, Any], progress: bool | None, desc: str,
                  on_chunk: Callable[[int, int, int], None] | None = None,
-                 t_start: float | None = None, unit: str = " deals"):
+                 t_start: float | None = None, unit: str = " deals") -> None:
         self.run = run
         self.specs = specs
         self.done = set(found)
@@ -65,7 +66,8 @@ class Session:
         self._signals.__enter__()
         return self
 
-    def __exit__(self, exc_type, exc, tb) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         sig = getattr(self, "_signals", None)
         if sig is not None:
             sig.__exit__(None, None, None)
@@ -82,7 +84,7 @@ class Session:
         if exc_type is not None and self.run is not None:
             self.run.release()   # on success ``finish`` lets go, after the final tables
 
-    def finish(self, elapsed: float, **fields) -> None:
+    def finish(self, elapsed: float, **fields: Any) -> None:
         """Mark the run finished (after the study wrote its final tables)."""
         if self.run is None:
             return

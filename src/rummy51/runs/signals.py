@@ -19,6 +19,8 @@ import os
 import signal
 import threading
 from collections.abc import Iterator
+from types import FrameType
+from typing import NoReturn
 
 __all__ = ["Terminated", "terminate_as_interrupt", "worker_init", "EXIT_TERMINATED"]
 
@@ -30,7 +32,8 @@ class Terminated(KeyboardInterrupt):
     """The run was stopped by SIGTERM (handled like Ctrl-C)."""
 
 
-def _raise_terminated(signum, frame):  # pragma: no cover - runs in a signal handler
+def _raise_terminated(signum: int, frame: FrameType | None) -> NoReturn:  # pragma: no cover
+    # (runs in a signal handler)
     raise Terminated(f"stopped by signal {signum}")
 
 

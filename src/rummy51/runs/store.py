@@ -23,7 +23,7 @@ import os
 import platform
 import threading
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,7 +62,7 @@ def fs_error(e: OSError, what: str) -> RunDirError:
 
 
 # --------------------------------------------------------------------------- small helpers
-def ranges(indices) -> list[list[int]]:
+def ranges(indices: Iterable[int]) -> list[list[int]]:
     """``[0, 1, 2, 5, 7, 8]`` -> ``[[0, 2], [5, 5], [7, 8]]`` (inclusive ranges)."""
     out: list[list[int]] = []
     for i in sorted(indices):
@@ -73,7 +73,7 @@ def ranges(indices) -> list[list[int]]:
     return out
 
 
-def unranges(rs) -> list[int]:
+def unranges(rs: Iterable[Sequence[int]]) -> list[int]:
     return [i for a, b in rs for i in range(a, b + 1)]
 
 
@@ -302,7 +302,7 @@ def read_chunk(path: Path, fmt: str, layout: ChunkLayout, config_hash: str,
 # --------------------------------------------------------------------------- run directory
 def new_manifest(kind: str, settings_json: Mapping, config_hash: str, seed: Mapping,
                  fmt: str | None, command: str | None, n_chunks: int,
-                 status: str = "running", **extra) -> dict:
+                 status: str = "running", **extra: Any) -> dict:
     """A fresh manifest of a ``kind`` run (``extra``: the study's own fields, such as
     its counts, placed before the versions)."""
     manifest = {
@@ -351,7 +351,7 @@ def _orphan_chunk_hashes(path: Path) -> set | None:
     return {_chunk_meta_hash(p) for p in files}
 
 
-def _a(word) -> str:
+def _a(word: object) -> str:
     """The article of a word: ``an 'odds'``, ``a 'games'``."""
     return "an" if isinstance(word, str) and word[:1].lower() in "aeiou" else "a"
 
@@ -364,7 +364,7 @@ class RunDir:
     the manifest's settings into the study's object and checks their hash;
     ``scan(specs, read)`` verifies the finished chunk files."""
 
-    def __init__(self, path: Path, manifest: dict):
+    def __init__(self, path: Path, manifest: dict) -> None:
         #: whether ``create`` took over the chunk files of a run whose manifest was lost
         self.adopted = False
         self.path = Path(path)
@@ -383,7 +383,7 @@ class RunDir:
         return self.chunks / f"chunk-{index:06d}.{self.fmt}"
 
     @classmethod
-    def create(cls, path, manifest: dict) -> RunDir:
+    def create(cls, path: str | os.PathLike, manifest: dict) -> RunDir:
         """A new run directory at ``path`` (new or empty). A directory whose
         ``manifest.json`` was lost but whose chunk files belong to these very settings
         (their settings hash) is taken over: its chunk files count as done once verified
@@ -415,7 +415,7 @@ class RunDir:
         return run
 
     @staticmethod
-    def read_manifest(path, kind: str) -> dict:
+    def read_manifest(path: str | os.PathLike, kind: str) -> dict:
         """The manifest of a ``kind`` run directory (``ValueError`` naming what is wrong)."""
         path = Path(path)
         if not path.is_dir():
@@ -439,10 +439,10 @@ class RunDir:
         return manifest
 
     @classmethod
-    def open(cls, path, kind: str) -> RunDir:
+    def open(cls, path: str | os.PathLike, kind: str) -> RunDir:
         return cls(Path(path), cls.read_manifest(path, kind))
 
-    def settings(self, parse: Callable[[Mapping], Any]):
+    def settings(self, parse: Callable[[Mapping], Any]) -> Any:
         """``parse(manifest["settings"])``, checked against the manifest's settings hash
         (the parsed object's ``config_hash``)."""
         where = self.path / "manifest.json"

@@ -198,7 +198,7 @@ class _Settings:
         by-turn chunks for each player count."""
         specs: list[dict] = []
 
-        def add(part, c, n, players=0):
+        def add(part, c, n, players=0) -> None:
             specs.append({"index": len(specs), "part": part, "config": c, "players": players,
                           "n": n})
 
@@ -404,7 +404,7 @@ def _decode(spec: Mapping, a: np.ndarray, i: np.ndarray, v: np.ndarray) -> dict[
 class _Totals:
     """Running sums of the chunks' counts (integers: order does not matter)."""
 
-    def __init__(self, s: _Settings):
+    def __init__(self, s: _Settings) -> None:
         C, P = len(s.configs), len(s.players)
         self.qi = {p: q for q, p in enumerate(s.players)}
         self.hist = np.zeros((C, 3, 4, s.bins), np.int64)

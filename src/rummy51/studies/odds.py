@@ -208,7 +208,7 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None
         _core.study_odds(cr, rng, hand_arr, pool, draws, spec["n"], fo, fx)
         return fo, fx
 
-    def done_cb(spec, res):
+    def done_cb(spec, res) -> None:
         results[spec["index"]] = res
 
     runs.run_threads([{"index": i, "n": n} for i, n in enumerate(sizes)], nthreads, work, done_cb)
