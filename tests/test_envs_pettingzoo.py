@@ -54,7 +54,7 @@ def test_seed_reproduces_a_deal():
     assert e.state.game.deck == first
     e.reset(seed=12)
     assert e.state.game.deck != first
-    from rummy51.engine import GameState
+    from rummy51.r51.engine import GameState
     assert GameState.new(e.rules, 3, seed=11).deck == first
     assert _random_deal(env(players=3), 5) == _random_deal(env(players=3), 5)
     e.reset()

@@ -37,7 +37,7 @@ import shlex
 import sys
 from typing import Optional, Sequence
 
-from .. import __version__
+from .._version import __version__
 from ..runs.executors import SchedulerLost
 from ..runs.signals import EXIT_TERMINATED, Terminated
 from ._common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,

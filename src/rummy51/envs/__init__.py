@@ -9,5 +9,8 @@
 
 They all stand on ``rummy51.r51.agent.AgentState`` (the integer codec, observations,
 chance nodes, resampling); docs/agents.md describes the encodings with examples. The
-optional libraries are imported only by the module that needs them.
+optional libraries are imported only by the module that needs them, so this package
+exports nothing itself: import the door you use.
 """
+
+__all__: list[str] = []

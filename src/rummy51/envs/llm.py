@@ -14,7 +14,7 @@ True
 what they have staged for an opening, and ``legal_actions``: every legal move as
 ``{"id", "text", "action"}`` (the integer id, the move as text, the move as JSON).
 ``apply_reply(state, reply)`` takes the model's answer: one of those texts or ids, or
-any legal move written out (``rummy51.engine.parse_action``); an opening may be
+any legal move written out (``rummy51.r51.engine.parse_action``); an opening may be
 given whole (``lay down 6S 7S 8S | 10D 10C 10H``) and is made as its staged melds
 then ``open``. A bad answer raises a one-line ``ValueError`` and changes nothing, so a
 harness can show the model the message and ask again.

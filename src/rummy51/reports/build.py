@@ -60,7 +60,7 @@ def build_report(runs: Iterable, title: Optional[str] = None, *, bootstrap: int 
     """The report of ``runs`` (run directories, or ``Run`` s from ``load_run``):
     headlines, the table of runs, the openings sections, then the games sections.
     ``bootstrap`` and ``seed`` set the rating intervals (``bradley_terry``)."""
-    from .. import __version__
+    from .._version import __version__
 
     runs = load_runs(runs)
     sections = opening_sections(runs)

@@ -23,7 +23,7 @@ KIND = "carousel"
 
 
 def load_carousel(path: Path):
-    """The loader of a carousel run (the study), for ``reports._model._LOADERS``."""
+    """The loader of a carousel run (the study), as ``reports._model``'s loader of kind "carousel" does."""
     from ..studies.carousel import CarouselStudy
 
     return CarouselStudy.load(path)

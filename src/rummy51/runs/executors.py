@@ -145,7 +145,7 @@ def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb
     """Run ``task`` on every spec of ``todo`` on a Dask cluster, handing
     ``unpack(result)`` to ``done_cb``; returns the number of workers seen. A task's
     result is a dict with ``index`` and ``version`` (the worker's rummy51 version)."""
-    from .. import __version__
+    from .._version import __version__
 
     client, cluster, own = dask_client(scheduler, workers)
     futures = []

@@ -4,8 +4,6 @@ Python engine, or by the C greedy game kernel when every seat is greedy), the ch
 files and the manifest."""
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,8 +18,12 @@ from ..carousel.bots import BOTS, CarefulBot, GreedyBot, make_bot
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
 from ._games_plan import deal_seeds
+from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
 
 KIND = "carousel"
+#: What the progress bar counts.
+LABEL = "carousel games"
+UNIT = " games"  # what the progress bar counts
 _CHUNK_TAG = "# rummy51-carousel-chunk "
 
 #: Defaults of ``simulate_carousel``.
@@ -73,55 +75,26 @@ def parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
         if key is None:
             raise ValueError(f"bots: {b!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
         names.append(key)
-    if not names:
-        raise ValueError("bots: the list is empty: give one bot per seat, like greedy,careful")
-    if players is None:
-        players = len(names) if len(names) > 1 else DEFAULTS["players"]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"bots: {len(names)} bots for {players} players: give one bot per "
-                         "seat (or one bot for every seat)")
-    return tuple(names), players
+    return seat_bots(tuple(names), players, DEFAULTS["players"], "greedy,careful")
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything that decides a run's records (the manifest's ``settings``)."""
+class Settings(TableSettings):
+    """Everything that decides a run's records (the manifest's ``settings``): the table,
+    the rules and the seed (``TableSettings``)."""
 
-    players: int
-    bots: tuple[str, ...]
-    games: int
-    chunk_size: int
     rules: CarouselRules
-    entropy: Any
-    spawn_key: tuple[int, ...]
 
     def to_json(self) -> dict:
-        return {"players": self.players, "bots": list(self.bots), "games": self.games,
-                "chunk_size": self.chunk_size, "rules": rules_to_dict(self.rules),
-                "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+        return self.table_json(rules_to_dict)
 
     @classmethod
     def from_json(cls, d: Mapping) -> "Settings":
-        ent = d["seed"]["entropy"]
-        return cls(players=int(d["players"]), bots=tuple(map(str, d["bots"])),
-                   games=int(d["games"]), chunk_size=int(d["chunk_size"]),
-                   rules=rules_from_dict(d["rules"]),
-                   entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
-                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]))
-
-    @property
-    def config_hash(self) -> str:
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+        return cls(**cls.table_fields(d, rules_from_dict))
 
     def plan(self) -> list[dict]:
-        rules = rules_to_dict(self.rules)
-        return [{"index": i, "game0": g0, "n": min(self.chunk_size, self.games - g0),
-                 "players": self.players, "bots": list(self.bots), "rules": rules,
-                 "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
-                for i, g0 in enumerate(range(0, self.games, self.chunk_size))]
+        """The chunks in seeding order: chunk i plays games ``game0 .. game0 + n - 1``."""
+        return self.chunk_specs("game0", rules=rules_to_dict(self.rules))
 
 
 # --------------------------------------------------------------------------- one game
@@ -350,7 +323,7 @@ def play_chunk(spec: Mapping) -> dict:
     """Play one chunk's games; returns its columns, the seconds, rounds and turns. Tables
     the C kernel plays (``uses_kernel`` with ``spec["engine"]``, default "auto") are
     played there: the same records."""
-    from .. import __version__
+    from .._version import __version__
 
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])
@@ -405,23 +378,77 @@ def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     return None
 
 
+# --------------------------------------------------------------------------- records
+def record_columns(settings: Settings) -> tuple[str, ...]:
+    """The chunk columns of a run (the same for every run)."""
+    return CHUNK_COLUMNS
+
+
+def units(settings: Settings, cols: Mapping[str, np.ndarray]) -> int:
+    """Games in the chunk columns ``cols`` (each has one last round a seat)."""
+    return int(np.asarray(cols["last_round"]).sum()) // settings.players
+
+
+def frame(cols: Mapping[str, np.ndarray], settings: Settings):
+    import pandas as pd
+
+    p = settings.players
+    seat = np.asarray(cols["seat"], np.int8)
+    names = list(dict.fromkeys(settings.bots))
+    codes = np.array([names.index(b) for b in settings.bots], np.int64)
+    kt = pd.array(np.asarray(cols["knock_turn"], np.int64), dtype="Int16")
+    kt[np.asarray(cols["knock_turn"]) < 0] = pd.NA
+    return pd.DataFrame({
+        "game": np.asarray(cols["game"], np.int64),
+        "round": np.asarray(cols["round"], np.int16),
+        "seat": seat,
+        "bot": pd.Categorical.from_codes(codes[seat.astype(np.int64)], categories=names)
+        if len(seat) else pd.Categorical([], categories=names),
+        "position": ((seat.astype(np.int64) - np.asarray(cols["dealer"], np.int64) - 1) % p
+                     ).astype(np.int8),
+        "dealer": np.asarray(cols["dealer"], np.int8),
+        "score": np.asarray(cols["score"], np.int32),
+        "points": np.asarray(cols["points"], np.int16),
+        "won": np.asarray(cols["won"]).astype(bool),
+        "knocked": np.asarray(cols["knocked"]).astype(bool),
+        "went_out": np.asarray(cols["went_out"]).astype(bool),
+        "undercut": np.asarray(cols["undercut"]).astype(bool),
+        "round_length": np.asarray(cols["round_length"], np.int16),
+        "end": pd.Categorical.from_codes(np.asarray(cols["end"], np.int64), categories=list(ENDS))
+        if len(seat) else pd.Categorical([], categories=list(ENDS)),
+        "knock_turn": kt,
+        "turns": np.asarray(cols["turns"], np.int16),
+        "total": np.asarray(cols["total"], np.int32),
+        "last_round": np.asarray(cols["last_round"]).astype(bool),
+        "final": np.asarray(cols["final"], np.int32),
+        "won_game": np.asarray(cols["won_game"]).astype(bool),
+    })
+
+
+def cols_of(df) -> dict[str, np.ndarray]:
+    out = {}
+    for c in CHUNK_COLUMNS:
+        if c == "end":
+            v = df["end"]
+            out[c] = (v.cat.codes if hasattr(v, "cat") else v.map({e: i for i, e in enumerate(ENDS)})
+                      ).to_numpy(np.int64)
+        elif c == "knock_turn":
+            out[c] = df[c].astype("Int64").fillna(-1).to_numpy(np.int64)
+        else:
+            out[c] = df[c].astype(np.int64).to_numpy(np.int64)
+    return out
+
+
+
+# --------------------------------------------------------------------------- chunk files
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, LAYOUT, res["cols"],
-                     {"chunk": spec["index"], "config_hash": run.hash, "game0": spec["game0"],
-                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
-                      "turns": int(res["turns"])})
+    write_chunk_file(run, spec, res, LAYOUT, "game0")
 
 
 def chunk_reader(run: runs.RunDir):
+    """Reads a chunk file of ``run`` back to its verified result."""
     def read(path, spec: Mapping) -> dict:
-        meta, raw = runs.read_chunk(path, run.fmt, LAYOUT, run.hash,
-                                    {"chunk": spec["index"], "game0": spec["game0"], "n": spec["n"]})
-        cols = {c: raw[c].astype(DTYPES[c]) for c in CHUNK_COLUMNS}
-        why = check_cols(spec, cols)
-        if why:
-            raise ValueError(why)
-        return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
-                "turns": int(meta.get("turns", 0))}
+        return read_chunk_file(run, path, spec, LAYOUT, "game0", check_cols)
     return read
 
 

@@ -42,133 +42,62 @@ resumed run equals an uninterrupted one. Run directories as every study's (kind
 """
 from __future__ import annotations
 
-import json
-import math
-import os
+import dataclasses
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from types import ModuleType
+from typing import Any, Callable, ClassVar, Optional
 
 import numpy as np
 
-from .. import runs
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
 from ..carousel.bots import make_bot
 from ..carousel.rules import CarouselRules
 from ..stats import Z95, proportion
+from . import _carousel_plan
 from ._carousel_plan import (
-    CHUNK_COLUMNS,
     DEFAULTS,
-    DTYPES,
     ENDS,
     KIND,
     Settings,
-    check_cols,
-    chunk_reader,
     game_seeds,
-    new_manifest,
     parse_bots,
-    play_chunk,
     play_recorded,
-    read_manifest,
     uses_kernel,
-    write_chunk,
 )
-from ._common import RunFacts, compare_settings, json_records, unfinished
+from ._runner import (ChunkStudy, default_command, execute, length_stats, mean_se, rate, run_args,
+                      start)
 
 __all__ = ["CarouselStudy", "simulate_carousel", "KIND", "ENDS", "DEFAULTS"]
 
 
-# --------------------------------------------------------------------------- helpers
-def _frame(cols: Mapping[str, np.ndarray], settings: Settings):
-    import pandas as pd
-
-    p = settings.players
-    seat = np.asarray(cols["seat"], np.int8)
-    names = list(dict.fromkeys(settings.bots))
-    codes = np.array([names.index(b) for b in settings.bots], np.int64)
-    kt = pd.array(np.asarray(cols["knock_turn"], np.int64), dtype="Int16")
-    kt[np.asarray(cols["knock_turn"]) < 0] = pd.NA
-    return pd.DataFrame({
-        "game": np.asarray(cols["game"], np.int64),
-        "round": np.asarray(cols["round"], np.int16),
-        "seat": seat,
-        "bot": pd.Categorical.from_codes(codes[seat.astype(np.int64)], categories=names)
-        if len(seat) else pd.Categorical([], categories=names),
-        "position": ((seat.astype(np.int64) - np.asarray(cols["dealer"], np.int64) - 1) % p
-                     ).astype(np.int8),
-        "dealer": np.asarray(cols["dealer"], np.int8),
-        "score": np.asarray(cols["score"], np.int32),
-        "points": np.asarray(cols["points"], np.int16),
-        "won": np.asarray(cols["won"]).astype(bool),
-        "knocked": np.asarray(cols["knocked"]).astype(bool),
-        "went_out": np.asarray(cols["went_out"]).astype(bool),
-        "undercut": np.asarray(cols["undercut"]).astype(bool),
-        "round_length": np.asarray(cols["round_length"], np.int16),
-        "end": pd.Categorical.from_codes(np.asarray(cols["end"], np.int64), categories=list(ENDS))
-        if len(seat) else pd.Categorical([], categories=list(ENDS)),
-        "knock_turn": kt,
-        "turns": np.asarray(cols["turns"], np.int16),
-        "total": np.asarray(cols["total"], np.int32),
-        "last_round": np.asarray(cols["last_round"]).astype(bool),
-        "final": np.asarray(cols["final"], np.int32),
-        "won_game": np.asarray(cols["won_game"]).astype(bool),
-    })
-
-
-def _cols_of(df) -> dict[str, np.ndarray]:
-    out = {}
-    for c in CHUNK_COLUMNS:
-        if c == "end":
-            v = df["end"]
-            out[c] = (v.cat.codes if hasattr(v, "cat") else v.map({e: i for i, e in enumerate(ENDS)})
-                      ).to_numpy(np.int64)
-        elif c == "knock_turn":
-            out[c] = df[c].astype("Int64").fillna(-1).to_numpy(np.int64)
-        else:
-            out[c] = df[c].astype(np.int64).to_numpy(np.int64)
-    return out
-
-
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    n = x.size
-    if n == 0:
-        return float("nan"), float("nan")
-    return float(x.mean()), (float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"))
-
-
-def _rate(prefix: str, k: int, n: int) -> dict:
-    p, lo, hi = proportion(int(k), int(n))
-    return {f"{prefix}_rate": float(p), f"{prefix}_lo": float(lo), f"{prefix}_hi": float(hi)}
-
-
+# --------------------------------------------------------------------------- tables
 def _group(g, games) -> dict:
     n = len(g)
     out: dict[str, Any] = {"player_rounds": n}
     for name, col in (("round_win", "won"), ("knock", "knocked"), ("out", "went_out")):
         k = int(g[col].sum())
         out[f"{name}s"] = k
-        out.update(_rate(name, k, n))
+        out.update(rate(name, k, n))
     knocks = int(g["knocked"].sum() + g["went_out"].sum())
     cut = int(g["undercut"].sum())
     out["undercuts"] = cut
-    out.update(_rate("undercut", cut, knocks))
-    m, se = _mean_se(g["score"].to_numpy(np.float64))
+    out.update(rate("undercut", cut, knocks))
+    m, se = mean_se(g["score"].to_numpy(np.float64))
     out.update(mean_score=m, mean_score_se=se)
-    m, se = _mean_se(g["points"].to_numpy(np.float64))
+    m, se = mean_se(g["points"].to_numpy(np.float64))
     out.update(mean_points=m, mean_points_se=se)
     gn = len(games)
     gw = int(games["won_game"].sum())
-    out.update(player_games=gn, game_wins=gw, **_rate("game_win", gw, gn))
-    m, se = _mean_se(games["final"].to_numpy(np.float64))
+    out.update(player_games=gn, game_wins=gw, **rate("game_win", gw, gn))
+    m, se = mean_se(games["final"].to_numpy(np.float64))
     out.update(mean_final=m, mean_final_se=se)
     return out
 
 
 # --------------------------------------------------------------------------- the study
 @dataclass(frozen=True, eq=False)
-class CarouselStudy(RunFacts):
+class CarouselStudy(ChunkStudy):
     """The records of a batch of Carousel games, and the tables computed from them.
 
     ``records``: one row per (game, round, seat) (module docstring). Tables (pandas
@@ -176,17 +105,17 @@ class CarouselStudy(RunFacts):
     ``score_distribution()``, ``games()``. Rates come with 95 % Wilson intervals
     (``_lo``/``_hi``), means with their standard errors (``_se``)."""
 
-    records: Any
-    players: int
-    bots: tuple[str, ...]
     games_total: int
     rules: CarouselRules
     chunk_size: int = DEFAULTS["chunk_size"]
     compute_seconds: float = float("nan")
 
+    _plan: ClassVar[ModuleType] = _carousel_plan
+
     def _settings(self) -> Settings:
-        return Settings(self.players, tuple(self.bots), self.games_total, self.chunk_size,
-                        self.rules, self.entropy, tuple(self.spawn_key))
+        return Settings(players=self.players, bots=tuple(self.bots), games=self.games_total,
+                        chunk_size=self.chunk_size, rules=self.rules, entropy=self.entropy,
+                        spawn_key=tuple(self.spawn_key))
 
     @property
     def rounds(self) -> int:
@@ -212,10 +141,6 @@ class CarouselStudy(RunFacts):
         out.insert(3, "rounds", (last["round"].to_numpy(np.int64) + 1))
         out["rounds_won"] = won
         return out
-
-    def same_records(self, other: "CarouselStudy") -> bool:
-        return (self._settings() == other._settings()
-                and self.records.reset_index(drop=True).equals(other.records.reset_index(drop=True)))
 
     def replay(self, game: int):
         """Play game ``game`` again from its seeds with fresh bots; the finished
@@ -278,23 +203,18 @@ class CarouselStudy(RunFacts):
         n = len(d)
         row: dict[str, Any] = {"games": self.games_done, "rounds": n, "players": self.players}
         per_game = d.groupby("game")["round"].max().to_numpy(np.float64) + 1
-        m, se = _mean_se(per_game)
+        m, se = mean_se(per_game)
         row.update(rounds_per_game=m, rounds_per_game_se=se)
         ends = d["end"].astype(str).value_counts()
         for e in ENDS:
             k = int(ends.get(e, 0))
             row[f"{e}_rounds"] = k
-            row.update(_rate(e, k, n))
+            row.update(rate(e, k, n))
         knocked = int(ends.get("knock", 0) + ends.get("out", 0))
         cut = int(r["undercut"].sum())
         row["undercuts"] = cut
-        row.update(_rate("undercut", cut, knocked))
-        length = d["round_length"].to_numpy(np.float64)
-        m, se = _mean_se(length)
-        row.update(mean_round_length=m, mean_round_length_se=se,
-                   median_round_length=float(np.median(length)) if n else float("nan"),
-                   p90_round_length=float(np.percentile(length, 90)) if n else float("nan"),
-                   turns=int(length.sum()))
+        row.update(rate("undercut", cut, knocked))
+        row.update(length_stats("round", d["round_length"].to_numpy(np.float64)))
         return pd.DataFrame([row])
 
     def knock_possible(self, t_max: int = 12):
@@ -358,104 +278,18 @@ class CarouselStudy(RunFacts):
             "workers": self.workers, "backend": self.backend, "z": Z95,
         }
 
-    def to_dict(self) -> dict:
-        return {"meta": self.meta(), "overview": json_records(self.overview())[0],
-                "summary": json_records(self.summary())}
-
-    def save(self, path, fmt: Optional[str] = None) -> Path:
-        """Write ``records.parquet`` (or ``.csv``), ``summary.csv``, ``overview.csv`` and
-        ``results.json`` into ``path`` (and a manifest if there is none)."""
-        path = Path(path)
-        runs.make_dirs(path)
-        mf = path / "manifest.json"
-        if mf.exists():
-            manifest = read_manifest(path)
-            if manifest.get("config_hash") != self._settings().config_hash:
-                raise ValueError(f"{path} holds a run with other settings: choose another directory")
-            fmt = fmt or manifest.get("chunk_format")
-        fmt = runs.chunk_format(fmt)
-        if not mf.exists():
-            manifest = new_manifest(self._settings(), fmt, None, self.chunks,
-                                    status="finished" if self.complete else "partial")
-            runs.atomic_write_text(mf, json.dumps(manifest, indent=1) + "\n")
-        target = path / f"records.{fmt}"
-        if fmt == "parquet":
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            table = pa.Table.from_pandas(self.records, preserve_index=False)
-            runs.atomic_write_file(target, lambda f: pq.write_table(table, f))
-        else:
-            runs.atomic_write_text(target, self.records.to_csv(index=False))
-        runs.atomic_write_text(path / "summary.csv", self.summary().to_csv(index=False))
-        runs.atomic_write_text(path / "overview.csv", self.overview().to_csv(index=False))
-        runs.atomic_write_text(path / "results.json", json.dumps(self.to_dict(), indent=1) + "\n")
-        return path
-
-    @classmethod
-    def load(cls, path, partial: bool = False) -> "CarouselStudy":
-        """Read a carousel run directory back (``partial=True``: an unfinished one, from
-        its verified chunk files)."""
-        import pandas as pd
-
-        path = Path(path)
-        manifest = read_manifest(path)
-        try:
-            settings = Settings.from_json(manifest["settings"])
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"{path / 'manifest.json'} has bad settings ({e})") from None
-        specs = settings.plan()
-        meta: dict = {}
-        res = path / "results.json"
-        if res.exists():
-            try:
-                meta = json.loads(res.read_text(encoding="utf-8")).get("meta", {})
-            except (OSError, ValueError):
-                meta = {}
-        rec = next((f for f in (path / "records.parquet", path / "records.csv") if f.exists()), None)
-        if manifest.get("status") == "finished" and rec is not None:
-            df = pd.read_parquet(rec) if rec.suffix == ".parquet" else pd.read_csv(rec)
-            cols = _cols_of(df)
-            return cls._make(settings, _frame(cols, settings), chunks=len(specs),
-                             chunks_done=len(specs),
-                             elapsed=meta.get("elapsed_s") or float("nan"),
-                             compute_seconds=meta.get("compute_s") or float("nan"),
-                             workers=meta.get("workers", 1), backend=meta.get("backend", "local"),
-                             directory=str(path))
-        if not partial:
-            raise unfinished(path)
-        run = runs.RunDir.open(path, KIND)
-        found = run.scan(specs, chunk_reader(run), rename=False)
-        return cls._from_results(settings, found, chunks=len(specs), chunks_done=len(found),
-                                 directory=str(path))
-
     @classmethod
     def _make(cls, settings: Settings, records, **kw) -> "CarouselStudy":
         return cls(records=records, players=settings.players, bots=settings.bots,
                    games_total=settings.games, rules=settings.rules, entropy=settings.entropy,
                    spawn_key=settings.spawn_key, chunk_size=settings.chunk_size, **kw)
 
-    @classmethod
-    def _from_results(cls, settings: Settings, found: Mapping[int, dict], **kw) -> "CarouselStudy":
-        order = sorted(found)
-        cols = {c: np.concatenate([found[i]["cols"][c] for i in order])
-                if order else np.zeros(0, DTYPES[c]) for c in CHUNK_COLUMNS}
-        kw.setdefault("compute_seconds", float(sum(found[i]["seconds"] for i in order)))
-        return cls._make(settings, _frame(cols, settings), **kw)
-
 
 # --------------------------------------------------------------------------- the run
 def simulate_carousel(
-    players: Optional[int] = None,
-    bots=None,
-    games: Optional[int] = None,
-    rules: Optional[CarouselRules] = None,
-    seed=None,
-    workers: Optional[int] = None,
-    chunk_size: Optional[int] = None,
-    out=None,
-    resume=None,
-    progress: Optional[bool] = None,
+    players: Optional[int] = None, bots=None, games: Optional[int] = None,
+    rules: Optional[CarouselRules] = None, seed=None, workers: Optional[int] = None,
+    chunk_size: Optional[int] = None, out=None, resume=None, progress: Optional[bool] = None,
     *,
     backend: str = "local",
     scheduler=None,
@@ -486,13 +320,9 @@ def simulate_carousel(
       setting of the run.
     """
     t_start = time.perf_counter()
-    if backend not in ("local", "dask"):
-        raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise ValueError("scheduler is only used with backend='dask'")
-    nworkers = (os.cpu_count() or 1) if workers is None else int_arg("workers", workers, 1, 4096)
-    if out is not None and resume is not None and Path(out) != Path(resume):
-        raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
+    args = run_args(seed=seed, workers=workers, out=out, resume=resume, chunk_format=chunk_format,
+                    progress=progress, backend=backend, scheduler=scheduler, on_chunk=on_chunk,
+                    t_start=t_start)
     if rules is not None and not isinstance(rules, CarouselRules):
         raise TypeError(f"rules must be a CarouselRules, got {type(rules).__name__}")
     given: dict[str, Any] = {
@@ -503,76 +333,23 @@ def simulate_carousel(
     }
     if bots is not None or players is not None:
         given["bots"], given["players"] = parse_bots(bots, players)
-    run: Optional[runs.RunDir] = None
-    if resume is not None:
-        run = runs.RunDir.open(resume, KIND)
-        settings = run.settings(Settings.from_json)
-        cmp = dict(given)
-        cmp["seed"] = None if seed is None else runs.seed_root(seed)
-        compare_settings(resume, settings, cmp)
-        run.check_resume_format(chunk_format)
-    else:
-        entropy, spawn_key = runs.seed_root(seed)
+
+    def new_settings(entropy, spawn_key) -> Settings:
         if given["bots"] is None:
             given["bots"], given["players"] = parse_bots(None, None)
         n = given["players"]
-        if rules is None:
-            rules = CarouselRules.for_players(n)
-        elif rules.players != n:
-            import dataclasses
+        table_rules = (CarouselRules.for_players(n) if rules is None
+                       else rules if rules.players == n else dataclasses.replace(rules, players=n))
+        return Settings(players=n, bots=given["bots"],
+                        games=DEFAULTS["games"] if given["games"] is None else given["games"],
+                        chunk_size=DEFAULTS["chunk_size"] if given["chunk_size"] is None
+                        else given["chunk_size"],
+                        rules=table_rules, entropy=entropy, spawn_key=spawn_key)
 
-            rules = dataclasses.replace(rules, players=n)
-        settings = Settings(players=n, bots=given["bots"],
-                            games=DEFAULTS["games"] if given["games"] is None else given["games"],
-                            chunk_size=DEFAULTS["chunk_size"] if given["chunk_size"] is None
-                            else given["chunk_size"],
-                            rules=rules, entropy=entropy, spawn_key=spawn_key)
+    run, settings = start(_carousel_plan, args, given, new_settings)
     in_c = uses_kernel(settings.bots, settings.rules, engine)
-    specs = settings.plan()
-    for spec in specs:
-        spec["engine"] = engine
     if command is None:
-        command = "rummy51.simulate_carousel(" + ", ".join(
-            f"{k}={v!r}" for k, v in (("players", players), ("bots", bots), ("games", games),
-                                      ("seed", seed)) if v is not None) + ")"
-    if out is not None and resume is None:
-        fmt = runs.chunk_format(chunk_format)
-        run = runs.RunDir.create(out, new_manifest(settings, fmt, command, len(specs)))
-    found: dict[int, dict] = {}
-    if run is not None and (resume is not None or run.adopted):
-        found = run.scan(specs, chunk_reader(run))
-    session = runs.Session(run, specs, found, {"backend": backend, "workers": nworkers,
-                                               "command": command,
-                                               "engine": "c" if in_c else "python"},
-                           progress, "carousel games", on_chunk, t_start, unit=" games")
-
-    def done_cb(spec, res):
-        why = check_cols(spec, res["cols"])
-        if why:
-            raise RuntimeError(f"chunk {spec['index']} came back wrong: {why}")
-        if run is not None:
-            write_chunk(run, spec, res)
-        found[spec["index"]] = res
-        session.chunk_done(spec)
-
-    todo = session.todo
-    used = nworkers
-    with session:
-        if backend == "local":
-            used = max(1, min(nworkers, len(todo)))
-            runs.run_processes(todo, nworkers, play_chunk, done_cb)
-        else:
-            used = runs.run_dask(todo, scheduler, nworkers,
-                                 f"rummy51-carousel-{settings.config_hash}", done_cb,
-                                 task=play_chunk)
-    elapsed = session.elapsed
-    study = CarouselStudy._from_results(settings, found, chunks=len(specs),
-                                        chunks_done=len(session.done), elapsed=elapsed,
-                                        deals_run=sum(s["n"] for s in session.todo),
-                                        chunks_run=len(session.todo),
-                                        workers=used if todo else nworkers, backend=backend,
-                                        directory=None if run is None else str(run.path))
-    if run is not None:
-        study.save(run.path, fmt=run.fmt)
-    session.finish(elapsed, records_format=None if run is None else run.fmt)
-    return study
+        command = default_command("simulate_carousel", players=players, bots=bots, games=games,
+                                  seed=seed)
+    return execute(_carousel_plan, CarouselStudy, settings, run, args, command=command, in_c=in_c,
+                   spec_extra={"engine": engine})
