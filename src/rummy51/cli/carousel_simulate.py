@@ -3,7 +3,7 @@
 ``add_simulate_parser(carousel_subparsers)`` adds the ``simulate`` command to the
 subparsers of the ``carousel`` command group (beside ``best``); the parsed namespace
 has ``_carousel_run`` (this module's ``run_simulate``), which returns the exit status.
-Every ``CarouselRules`` field is a flag (``rummy51.carousel.cli.add_rule_options``),
+Every ``CarouselRules`` field is a flag (``carousel_options.add_rule_options``),
 ``--rules NAME`` a preset; ``--scheduler`` alone means ``--backend dask``::
 
     rummy51 carousel simulate --players 4 --bots greedy,careful,random,greedy --games 200 \\
@@ -18,14 +18,13 @@ import re
 import shlex
 
 from ..stats import Z95
+from .carousel_options import ANY, RULE_FLAGS, add_rule_options, flag_words, rules_from_args
 
 __all__ = ["add_simulate_parser", "run_simulate"]
 
 
 def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``simulate`` on the ``carousel`` subparsers object."""
-    from .cli import add_rule_options
-
     p = subparsers.add_parser(
         "simulate", help="play whole Carousel games between bots and record every round",
         description="Play whole Carousel games (rounds to the target score) between bots; "
@@ -81,8 +80,6 @@ _PARAMS = ("games", "chunk_size", "workers", "players", "bots", "seed", "backend
 def _flag_words(msg: str) -> str:
     """A ``simulate_carousel`` message in flag words (``games must be`` -> ``--games must
     be``, ``give either out (...) or resume`` -> ``--out`` / ``--resume``)."""
-    from .cli import flag_words
-
     msg = flag_words(msg)
     msg = re.sub(r"^(%s)\b" % "|".join(_PARAMS), lambda m: "--" + m.group(1).replace("_", "-"),
                  msg)
@@ -126,8 +123,6 @@ def study_text(st) -> str:
 def _command(args) -> str:
     """The command line of the run, for its manifest: the main CLI's own argv when it
     parsed it, else rebuilt from the options given."""
-    from .cli import RULE_FLAGS, ANY
-
     argv = getattr(args, "_argv", None)
     if argv is not None:
         return " ".join(["rummy51"] + [shlex.quote(a) for a in argv])
@@ -163,7 +158,6 @@ def _run_players(where) -> "int | None":
 def run_simulate(args) -> int:
     """Execute a parsed ``carousel simulate`` namespace; returns the exit status."""
     from ..studies.carousel import simulate_carousel
-    from .cli import rules_from_args
 
     backend = args.backend or ("dask" if args.scheduler else "local")
     if args.scheduler and backend != "dask":
