@@ -13,7 +13,7 @@ from rummy51 import _carousel
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import DrawRecord, KnockRecord, MeldRecord, PassRecord
 from rummy51.carousel.bots import CarefulBot, GreedyBot, RandomBot
-from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
+from rummy51.cli.carousel_simulate import add_simulate_parser, run_simulate
 from rummy51.carousel.solver import GaveUp, reconstruction_error
 from rummy51.studies import _carousel_plan as plan
 from rummy51.studies._carousel_plan import (CHUNK_COLUMNS, DTYPES, kernel_rules,

@@ -19,7 +19,7 @@ import rummy51.cli as top
 from rummy51.cards import to_codes
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.bots import GreedyBot
-from rummy51.carousel.cli_play import _Game
+from rummy51.cli.carousel_play import _Game
 from rummy51.carousel.engine import GameState
 
 CYCLE = "meld best\nknock\ndraw\npass\n"

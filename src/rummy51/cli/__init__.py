@@ -43,7 +43,7 @@ from ..runs.signals import EXIT_TERMINATED, Terminated
 from ._common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
                       add_format_options, add_hand_arguments, add_rule_options, read_hands,
                       in_option_words, rules_from_args)
-from . import best, odds, play, report, rules, simulate
+from . import best, carousel, odds, play, report, rules, simulate
 
 __all__ = [
     "main",
@@ -82,9 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(subparsers)
     play.add_parser(subparsers)
     rules.add_parser(subparsers)
-    from ..carousel import cli as carousel_cli
-
-    carousel_cli.add_parser(subparsers)   # best, simulate
+    carousel.add_parser(subparsers)   # best, simulate, play, rules
     return parser
 
 
