@@ -1,5 +1,5 @@
-"""The ``carousel best`` command: ``rummy51.carousel.cli.main`` and ``add_parser`` under
-another argparse program (as the package's main CLI wires it)."""
+"""The ``carousel best`` command: ``rummy51 carousel ...`` (``rummy51.cli.carousel``) and
+its ``add_parser`` under another argparse program (as the package's main CLI wires it)."""
 from __future__ import annotations
 
 import argparse
@@ -7,14 +7,21 @@ import json
 
 import pytest
 
-from rummy51.carousel import cli
+import rummy51.cli
+from rummy51.cli import carousel as cli
+from rummy51.cli import carousel_options
 
 TABLE = "6S 7S 8S | 9H 9D 9C"
 HAND = "5S 9S JK 2C"
 
 
+def main(argv):
+    """``rummy51 carousel ARGV``: the exit status."""
+    return rummy51.cli.main(["carousel", *argv])
+
+
 def test_best_prints_table_cards_points_and_knock(capsys):
-    assert cli.main(["best", "--table", TABLE, "--hand", HAND]) == 0
+    assert main(["best", "--table", TABLE, "--hand", HAND]) == 0
     out, err = capsys.readouterr()
     assert err == ""
     lines = out.splitlines()
@@ -27,7 +34,7 @@ def test_best_prints_table_cards_points_and_knock(capsys):
 
 
 def test_best_json(capsys):
-    assert cli.main(["best", "--table", TABLE, "--hand", HAND, "--json"]) == 0
+    assert main(["best", "--table", TABLE, "--hand", HAND, "--json"]) == 0
     out, _ = capsys.readouterr()
     data = json.loads(out)
     assert data["points_left"] == 2 and data["cards_played"] == 3
@@ -40,24 +47,24 @@ def test_best_json(capsys):
 
 
 def test_best_no_legal_play_and_empty_table(capsys):
-    assert cli.main(["best", "--table", "QH KH AH", "--hand", "2H 3H"]) == 0
+    assert main(["best", "--table", "QH KH AH", "--hand", "2H 3H"]) == 0
     out, _ = capsys.readouterr()
     assert "cards played: none (no legal play)" in out and "points left:  5" in out
-    assert cli.main(["best", "--hand", "7S 8S 9S 2C", "--json"]) == 0
+    assert main(["best", "--hand", "7S 8S 9S 2C", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["points_left"] == 2 and data["table"] == ["7S 8S 9S"]
 
 
 def test_rule_options(capsys):
     # one deck: the second 5S does not exist
-    assert cli.main(["best", "--table", "5S 6S 7S", "--hand", "5S", "--players", "2"]) == 2
+    assert main(["best", "--table", "5S 6S 7S", "--hand", "5S", "--players", "2"]) == 2
     assert "but --decks is 1" in capsys.readouterr().err
     # one joker per meld: 4S 5S with two jokers is no meld
-    assert cli.main(["best", "--hand", "4S 5S JK JK", "--max-jokers-per-meld", "1", "--json"]) == 0
+    assert main(["best", "--hand", "4S 5S JK JK", "--max-jokers-per-meld", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["cards_played"] == 3
-    assert cli.main(["best", "--table", "QS KS AS", "--hand", "2C", "--no-ace-high"]) == 2
+    assert main(["best", "--table", "QS KS AS", "--hand", "2C", "--no-ace-high"]) == 2
     assert "the ace is low only" in capsys.readouterr().err
-    assert cli.main(["best", "--hand", "2C 3C", "--knock-limit", "4", "--json"]) == 0
+    assert main(["best", "--hand", "2C 3C", "--knock-limit", "4", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["can_knock"] is False
 
 
@@ -71,19 +78,19 @@ def test_rule_options(capsys):
     (["best", "--hand", "2C", "--decks", "3"], "--decks must be 1..2, got 3"),
     (["best", "--hand", "2C", "--players", "x"], "'x' is not a whole number"),
     (["best", "--hand", "2C", "--bogus"], "unrecognized arguments: --bogus"),
-    ([], "the following arguments are required: command"),
+    ([], "the following arguments are required: COMMAND"),
     (["worst"], "invalid choice: 'worst'"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, message):
-    assert cli.main(argv) == 2
+    assert main(argv) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.count("\n") == 1 and err.startswith("error: ") and message in err, err
+    assert err.count("\n") == 1 and err.startswith("rummy51: error: ") and message in err, err
     assert "Traceback" not in err
 
 
 def test_help_exits_0(capsys):
-    assert cli.main(["best", "--help"]) == 0
+    assert main(["best", "--help"]) == 0
     assert "--table" in capsys.readouterr().out
 
 
@@ -129,7 +136,7 @@ def test_under_the_package_main_cli(monkeypatch, capsys):
     ``add_parser`` call), output and errors follow the main CLI's conventions."""
     import rummy51.cli as top
 
-    # the main CLI registers it itself (build_parser calls carousel.cli.add_parser)
+    # the main CLI registers it itself (build_parser calls cli.carousel.add_parser)
     assert top.main(["carousel", "best", "--table", TABLE, "--hand", HAND]) == 0
     assert "points left:  2" in capsys.readouterr().out
     assert top.main(["carousel", "best", "--table", "6S 7S 9S", "--hand", "5S"]) == 2
@@ -146,7 +153,7 @@ from typing import Optional  # noqa: E402
 
 import rummy51.cli as top  # noqa: E402
 from rummy51.carousel import CarouselRules  # noqa: E402
-from rummy51.carousel import cli_simulate  # noqa: E402
+from rummy51.cli import carousel_simulate as cli_simulate  # noqa: E402
 from rummy51.carousel.presets import PRESETS, preset  # noqa: E402
 
 COMMANDS = (["carousel", "best", "--hand", "2C"], ["carousel", "simulate"], ["carousel", "play"])
@@ -189,7 +196,7 @@ def _other_value(f):
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: c[1])
 def test_every_rules_field_is_a_flag_of_every_command(command, f):
     """Generated from the dataclass: a new field gets its flag in best, simulate and play."""
-    from rummy51.carousel.cli import rules_from_args
+    from rummy51.cli.carousel_options import rules_from_args
 
     words, value = _other_value(f)
     args = _parse(command + words)
@@ -207,7 +214,6 @@ def test_flags_come_from_the_fields_of_the_dataclass(monkeypatch):
     """A field added to the rules (like the coming ``stock_out``) becomes a flag, its
     choices read from the rules' module, its help from the docstring."""
     import sys
-    from rummy51.carousel import cli as ccli
 
     @dataclasses.dataclass(frozen=True, kw_only=True)
     class Rules:
@@ -222,7 +228,7 @@ def test_flags_come_from_the_fields_of_the_dataclass(monkeypatch):
 
     monkeypatch.setattr(sys.modules[__name__], "STOCK_OUTS", ("exhauster", "finder"),
                         raising=False)
-    specs = dict(ccli._rule_specs(Rules))
+    specs = dict(carousel_options._rule_specs(Rules))
     assert set(specs) == {"stock_out", "knock_limit", "sharp"}
     assert specs["stock_out"]["choices"] == ("exhauster", "finder")
     assert "who has the last turns" in specs["stock_out"]["help"]
@@ -354,7 +360,7 @@ def test_simulate_with_rule_flags_and_preset(tmp_path, capsys):
 
 
 def test_old_spellings_still_work():
-    from rummy51.carousel.cli import rules_from_args
+    from rummy51.cli.carousel_options import rules_from_args
 
     args = _parse(["carousel", "simulate", "--target", "200", "--last-turn-knock", "--game-tie",
                    "play_on", "--no-ace-high", "--max-jokers-per-meld", "any", "--decks", "1"])

@@ -13,8 +13,8 @@ from rummy51 import _carousel
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import DrawRecord, KnockRecord, MeldRecord, PassRecord
 from rummy51.carousel.bots import CarefulBot, GreedyBot, RandomBot
-from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
 from rummy51.carousel.solver import GaveUp, reconstruction_error
+from rummy51.cli.carousel_simulate import add_simulate_parser, run_simulate
 from rummy51.studies import _carousel_plan as plan
 from rummy51.studies._carousel_plan import (
     CHUNK_COLUMNS,
@@ -395,7 +395,7 @@ def test_kernel_careful_seats_run_the_stock_out(stock_out):
 def test_cli_stock_out_flag(tmp_path, capsys):
     """--stock-out names rules.stock_out; the run's manifest records it; a bad value is
     argparse's one-line refusal (exit 2) naming the flag."""
-    from rummy51.carousel import cli_simulate
+    from rummy51.cli.carousel_options import rules_from_args
 
     top = argparse.ArgumentParser()
     sub = top.add_subparsers()
@@ -403,12 +403,12 @@ def test_cli_stock_out_flag(tmp_path, capsys):
     base = ["simulate", "--players", "2", "--games", "1", "--seed", "3", "--target", "30",
             "--workers", "1", "--no-progress"]
     args = top.parse_args(base + ["--stock-out", "finder", "--out", str(tmp_path / "f")])
-    assert cli_simulate._rules(args, 2).stock_out == "finder"
+    assert rules_from_args(args, 2).stock_out == "finder"
     assert run_simulate(args) == 0
     manifest = (tmp_path / "f" / "manifest.json").read_text()
     assert '"stock_out": "finder"' in manifest
     args = top.parse_args(base + ["--out", str(tmp_path / "e")])
-    assert cli_simulate._rules(args, 2).stock_out == "exhauster"   # the default
+    assert rules_from_args(args, 2).stock_out == "exhauster"   # the default
     capsys.readouterr()
     with pytest.raises(SystemExit) as e:
         top.parse_args(base + ["--stock-out", "last"])

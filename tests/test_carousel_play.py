@@ -19,7 +19,7 @@ import rummy51.cli as top
 from rummy51.cards import to_codes
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.bots import GreedyBot
-from rummy51.carousel.cli_play import _Game
+from rummy51.cli.carousel_play import _Game
 from rummy51.carousel.engine import GameState
 
 CYCLE = "meld best\nknock\ndraw\npass\n"
@@ -58,14 +58,19 @@ def test_a_scripted_game_finishes(monkeypatch, capsys, seed, bots):
     assert "your move" not in out      # no prompt when stdin is not a terminal
 
 
+@pytest.mark.parametrize("stock_out", ["exhauster", "finder"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_a_scripted_game_through_stock_outs(monkeypatch, capsys, seed):
-    """Five players on one deck leave 3 cards in the stock: the last turns come at once."""
+def test_a_scripted_game_through_stock_outs(monkeypatch, capsys, seed, stock_out):
+    """Five players on one deck leave 3 cards in the stock: the last turns come at once.
+    Under the source's order (exhauster) they start after the player who took the last
+    card; under the older one (finder) after a draw that finds the stock empty."""
     code, out, err = _run(monkeypatch, capsys, ["--seed", str(seed), "--bots", "greedy",
-                                                "--players", "5", "--rules", "one-deck"],
+                                                "--players", "5", "--rules", "one-deck",
+                                                "--stock-out", stock_out],
                           CYCLE * 2500)
     assert code == 0 and re.search(r"^game over after \d+ rounds", out, re.M), err[-2000:]
-    assert "draws (the stock is empty)" in out or "you draw: the stock is empty" in out
+    found_empty = "draws (the stock is empty)" in out or "you draw: the stock is empty" in out
+    assert found_empty == (stock_out == "finder")
     assert "no draw left" in out
     assert all(line.startswith("refused: ") for line in err.splitlines())
 

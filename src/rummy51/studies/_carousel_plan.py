@@ -1,7 +1,8 @@
 """The plan of a Carousel study (a private module of ``studies.carousel``): the defaults
 and columns, the bots by name, the settings and their chunks, one chunk played (by the
-Python engine, or by the C greedy game kernel when every seat is greedy), the chunk
-files and the manifest."""
+Python engine, or by the C game kernel when every seat is greedy or careful), once per
+seat arrangement (``seats``: Rummy 51's ``arrangements``), the chunk files, the hand
+histories and the manifest."""
 from __future__ import annotations
 
 import time
@@ -17,7 +18,7 @@ from ..carousel.actions import Knock, Meld, Pass, Phase
 from ..carousel.bots import BOTS, CarefulBot, GreedyBot, make_bot
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
-from ._games_plan import deal_seeds
+from ._games_plan import arrangements, deal_seeds, write_histories
 from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
 
 KIND = "carousel"
@@ -43,6 +44,12 @@ DTYPES = {"game": np.int64, "round": np.int16, "seat": np.int8, "dealer": np.int
           "end": np.int8, "knock_turn": np.int16, "turns": np.int16, "total": np.int32,
           "last_round": np.int8, "final": np.int32, "won_game": np.int8}
 LAYOUT = runs.ChunkLayout(columns=CHUNK_COLUMNS, dtypes=DTYPES, csv_tag=_CHUNK_TAG)
+#: Runs whose seats move (``seats`` "rotate" or "permute") add the column
+#: ``arrangement``: the rows of a chunk are arrangement-major (every game of the chunk
+#: under arrangement 0, then under 1, ...), as in Rummy 51's games study.
+DTYPES["arrangement"] = np.int16
+LAYOUT_ARRANGED = runs.ChunkLayout(columns=CHUNK_COLUMNS + ("arrangement",), dtypes=DTYPES,
+                                   csv_tag=_CHUNK_TAG)
 
 #: A game that has not ended after this many rounds is an error (never seen: every
 #: round but an all-tie gives a winner at least one point).
@@ -84,13 +91,19 @@ class Settings(TableSettings):
     the rules and the seed (``TableSettings``)."""
 
     rules: CarouselRules
+    #: "fixed", "rotate" or "permute" (``SEATS``): the seat arrangements every game is
+    #: played under (Rummy 51's ``arrangements``).
+    seats: str = "fixed"
 
     def to_json(self) -> dict:
-        return self.table_json(rules_to_dict)
+        # fixed runs keep the settings (and hash) they had before seats existed
+        extra = {} if self.seats == "fixed" else {"seats": self.seats}
+        return self.table_json(rules_to_dict, **extra)
 
     @classmethod
     def from_json(cls, d: Mapping) -> "Settings":
-        return cls(**cls.table_fields(d, lambda r: rules_from_dict(r, recorded=True)))
+        return cls(**cls.table_fields(d, lambda r: rules_from_dict(r, recorded=True)),
+                   seats=str(d.get("seats", "fixed")))
 
     def hash_json(self) -> dict:
         d = self.to_json()
@@ -100,9 +113,14 @@ class Settings(TableSettings):
             del d["rules"]["stock_out"]
         return d
 
+    @property
+    def arrangements(self) -> list[tuple[int, ...]]:
+        return arrangements(self.players, self.seats)
+
     def plan(self) -> list[dict]:
         """The chunks in seeding order: chunk i plays games ``game0 .. game0 + n - 1``."""
-        return self.chunk_specs("game0", rules=rules_to_dict(self.rules))
+        extra = {} if self.seats == "fixed" else {"seats": self.seats}
+        return self.chunk_specs("game0", rules=rules_to_dict(self.rules), **extra)
 
 
 # --------------------------------------------------------------------------- one game
@@ -293,14 +311,18 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
     return allrows, turns
 
 
-def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
+def _kernel_chunk(spec: Mapping, rules: CarouselRules,
+                  perm: Optional[Sequence[int]] = None) -> tuple[dict, int]:
     """``play_chunk``'s columns and turns from the C kernel: each game's RNG is the one
-    ``play_recorded`` gets (``game_seeds``' first child), so the records are the same."""
+    ``play_recorded`` gets (``game_seeds``' first child), so the records are the same.
+    ``perm``: the seat arrangement (seat ``s`` holds listed bot ``perm[s]``, with that
+    bot's own seed); None: the bots as listed."""
     entropy = spec["entropy"]
     base = tuple(runs.chunk_seed(entropy, spec["spawn_key"], spec["index"]).spawn_key)
     SeedSequence, default_rng = np.random.SeedSequence, np.random.default_rng
     parts: list[np.ndarray] = []
     turns = 0
+    order = range(spec["players"]) if perm is None else perm
     # greedy bots draw nothing: an all-greedy table needs no bot seeds
     all_greedy = all(b == "greedy" for b in spec["bots"])
     for j in range(spec["n"]):
@@ -310,7 +332,7 @@ def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
             bots = None
         else:
             _, bot_ss = deal_seeds(entropy, spec["spawn_key"], spec["index"], j, spec["players"])
-            bots = _kernel_bots([make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)],
+            bots = _kernel_bots([make_bot(spec["bots"][k], bot_ss[k]) for k in order],
                                 spec["players"])
         try:
             rows, t = _kernel_game(rules, rng, game, bots=bots)
@@ -328,24 +350,49 @@ def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
 
 
 def play_chunk(spec: Mapping) -> dict:
-    """Play one chunk's games; returns its columns, the seconds, rounds and turns. Tables
-    the C kernel plays (``uses_kernel`` with ``spec["engine"]``, default "auto") are
-    played there: the same records."""
+    """Play one chunk's games, once per seat arrangement (``spec["seats"]``, default
+    "fixed"; arrangement-major); returns its columns, the seconds and turns. Tables the
+    C kernel plays (``uses_kernel`` with ``spec["engine"]``, default "auto") are played
+    there: the same records. With ``spec["histories"]`` every game is played by the
+    Python engine and its history (``GameState.to_json``) is returned too."""
     from .._version import __version__
 
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])
+    seats = spec.get("seats", "fixed")
+    histories: Optional[list[str]] = [] if spec.get("histories") else None
+    blocks: list[dict] = []
+    turns = 0
+    for a, perm in enumerate(arrangements(spec["players"], seats)):
+        seated = [spec["bots"][k] for k in perm]
+        if histories is None and uses_kernel(seated, rules, spec.get("engine", "auto")):
+            cols, t = _kernel_chunk(spec, rules, perm)
+        else:
+            cols, t = _python_block(spec, rules, perm, histories)
+        if seats != "fixed":
+            cols["arrangement"] = np.full(len(cols["game"]), a, np.int16)
+        blocks.append(cols)
+        turns += t
+    cols = blocks[0] if len(blocks) == 1 else {
+        c: np.concatenate([b[c] for b in blocks]) for c in blocks[0]}
+    out = {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+           "turns": turns, "version": __version__}
+    if histories is not None:
+        out["histories"] = histories
+    return out
+
+
+def _python_block(spec: Mapping, rules: CarouselRules, perm: Sequence[int],
+                  histories: Optional[list] = None) -> tuple[dict, int]:
+    """One arrangement of a chunk through the Python engine: seat ``s`` holds listed bot
+    ``perm[s]``, with that bot's own seed (a bot's randomness follows the bot)."""
     players = spec["players"]
-    if uses_kernel(spec["bots"], rules, spec.get("engine", "auto")):
-        cols, turns = _kernel_chunk(spec, rules)
-        return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
-                "turns": turns, "version": __version__}
     parts: list[dict] = []
     turns = 0
     for j in range(spec["n"]):
         game = spec["game0"] + j
         game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
-        bots = [make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)]
+        bots = [make_bot(spec["bots"][k], bot_ss[k]) for k in perm]
         try:
             s, facts = play_recorded(bots, rules, game_ss)
         except Exception as e:  # a bug: name the game so it can be replayed
@@ -356,16 +403,43 @@ def play_chunk(spec: Mapping) -> dict:
         _game_rows(s, facts, game, cols, 0)
         parts.append(cols)
         turns += sum(r.turns for r in s.rounds)
+        if histories is not None:
+            histories.append(s.to_json())
     cols = {c: np.concatenate([p[c] for p in parts]) if parts else np.zeros(0, DTYPES[c])
             for c in CHUNK_COLUMNS}
-    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
-            "turns": turns, "version": __version__}
+    return cols, turns
+
+
+def chunk_columns(seats: str) -> tuple[str, ...]:
+    """The columns of a chunk: an ``arrangement`` column when the seats move."""
+    return CHUNK_COLUMNS if seats == "fixed" else CHUNK_COLUMNS + ("arrangement",)
 
 
 def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
-    if set(cols) != set(CHUNK_COLUMNS):
-        return f"columns {sorted(cols)} instead of {sorted(CHUNK_COLUMNS)}"
+    seats = spec.get("seats", "fixed")
+    want = chunk_columns(seats)
+    if set(cols) != set(want):
+        return f"columns {sorted(cols)} instead of {sorted(want)}"
+    if seats == "fixed":
+        return _check_block(spec, cols)
+    k = len(arrangements(spec["players"], seats))
+    arr = np.asarray(cols["arrangement"], np.int64)
+    if len(arr) and (np.diff(arr) < 0).any():
+        return "its arrangements are out of order"
+    if not np.array_equal(np.unique(arr), np.arange(k)):
+        return f"its arrangements are not 0..{k - 1}"
+    for a in range(k):
+        sel = arr == a
+        why = _check_block(spec, {c: np.asarray(v)[sel] for c, v in cols.items()
+                                  if c != "arrangement"})
+        if why:
+            return f"arrangement {a}: {why}"
+    return None
+
+
+def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+    """``check_cols`` of one arrangement's rows."""
     p = spec["players"]
     n = len(cols["game"])
     if n % p:
@@ -388,13 +462,15 @@ def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
 
 # --------------------------------------------------------------------------- records
 def record_columns(settings: Settings) -> tuple[str, ...]:
-    """The chunk columns of a run (the same for every run)."""
-    return CHUNK_COLUMNS
+    """The chunk columns of a run of ``settings``."""
+    return chunk_columns(settings.seats)
 
 
 def units(settings: Settings, cols: Mapping[str, np.ndarray]) -> int:
-    """Games in the chunk columns ``cols`` (each has one last round a seat)."""
-    return int(np.asarray(cols["last_round"]).sum()) // settings.players
+    """Games in the chunk columns ``cols`` (each has one last round a seat, under every
+    arrangement)."""
+    return (int(np.asarray(cols["last_round"]).sum())
+            // (settings.players * len(settings.arrangements)))
 
 
 def frame(cols: Mapping[str, np.ndarray], settings: Settings):
@@ -406,11 +482,17 @@ def frame(cols: Mapping[str, np.ndarray], settings: Settings):
     codes = np.array([names.index(b) for b in settings.bots], np.int64)
     kt = pd.array(np.asarray(cols["knock_turn"], np.int64), dtype="Int16")
     kt[np.asarray(cols["knock_turn"]) < 0] = pd.NA
-    return pd.DataFrame({
+    # the listed bot in each row's seat: seat s of arrangement a holds listed bot perm_a[s]
+    listed = seat.astype(np.int64)
+    arranged = "arrangement" in cols
+    if arranged:
+        perms = np.array(settings.arrangements, np.int64)
+        listed = perms[np.asarray(cols["arrangement"], np.int64), listed]
+    df = pd.DataFrame({
         "game": np.asarray(cols["game"], np.int64),
         "round": np.asarray(cols["round"], np.int16),
         "seat": seat,
-        "bot": pd.Categorical.from_codes(codes[seat.astype(np.int64)], categories=names)
+        "bot": pd.Categorical.from_codes(codes[listed], categories=names)
         if len(seat) else pd.Categorical([], categories=names),
         "position": ((seat.astype(np.int64) - np.asarray(cols["dealer"], np.int64) - 1) % p
                      ).astype(np.int8),
@@ -431,6 +513,9 @@ def frame(cols: Mapping[str, np.ndarray], settings: Settings):
         "final": np.asarray(cols["final"], np.int32),
         "won_game": np.asarray(cols["won_game"]).astype(bool),
     })
+    if arranged:
+        df.insert(1, "arrangement", np.asarray(cols["arrangement"], np.int16))
+    return df
 
 
 def cols_of(df) -> dict[str, np.ndarray]:
@@ -444,19 +529,29 @@ def cols_of(df) -> dict[str, np.ndarray]:
             out[c] = df[c].astype("Int64").fillna(-1).to_numpy(np.int64)
         else:
             out[c] = df[c].astype(np.int64).to_numpy(np.int64)
+    if "arrangement" in df:
+        out["arrangement"] = df["arrangement"].to_numpy(np.int64)
     return out
 
 
 
 # --------------------------------------------------------------------------- chunk files
+def _layout(seats: str) -> runs.ChunkLayout:
+    return LAYOUT if seats == "fixed" else LAYOUT_ARRANGED
+
+
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    write_chunk_file(run, spec, res, LAYOUT, "game0")
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
+    if "histories" in res:
+        write_histories(run, spec["index"], res["histories"])
+    write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "game0")
 
 
 def chunk_reader(run: runs.RunDir):
     """Reads a chunk file of ``run`` back to its verified result."""
     def read(path, spec: Mapping) -> dict:
-        return read_chunk_file(run, path, spec, LAYOUT, "game0", check_cols)
+        return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "game0",
+                               check_cols)
     return read
 
 

@@ -46,7 +46,7 @@ from ._common import RunFacts, compare_settings, json_records, unfinished
 
 __all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
            "run_args", "start", "default_command", "execute", "write_chunk_file",
-           "read_chunk_file", "ChunkStudy"]
+           "read_chunk_file", "read_run_histories", "ChunkStudy"]
 
 
 # --------------------------------------------------------------------------- table helpers
@@ -288,6 +288,37 @@ def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.Ch
         raise ValueError(why)
     return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
             "turns": int(meta.get("turns", 0))}
+
+
+# --------------------------------------------------------------------------- histories
+def read_run_histories(plan: ModuleType, path, chunks=None):
+    """The hand histories of a run directory of ``plan``'s kind written with
+    ``histories=True`` (``histories/chunk-NNNNNN.jsonl.gz``): an iterator of dicts, one
+    per play, in the order of the records; ``chunks``: only these chunk indices. A run
+    without histories, or a missing or damaged file, raises ``ValueError`` naming it."""
+    import gzip
+
+    path = Path(path)
+    manifest = plan.read_manifest(path)
+    if not manifest.get("histories"):
+        raise ValueError(f"{path} was run without histories (--histories)")
+    specs = plan.Settings.from_json(manifest["settings"]).plan()
+    wanted = range(len(specs)) if chunks is None else chunks
+
+    def lines():
+        for i in wanted:
+            f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
+            try:
+                text = gzip.decompress(f.read_bytes()).decode("utf-8")
+            except (OSError, EOFError, UnicodeDecodeError) as e:
+                raise ValueError(f"{f} is missing or damaged ({type(e).__name__}: {e})") from None
+            for n, line in enumerate(text.splitlines(), 1):
+                if line:
+                    try:
+                        yield json.loads(line)
+                    except ValueError as e:
+                        raise ValueError(f"{f} line {n} is not JSON ({e})") from None
+    return lines()
 
 
 # --------------------------------------------------------------------------- the result

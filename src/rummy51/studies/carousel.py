@@ -18,7 +18,13 @@ turn, 1-based, at whose end their hand first counted ``knock_limit`` or fewer; N
 never in the round), ``turns`` (the player's own turns in the round), ``total`` (the
 running total after the round, before the game bonuses), ``last_round``, ``final``
 (the final score with the bonuses, on the game's last round) and ``won_game``.
-``games()`` gives one row per (game, seat).
+``games()`` gives one row per (game, seat). Runs with ``seats`` "rotate" or "permute"
+play every game once per seat arrangement (Rummy 51's ``arrangements``: the same cards,
+each bot with its own seed) and the records gain an ``arrangement`` column; ``ratings``
+(Bradley-Terry, from ``rummy51.ratings`` as for Rummy 51) and ``paired`` (two bots game
+by game) read the games' results (``rating_records``). ``histories=True`` writes every
+game's history (``GameState.to_json``) into the run directory; ``read_histories`` reads
+them back and ``GameState.from_dict`` replays one.
 
 Tables where every seat is ``"greedy"`` are played by the C greedy game kernel
 (``engine="auto"``): the same games move for move as the Python engine with
@@ -60,15 +66,21 @@ from ._carousel_plan import (
     ENDS,
     KIND,
     Settings,
+    arrangements,
     game_seeds,
     parse_bots,
     play_recorded,
     uses_kernel,
 )
-from ._runner import (ChunkStudy, default_command, execute, length_stats, mean_se, rate, run_args,
-                      start)
+from ._games_plan import SEATS
+from ._runner import (ChunkStudy, default_command, execute, length_stats, mean_se, rate,
+                      read_run_histories, run_args, start)
 
-__all__ = ["CarouselStudy", "simulate_carousel", "KIND", "ENDS", "DEFAULTS"]
+__all__ = ["CarouselStudy", "simulate_carousel", "read_histories", "KIND", "ENDS", "DEFAULTS",
+           "SEATS"]
+
+#: The columns that identify a play: a game under one seat arrangement.
+_PLAY = ["game", "arrangement"]
 
 
 # --------------------------------------------------------------------------- tables
@@ -109,22 +121,39 @@ class CarouselStudy(ChunkStudy):
     rules: CarouselRules
     chunk_size: int = DEFAULTS["chunk_size"]
     compute_seconds: float = float("nan")
+    seats: str = "fixed"
 
     _plan: ClassVar[ModuleType] = _carousel_plan
 
     def _settings(self) -> Settings:
         return Settings(players=self.players, bots=tuple(self.bots), games=self.games_total,
                         chunk_size=self.chunk_size, rules=self.rules, entropy=self.entropy,
-                        spawn_key=tuple(self.spawn_key))
+                        spawn_key=tuple(self.spawn_key), seats=self.seats)
+
+    @property
+    def arrangements(self) -> list[tuple[int, ...]]:
+        """The seat arrangements every game is played under (``seats``): arrangement
+        ``a`` seats listed bot ``perm[s]`` in seat ``s``."""
+        return arrangements(self.players, self.seats)
+
+    def _play_keys(self) -> list[str]:
+        return _PLAY if "arrangement" in self.records else ["game"]
 
     @property
     def rounds(self) -> int:
-        """Rounds played."""
+        """Rounds played (over every arrangement)."""
         return len(self.records) // self.players
 
     @property
-    def games_done(self) -> int:
+    def plays(self) -> int:
+        """Games played, each arrangement of a game counted (``games_done`` times the
+        arrangements)."""
         return int(self.records["last_round"].sum()) // self.players
+
+    @property
+    def games_done(self) -> int:
+        """Games (deals of cards) played, each under every arrangement."""
+        return self.plays // len(self.arrangements)
 
     @property
     def turns(self) -> int:
@@ -132,24 +161,67 @@ class CarouselStudy(ChunkStudy):
         return int(r["round_length"][r["seat"] == 0].sum())
 
     def games(self):
-        """One row per (game, seat): ``game``, ``seat``, ``bot``, ``rounds``, ``total``
-        (before the bonuses), ``final``, ``rounds_won`` and ``won_game``."""
+        """One row per (game, seat) (per (game, arrangement, seat) when the seats move):
+        ``game``, [``arrangement``], ``seat``, ``bot``, ``rounds``, ``total`` (before the
+        bonuses), ``final``, ``rounds_won`` and ``won_game``."""
         r = self.records
-        last = r[r["last_round"]]
-        won = r.groupby(["game", "seat"], observed=True)["won"].sum().to_numpy()
-        out = last[["game", "seat", "bot", "total", "final", "won_game"]].reset_index(drop=True)
-        out.insert(3, "rounds", (last["round"].to_numpy(np.int64) + 1))
+        keys = self._play_keys()
+        last = r[r["last_round"]].sort_values(keys + ["seat"], kind="stable")
+        won = r.groupby(keys + ["seat"], observed=True, sort=True)["won"].sum().to_numpy()
+        out = last[keys + ["seat", "bot", "total", "final", "won_game"]].reset_index(drop=True)
+        out.insert(len(keys) + 2, "rounds", (last["round"].to_numpy(np.int64) + 1))
         out["rounds_won"] = won
         return out
 
-    def replay(self, game: int):
-        """Play game ``game`` again from its seeds with fresh bots; the finished
-        ``GameState`` (its ``to_json()`` is the game's history)."""
+    def replay(self, game: int, arrangement: int = 0):
+        """Play game ``game`` (under seat ``arrangement``) again from its seeds with fresh
+        bots; the finished ``GameState`` (its ``to_json()`` is the game's history)."""
         game = int_arg("game", game, 0, self.games_total - 1)
+        perm = self.arrangements[int_arg("arrangement", arrangement, 0,
+                                         len(self.arrangements) - 1)]
         chunk, j = divmod(game, self.chunk_size)
         game_ss, bot_ss = game_seeds(self.entropy, self.spawn_key, chunk, j, self.players)
-        bots = [make_bot(b, ss) for b, ss in zip(self.bots, bot_ss)]
+        bots = [make_bot(self.bots[k], bot_ss[k]) for k in perm]
         return play_recorded(bots, self.rules, game_ss)[0]
+
+    # ------------------------------------------------------------------ ratings
+    def rating_records(self):
+        """The games' results as ``rummy51.ratings`` reads them: one row per (game,
+        [arrangement], seat) with ``deal`` (the game: the independent unit), ``bot``,
+        ``score`` (the final score, bonuses included: higher is better), ``went_out``
+        (won the game alone) and ``draw`` (the game ended in a shared win)."""
+        g = self.games()
+        keys = self._play_keys()
+        winners = g.groupby(keys, observed=True)["won_game"].transform("sum").to_numpy()
+        out = g.rename(columns={"game": "deal"})[
+            [k if k != "game" else "deal" for k in keys] + ["seat", "bot"]].copy()
+        out["score"] = g["final"].to_numpy(np.int64)
+        out["went_out"] = g["won_game"].to_numpy(bool) & (winners == 1)
+        out["draw"] = winners != 1
+        return out
+
+    def ratings(self, method: str = "bradley-terry", **kw):
+        """The bots' ratings from the games' winners (``rating_records``):
+        ``"bradley-terry"`` (Elo scale, bootstrap intervals over games) or
+        ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``; it ranks by score, so
+        the final scores are negated: higher is better in Carousel)."""
+        from ..ratings import bradley_terry, plackett_luce
+
+        rec = self.rating_records()
+        if method == "bradley-terry":
+            return bradley_terry(rec, **kw)
+        if method == "plackett-luce":
+            return plackett_luce(rec.assign(score=-rec["score"]), **kw)
+        raise ValueError(f"method must be 'bradley-terry' or 'plackett-luce', got {method!r}")
+
+    def paired(self, a: str, b: str):
+        """Bot ``a`` against bot ``b`` game by game (``rummy51.ratings.paired_comparison``
+        of ``rating_records``): the mean differences of final score (higher is better)
+        and of the win rate (sole wins), with intervals. Fair when the seats move
+        (``seats`` "rotate" or "permute")."""
+        from ..ratings import paired_comparison
+
+        return paired_comparison(self.rating_records(), a, b)
 
     # ------------------------------------------------------------------ tables
     def summary(self, by: Optional[str] = None):
@@ -180,11 +252,13 @@ class CarouselStudy(ChunkStudy):
                 rows.append({"bot": name, **_group(r[r["bot"] == name], g[g["bot"] == name])})
         elif by == "seat":
             for s, name in enumerate(self.bots):
-                rows.append({"seat": s, "bot": name,
+                # seats that move hold every bot in turn
+                rows.append({"seat": s, "bot": name if self.seats == "fixed" else "(all)",
                              **_group(r[r["seat"] == s], g[g["seat"] == s])})
         elif by == "position":
-            first = r[r["round"] == 0][["game", "seat", "position"]]
-            gp = g.merge(first, on=["game", "seat"])
+            keys = self._play_keys() + ["seat"]
+            first = r[r["round"] == 0][keys + ["position"]]
+            gp = g.merge(first, on=keys)
             for q in range(self.players):
                 rows.append({"position": q, **_group(r[r["position"] == q], gp[gp["position"] == q])})
         else:
@@ -201,8 +275,9 @@ class CarouselStudy(ChunkStudy):
         r = self.records
         d = r[r["seat"] == 0]
         n = len(d)
-        row: dict[str, Any] = {"games": self.games_done, "rounds": n, "players": self.players}
-        per_game = d.groupby("game")["round"].max().to_numpy(np.float64) + 1
+        row: dict[str, Any] = {"games": self.games_done, "plays": self.plays, "rounds": n,
+                               "players": self.players}
+        per_game = d.groupby(self._play_keys())["round"].max().to_numpy(np.float64) + 1
         m, se = mean_se(per_game)
         row.update(rounds_per_game=m, rounds_per_game_se=se)
         ends = d["end"].astype(str).value_counts()
@@ -217,25 +292,34 @@ class CarouselStudy(ChunkStudy):
         row.update(length_stats("round", d["round_length"].to_numpy(np.float64)))
         return pd.DataFrame([row])
 
-    def knock_possible(self, t_max: int = 12):
-        """P(knock possible by own turn t) per position (0 = the dealer's left): the
-        share of player-rounds in which the hand counted ``knock_limit`` or fewer at the
-        end of one of the player's first ``t`` turns, as the rounds were played (a round
-        that ended sooner counts as "not by t"), with Wilson intervals. Columns
-        ``position``, ``t``, ``n``, ``k``, ``p``, ``p_lo``, ``p_hi``."""
+    def knock_possible(self, t_max: int = 12, by: str = "position"):
+        """P(knock possible by own turn t) per ``by`` ``"position"`` (0 = the dealer's
+        left), ``"seat"`` or ``"bot"``: the share of player-rounds in which the hand
+        counted ``knock_limit`` or fewer at the end of one of the player's first ``t``
+        turns, as the rounds were played (a round that ended sooner counts as "not by
+        t"), with Wilson intervals. Columns ``by``'s, ``t``, ``n``, ``k``, ``p``,
+        ``p_lo``, ``p_hi``."""
         import pandas as pd
 
+        t_max = int_arg("t_max", t_max, 1, 10_000)
         r = self.records
         kt = r["knock_turn"].astype("Int64").fillna(0).to_numpy(np.int64)
-        pos = r["position"].to_numpy(np.int64)
+        if by in ("position", "seat"):
+            key = r[by].to_numpy(np.int64)
+            groups: list = list(range(self.players))
+        elif by == "bot":
+            key = r["bot"].astype(str).to_numpy()
+            groups = list(dict.fromkeys(self.bots))
+        else:
+            raise ValueError(f"by must be 'position', 'seat' or 'bot', got {by!r}")
         rows = []
-        for q in range(self.players):
-            sel = kt[pos == q]
+        for q in groups:
+            sel = kt[key == q]
             n = len(sel)
             for t in range(1, t_max + 1):
                 k = int(((sel >= 1) & (sel <= t)).sum())
                 p, lo, hi = proportion(k, n)
-                rows.append({"position": q, "t": t, "n": n, "k": k, "p": float(p),
+                rows.append({by: q, "t": t, "n": n, "k": k, "p": float(p),
                              "p_lo": float(lo), "p_hi": float(hi)})
         return pd.DataFrame(rows)
 
@@ -269,7 +353,8 @@ class CarouselStudy(ChunkStudy):
             "kind": KIND, "settings": s.to_json(), "config_hash": s.config_hash,
             "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)},
             "chunks": {"total": self.chunks, "done_count": self.chunks_done},
-            "complete": self.complete, "games_done": self.games_done, "rounds": self.rounds,
+            "complete": self.complete, "games_done": self.games_done, "plays": self.plays,
+            "seats": self.seats, "rounds": self.rounds,
             "turns": self.turns,
             "elapsed_s": round(self.elapsed, 3) if fin(self.elapsed) else None,
             "compute_s": round(self.compute_seconds, 3) if fin(self.compute_seconds) else None,
@@ -282,7 +367,36 @@ class CarouselStudy(ChunkStudy):
     def _make(cls, settings: Settings, records, **kw) -> "CarouselStudy":
         return cls(records=records, players=settings.players, bots=settings.bots,
                    games_total=settings.games, rules=settings.rules, entropy=settings.entropy,
-                   spawn_key=settings.spawn_key, chunk_size=settings.chunk_size, **kw)
+                   spawn_key=settings.spawn_key, chunk_size=settings.chunk_size,
+                   seats=settings.seats, **kw)
+
+    def to_dict(self) -> dict:
+        """``meta``, ``overview``, ``summary`` (all groups) and, with two bots or more,
+        ``ratings`` (Bradley-Terry) and ``paired`` (every pair of bots, game by game)."""
+        import itertools
+
+        import pandas as pd
+
+        from ._common import json_records
+
+        d = super().to_dict()
+        names = list(dict.fromkeys(self.bots))
+        if len(names) > 1 and self.games_done > 1:
+            d["ratings"] = json_records(self.ratings(bootstrap=100))
+            d["paired"] = json_records(pd.concat(
+                [self.paired(a, b) for a, b in itertools.combinations(names, 2)],
+                ignore_index=True))
+        return d
+
+
+def read_histories(path, chunks=None):
+    """The game histories of a Carousel run directory written with ``histories=True``
+    (``--histories``): an iterator of dicts, one per play, in the order of the records
+    (chunk by chunk; within a chunk arrangement by arrangement, game by game). Each is
+    ``GameState.to_json()``'s object: ``rummy51.carousel.engine.GameState.from_dict(h)``
+    replays it on its recorded decks and checks its recorded result. ``chunks``: only
+    these chunk indices. A missing or damaged file raises ``ValueError`` naming it."""
+    return read_run_histories(_carousel_plan, path, chunks)
 
 
 # --------------------------------------------------------------------------- the run
@@ -297,6 +411,8 @@ def simulate_carousel(
     on_chunk: Optional[Callable[[int, int, int], None]] = None,
     command: Optional[str] = None,
     engine: str = "auto",
+    seats: Optional[str] = None,
+    histories: bool = False,
 ) -> CarouselStudy:
     """Play ``games`` whole Carousel games between bots and record every player's rounds.
 
@@ -318,6 +434,16 @@ def simulate_carousel(
       "python" always uses the Python engine; "c" insists on the kernel (a ValueError
       for a table it cannot play). The records do not depend on it, so it is not a
       setting of the run.
+    * ``seats`` ("fixed"): "rotate" plays every game once per cyclic shift of the bots
+      over the seats (each bot in each seat once), "permute" once per permutation
+      (every order around the table; at most 5 players): the same cards, each bot with
+      its own seed, so that the luck of the cards and of a seat cancels in ``paired``.
+      The records gain an ``arrangement`` column. A setting of the run.
+    * ``histories`` (False): also write every play's history (``GameState.to_json``)
+      into the run directory, ``histories/chunk-NNNNNN.jsonl.gz`` (JSON Lines, gzip), read
+      back by ``read_histories``. The games are then played by the Python engine (every
+      move checked), at its speed; the records are the same. Needs ``out`` (or
+      ``resume`` of a run that writes them).
     """
     t_start = time.perf_counter()
     args = run_args(seed=seed, workers=workers, out=out, resume=resume, chunk_format=chunk_format,
@@ -329,7 +455,7 @@ def simulate_carousel(
         "games": None if games is None else int_arg("games", games, 1, MAX_COUNT),
         "chunk_size": None if chunk_size is None else int_arg("chunk_size", chunk_size, 1,
                                                               MAX_GAME_CHUNK),
-        "rules": rules, "players": None, "bots": None,
+        "rules": rules, "players": None, "bots": None, "seats": seats,
     }
     if bots is not None or players is not None:
         given["bots"], given["players"] = parse_bots(bots, players)
@@ -344,12 +470,23 @@ def simulate_carousel(
                         games=DEFAULTS["games"] if given["games"] is None else given["games"],
                         chunk_size=DEFAULTS["chunk_size"] if given["chunk_size"] is None
                         else given["chunk_size"],
-                        rules=table_rules, entropy=entropy, spawn_key=spawn_key)
+                        rules=table_rules, entropy=entropy, spawn_key=spawn_key,
+                        seats="fixed" if seats is None else seats)
 
+    if seats is not None and seats not in SEATS:
+        raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
     run, settings = start(_carousel_plan, args, given, new_settings)
-    in_c = uses_kernel(settings.bots, settings.rules, engine)
+    settings.arrangements   # too many players to permute fails before any work
+    if resume is not None and run is not None and run.manifest.get("histories"):
+        histories = True        # a run that writes histories goes on writing them
+    if not isinstance(histories, (bool, np.bool_)):
+        raise TypeError(f"histories must be True or False, got {histories!r}")
+    if histories and out is None and resume is None:
+        raise ValueError("histories are written into a run directory: give out (or resume)")
+    in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:
         command = default_command("simulate_carousel", players=players, bots=bots, games=games,
-                                  seed=seed)
+                                  seed=seed, seats=seats)
     return execute(_carousel_plan, CarouselStudy, settings, run, args, command=command, in_c=in_c,
-                   spec_extra={"engine": engine})
+                   spec_extra={"engine": engine, **({"histories": True} if histories else {})},
+                   manifest_extra={"histories": True} if histories else None)

@@ -59,11 +59,9 @@ use the Python engine (GIL-bound), so the local backend runs chunks in worker
 """
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -88,10 +86,20 @@ from ._games_plan import (
     arrangements,
     check_cols,
     deal_seeds,
-    read_manifest,
+    read_manifest,  # noqa: F401  (cli.simulate reads a games run's manifest through the study)
     uses_kernel,
 )
-from ._runner import ChunkStudy, default_command, execute, length_stats, mean_se, rate, run_args, start
+from ._runner import (
+    ChunkStudy,
+    default_command,
+    execute,
+    length_stats,
+    mean_se,
+    rate,
+    read_run_histories,
+    run_args,
+    start,
+)
 
 __all__ = ["GameStudy", "simulate_games", "read_histories", "deal_seeds", "uses_kernel", "GAME_DEFAULTS",
            "ENDS", "COLUMNS", "ChunkWarning", "KIND"]
@@ -330,27 +338,7 @@ def read_histories(path, chunks: Sequence[int] | None = None):
     ``GameState.to_json()``'s object: ``GameState.from_dict(h)`` replays it (and checks
     its recorded result). ``chunks``: only these chunk indices. A missing or damaged
     file raises ``ValueError`` naming it."""
-    import gzip
-
-    path = Path(path)
-    manifest = read_manifest(path)
-    if not manifest.get("histories"):
-        raise ValueError(f"{path} was run without histories (--histories)")
-    settings = Settings.from_json(manifest["settings"])
-    specs = settings.plan()
-    wanted = range(len(specs)) if chunks is None else chunks
-    for i in wanted:
-        f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
-        try:
-            text = gzip.decompress(f.read_bytes()).decode("utf-8")
-        except (OSError, EOFError, UnicodeDecodeError) as e:
-            raise ValueError(f"{f} is missing or damaged ({type(e).__name__}: {e})") from None
-        for n, line in enumerate(text.splitlines(), 1):
-            if line:
-                try:
-                    yield json.loads(line)
-                except ValueError as e:
-                    raise ValueError(f"{f} line {n} is not JSON ({e})") from None
+    return read_run_histories(_games_plan, path, chunks)
 
 
 # --------------------------------------------------------------------------- the run

@@ -3,12 +3,20 @@
 ``add_simulate_parser(carousel_subparsers)`` adds the ``simulate`` command to the
 subparsers of the ``carousel`` command group (beside ``best``); the parsed namespace
 has ``_carousel_run`` (this module's ``run_simulate``), which returns the exit status.
-Every ``CarouselRules`` field is a flag (``rummy51.carousel.cli.add_rule_options``),
+Every ``CarouselRules`` field is a flag (``carousel_options.add_rule_options``),
 ``--rules NAME`` a preset; ``--scheduler`` alone means ``--backend dask``::
 
     rummy51 carousel simulate --players 4 --bots greedy,careful,random,greedy --games 200 \\
         --seed 1 --out runs/car4 --workers 2
     rummy51 carousel simulate --resume runs/car4
+    rummy51 carousel simulate --players 2 --bots greedy,careful --seats permute --games 500 \
+        --seed 1                     # every game from both seats: paired, with ratings
+    rummy51 carousel simulate --bots greedy,careful --games 20 --seed 1 --histories --out runs/h
+
+``--seats rotate|permute`` plays every game once per seat arrangement (as ``simulate
+games``), ``--histories`` writes every game's history (JSON Lines, gzip) into the run
+directory; with two bots or more the text ends with their Bradley-Terry ratings and,
+when the seats move, every pair compared game by game (``rummy51.ratings``).
 """
 from __future__ import annotations
 
@@ -18,14 +26,14 @@ import re
 import shlex
 
 from ..stats import Z95
+from ._common import _fmt_table
+from .carousel_options import ANY, RULE_FLAGS, add_rule_options, flag_words, rules_from_args
 
 __all__ = ["add_simulate_parser", "run_simulate"]
 
 
 def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``simulate`` on the ``carousel`` subparsers object."""
-    from .cli import add_rule_options
-
     p = subparsers.add_parser(
         "simulate", help="play whole Carousel games between bots and record every round",
         description="Play whole Carousel games (rounds to the target score) between bots; "
@@ -52,6 +60,15 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
                         "--scheduler is given)")
     p.add_argument("--scheduler", default=None, metavar="ADDR",
                    help="Dask scheduler address tcp://HOST:PORT (implies --backend dask)")
+    p.add_argument("--seats", choices=("fixed", "rotate", "permute"), default=None,
+                   help="fixed (default): every bot keeps its seat; rotate: every game once "
+                        "per cyclic shift of the bots (each bot in each seat); permute: once "
+                        "per order of the bots around the table (at most 5 players). The same "
+                        "cards each time: the bots are compared game by game")
+    p.add_argument("--histories", action="store_true",
+                   help="also write every game's history into the run directory "
+                        "(histories/chunk-N.jsonl.gz, JSON Lines, one game a line; needs "
+                        "--out); the games are then played by the Python engine")
     p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
                    help="auto (default): tables where every seat is greedy or careful are "
                         "played by the C game kernel (the same games, move for move), others "
@@ -75,15 +92,16 @@ def _whole(text: str) -> int:
 
 #: the library's parameter names, as the command line spells them
 _PARAMS = ("games", "chunk_size", "workers", "players", "bots", "seed", "backend", "scheduler",
-           "engine")
+           "engine", "seats")
 
 
 def _flag_words(msg: str) -> str:
     """A ``simulate_carousel`` message in flag words (``games must be`` -> ``--games must
     be``, ``give either out (...) or resume`` -> ``--out`` / ``--resume``)."""
-    from .cli import flag_words
-
     msg = flag_words(msg)
+    msg = (msg.replace("seats 'permute' plays every deal", "--seats permute plays every game")
+           .replace("(use seats 'rotate')", "(use --seats rotate)")
+           .replace("give out (or resume)", "give --out (or --resume)"))
     msg = re.sub(r"^(%s)\b" % "|".join(_PARAMS), lambda m: "--" + m.group(1).replace("_", "-"),
                  msg)
     msg = re.sub(r"(?<!-)\b(out|resume) \((an? (?:new|existing) [^)]*)\)", r"--\1 (\2)", msg)
@@ -97,8 +115,13 @@ def _pct(p, lo, hi) -> str:
 def study_text(st) -> str:
     """The figures of a ``CarouselStudy`` as plain text."""
     ov = st.overview().iloc[0]
+    k = len(st.arrangements)
     lines = [f"{st.games_done:,} games, {st.rounds:,} rounds, {st.players} players: "
-             f"{', '.join(st.bots)}",
+             f"{', '.join(st.bots)}"]
+    if k > 1:
+        lines.append(f"seats {st.seats}: every game played {k} times, once per seat "
+                     f"arrangement ({st.plays:,} plays); the figures count every play")
+    lines += [
              f"rounds per game {ov.rounds_per_game:.2f} ± {Z95 * ov.rounds_per_game_se:.2f}; "
              f"round length {ov.mean_round_length:.1f} ± {Z95 * ov.mean_round_length_se:.1f} "
              "turns",
@@ -118,16 +141,49 @@ def study_text(st) -> str:
             lines.append(f"  {r.bot:15s} {_pct(r.game_win_rate, r.game_win_lo, r.game_win_hi)}  "
                          f"{_pct(r.round_win_rate, r.round_win_lo, r.round_win_hi)}  "
                          f"{_pct(r.knock_rate, r.knock_lo, r.knock_hi)}")
+    lines += ratings_lines(st)
     if st.directory:
         lines.append(f"run directory: {st.directory}")
     return "\n".join(lines)
 
 
+def ratings_lines(st) -> list[str]:
+    """Bradley-Terry ratings of the bots from the games' winners; with seats that move,
+    every pair of bots compared game by game (``rummy51.ratings``, as ``simulate
+    games``). Nothing for one bot."""
+    import itertools
+
+    names = list(dict.fromkeys(st.bots))
+    if len(names) < 2 or st.games_done < 2:
+        return []
+    bt = st.ratings(bootstrap=100)
+    rows = [[r.bot, "-" if r.rating != r.rating else
+             f"{r.rating:.0f} [{r.rating_lo:.0f}, {r.rating_hi:.0f}]", f"{int(r.comparisons):,}"]
+            for r in bt.itertuples()]
+    out = ["", "ratings (best first; a game's sole winner beats each other bot at the table):",
+           _indent(_fmt_table(["bot", "Bradley-Terry (Elo scale) [95%]", "comparisons"], rows))]
+    if st.seats != "fixed":
+        prow = []
+        for a, b in itertools.combinations(names, 2):
+            pc = st.paired(a, b).set_index("metric")
+            sc, w = pc.loc["score"], pc.loc["win"]
+            prow.append([f"{a} - {b}", f"{int(sc.deals):,}",
+                         f"{sc['diff']:+.1f} [{sc.diff_lo:+.1f}, {sc.diff_hi:+.1f}]",
+                         f"{100 * w['diff']:+.1f} [{100 * w.diff_lo:+.1f}, {100 * w.diff_hi:+.1f}]"])
+        out += ["", f"paired on the same games (seats {st.seats}: every bot in every seat; "
+                    "final score: higher is better):",
+                _indent(_fmt_table(["bots", "games", "final score difference [95%]",
+                                    "game-win difference, points [95%]"], prow))]
+    return out
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines())
+
+
 def _command(args) -> str:
     """The command line of the run, for its manifest: the main CLI's own argv when it
     parsed it, else rebuilt from the options given."""
-    from .cli import RULE_FLAGS, ANY
-
     argv = getattr(args, "_argv", None)
     if argv is not None:
         return " ".join(["rummy51"] + [shlex.quote(a) for a in argv])
@@ -135,9 +191,12 @@ def _command(args) -> str:
     for flag, v in (("--players", args.players), ("--bots", args.bots), ("--games", args.games),
                     ("--seed", args.seed), ("--chunk-size", args.chunk_size),
                     ("--out", args.out), ("--resume", args.resume),
-                    ("--rules", getattr(args, "rules_preset", None))):
+                    ("--rules", getattr(args, "rules_preset", None)),
+                    ("--seats", getattr(args, "seats", None))):
         if v is not None:
             parts += [flag, shlex.quote(str(v))]
+    if getattr(args, "histories", False):
+        parts.append("--histories")
     for name, flag in RULE_FLAGS:
         v = getattr(args, "rule_" + name, None)
         if isinstance(v, bool):
@@ -163,7 +222,6 @@ def _run_players(where) -> "int | None":
 def run_simulate(args) -> int:
     """Execute a parsed ``carousel simulate`` namespace; returns the exit status."""
     from ..studies.carousel import simulate_carousel
-    from .cli import rules_from_args
 
     backend = args.backend or ("dask" if args.scheduler else "local")
     if args.scheduler and backend != "dask":
@@ -180,7 +238,8 @@ def run_simulate(args) -> int:
                                rules=rules, seed=args.seed, workers=args.workers,
                                chunk_size=args.chunk_size, out=args.out, resume=args.resume,
                                progress=False if args.no_progress else None, backend=backend,
-                               scheduler=args.scheduler, command=command, engine=args.engine)
+                               scheduler=args.scheduler, command=command, engine=args.engine,
+                               seats=args.seats, histories=args.histories)
     except (ValueError, TypeError) as e:
         raise type(e)(_flag_words(" ".join(str(e).split()))) from None
     if args.json:

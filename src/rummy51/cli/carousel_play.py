@@ -28,8 +28,9 @@ import sys
 from typing import Optional
 
 from ..cards import cards_text
-from .actions import (DealRecord, DrawRecord, IllegalMove, KnockRecord, MeldRecord, PassRecord,
-                      Phase, RoundRecord)
+from ..carousel.actions import (DealRecord, DrawRecord, IllegalMove, KnockRecord, MeldRecord,
+                                PassRecord, Phase, RoundRecord)
+from .carousel_options import add_rule_options, int_option, rules_from_args
 
 __all__ = ["add_play_parser", "run_play", "HELP"]
 
@@ -47,8 +48,7 @@ commands:
 
 def add_play_parser(subparsers) -> argparse.ArgumentParser:
     """Register ``play`` on the ``carousel`` subparsers object."""
-    from .bots import BOTS
-    from .cli import int_option, add_rule_options
+    from ..carousel.bots import BOTS
 
     p = subparsers.add_parser(
         "play", help="play a game of Carousel against the bots in the terminal",
@@ -97,9 +97,8 @@ def run_play(args) -> int:
     """Execute a parsed ``carousel play`` namespace; returns the exit status."""
     import numpy as np
 
-    from .bots import make_bot
-    from .cli import rules_from_args
-    from .engine import GameState
+    from ..carousel.bots import make_bot
+    from ..carousel.engine import GameState
 
     names = _bots(args)
     players = 1 + len(names)
@@ -344,7 +343,7 @@ class _Game:
             raise ValueError(f"{cmd} takes no cards (got {' '.join(rest)!r})")
 
     def hint(self) -> str:
-        from .solver import best_play
+        from ..carousel.solver import best_play
 
         s = self.state
         v = s.view(0)
@@ -359,7 +358,7 @@ class _Game:
                 f"hand{then})")
 
     def meld(self, rest: list[str]) -> bool:
-        from .solver import best_play, play_cards
+        from ..carousel.solver import best_play, play_cards
 
         s = self.state
         v = s.view(0)
