@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _exit_code(code) -> int:
+def _exit_code(code: object) -> int:
     if code is None:
         return EXIT_OK
     if isinstance(code, int):
@@ -121,7 +121,7 @@ def _quiet_dask_logs() -> None:
             logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
-def _resume_hint(args, argv: Sequence[str] | None) -> str:
+def _resume_hint(args: argparse.Namespace, argv: Sequence[str] | None) -> str:
     """How to continue a run that lost its Dask scheduler: ``--resume DIR`` with the
     same command words (the settings come from the run directory)."""
     where = getattr(args, "resume", None) or getattr(args, "out", None)

@@ -9,8 +9,8 @@ import dataclasses
 import json
 import re
 import sys
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TextIO
 
 from ..cards import parse_cards
 from ..rules import PRESETS, RuleSet
@@ -125,7 +125,8 @@ def add_hand_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def read_hands(args: argparse.Namespace, stdin=None, each: bool = False) -> list[tuple[str, list[int]]]:
+def read_hands(args: argparse.Namespace, stdin: TextIO | None = None,
+               each: bool = False) -> list[tuple[str, list[int] | ValueError]]:
     """The hands of ``args.hands`` as (label, card codes), in order.
 
     The label names where the hand came from (``hand 2``, ``stdin line 5``) for error
@@ -134,7 +135,7 @@ def read_hands(args: argparse.Namespace, stdin=None, each: bool = False) -> list
     reported with the hand it is in (``hand 2 '7S 11H': '11H' is not a card: ...``).
     Card counts are checked against the rules by the solver.
     """
-    out: list[tuple[str, list[int]]] = []
+    out: list[tuple[str, list[int] | ValueError]] = []
     for i, text in enumerate(args.hands, 1):
         if text == "-":
             stream = sys.stdin if stdin is None else stdin
@@ -151,7 +152,7 @@ def read_hands(args: argparse.Namespace, stdin=None, each: bool = False) -> list
     return out
 
 
-def _parse_or_keep(label: str, text: str, each: bool):
+def _parse_or_keep(label: str, text: str, each: bool) -> tuple[str, list[int] | ValueError]:
     """``_parse_hand``; with ``each`` a bad hand comes back as ``(label, error)`` so the
     caller can answer the good ones and report each bad one."""
     if not each:
@@ -179,7 +180,7 @@ def add_format_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unicode", action="store_true", help="write suits as ♠ ♥ ♦ ♣")
 
 
-def _print_json(obj) -> None:
+def _print_json(obj: Any) -> None:
     print(json.dumps(obj, ensure_ascii=False))
 
 
@@ -214,7 +215,7 @@ def _name_list(text: str) -> tuple[str, ...]:
     return items
 
 
-def _sweep_from_args(args: argparse.Namespace):
+def _sweep_from_args(args: argparse.Namespace) -> dict[str, RuleSet] | None:
     """The labelled rule sets of ``--rules``/``--jokers``/``--threshold`` (comma lists,
     every combination) and the single rule options; None when no rule option is given."""
     from ..studies.openings import rule_sweep
@@ -296,7 +297,7 @@ def _rules_text(rules: RuleSet) -> str:
 class _CliWarnings:
     """Show library warnings (a damaged chunk re-run) as ``rummy51: warning: ...`` lines."""
 
-    def __enter__(self):
+    def __enter__(self) -> _CliWarnings:
         import warnings
 
         self._cm = warnings.catch_warnings()
@@ -306,10 +307,11 @@ class _CliWarnings:
         return self
 
     @staticmethod
-    def _show(message, category, filename, lineno, file=None, line=None) -> None:
+    def _show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+              file: TextIO | None = None, line: str | None = None) -> None:
         print(f"{PROG}: warning: {message}", file=sys.stderr)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         return self._cm.__exit__(*exc)
 
 
@@ -334,7 +336,8 @@ def _quote(a: str) -> str:
     return shlex.quote(a)
 
 
-def _say_saved_chunks(args: argparse.Namespace, study: str, read_manifest) -> None:
+def _say_saved_chunks(args: argparse.Namespace, study: str,
+                      read_manifest: Callable[[str], dict]) -> None:
     """After Ctrl-C: how many chunks the run directory keeps, and how to continue."""
     where = args.resume or args.out
     if not where:
@@ -348,8 +351,9 @@ def _say_saved_chunks(args: argparse.Namespace, study: str, read_manifest) -> No
         pass
 
 
-def run_study(args: argparse.Namespace, study: str, run, text, read_manifest,
-              option_names=None) -> int:
+def run_study(args: argparse.Namespace, study: str, run: Callable[[str, str], Any],
+              text: Callable[[Any], str], read_manifest: Callable[[str], dict],
+              option_names: Callable[[Exception], Exception] | None = None) -> int:
     """Run one study command the way every ``simulate`` command does: the backend from
     ``--backend`` / ``--scheduler``, the command line recorded in the manifest, warnings
     as one line each, library errors renamed to options (``option_names``), Ctrl-C
@@ -375,7 +379,8 @@ def run_study(args: argparse.Namespace, study: str, run, text, read_manifest,
     return EXIT_OK
 
 
-def _add_run_options(p, e, *, local: str, out_holds: str, chunk_files: str) -> None:
+def _add_run_options(p: argparse.ArgumentParser, e: argparse._ArgumentGroup, *, local: str, out_holds: str,
+                     chunk_files: str) -> None:
     """The execution options every study shares: backend, scheduler, run directory,
     resume, chunk format, progress, JSON output."""
     e.add_argument("--backend", choices=("local", "dask"), default=None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from collections.abc import Sequence
 
 from ..cards import card_text, cards_text, parse_card, parse_cards
 from ..rules import RuleSet, rules_label
@@ -26,7 +27,7 @@ from ._common import (
 
 
 # --------------------------------------------------------------------------- best
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "best",
         help="best opening of a hand, whether it goes out at once, its least deadwood",
@@ -97,7 +98,7 @@ def _check_keep(keep: int) -> None:
         raise ValueError(f"--keep must be 0..120 (the most cards a hand can hold), got {keep}")
 
 
-def _one_card_each(hands) -> bool:
+def _one_card_each(hands: Sequence[str]) -> bool:
     if len(hands) < 2 or "-" in hands:
         return False
     try:

@@ -21,7 +21,7 @@ from ._common import (
 
 
 # --------------------------------------------------------------------------- odds
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     from ..studies.openings import DEFAULTS
 
     p = subparsers.add_parser(

@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..cards import card_text, cards_text
 from ._common import EXIT_OK, _count, _name_list, add_rule_options, rules_from_args
 
+if TYPE_CHECKING:
+    from ..r51.actions import Action
+    from ..r51.engine import GameState
 
-def add_parser(subparsers) -> None:
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     from ..r51.bots import BOTS
 
     p = subparsers.add_parser(
@@ -71,7 +76,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _show_moves(state, shown: int, u: bool) -> int:
+def _show_moves(state: GameState, shown: int, u: bool) -> int:
     """Print the moves of other seats since ``shown``; returns the new count."""
     hist = state.history
     for rec in hist[shown:]:
@@ -80,7 +85,7 @@ def _show_moves(state, shown: int, u: bool) -> int:
     return len(hist)
 
 
-def _ask(state, u: bool):
+def _ask(state: GameState, u: bool) -> Action | None:
     """Show the position, read the number of a legal move (None: the player left)."""
     view = state.view(0)
     print()

@@ -8,7 +8,7 @@ from ._common import EXIT_OK
 
 
 # --------------------------------------------------------------------------- report
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "report",
         help="an HTML (or Markdown) report with plots of run directories",

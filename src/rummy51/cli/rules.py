@@ -9,7 +9,7 @@ from ..rules import PRESET_NOTES, PRESETS, RuleSet
 from ._common import EXIT_OK
 
 
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "rules",
         help="the rule presets (--rules NAME) with their sources",

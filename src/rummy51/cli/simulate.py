@@ -4,8 +4,16 @@ run directories, sweeps, resume and Dask.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..rules import PRESETS
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..studies.games import GameStudy
+    from ..studies.openings import OpeningStudy
 from ._common import (
     _RULE_FIELDS,
     _add_run_options,
@@ -25,7 +33,7 @@ from ._common import (
 )
 
 
-def _openings_text(study) -> str:
+def _openings_text(study: OpeningStudy) -> str:
     from ..studies.openings import kind_text
 
     out = []
@@ -43,8 +51,9 @@ def _openings_text(study) -> str:
                f"{plural(study.chunks, 'chunk')}, "
                f"{plural(study.workers, 'worker' if study.backend == 'dask' else 'thread')}"
                f" ({study.backend}), {study.elapsed:.1f} s")
-    if study.resumed_text():
-        out.append(study.resumed_text())
+    resumed = study.resumed_text()
+    if resumed:
+        out.append(resumed)
     out.append("probabilities in %, [95% Wilson interval]; mean best value ± 1.96 standard errors")
     if study.hands:
         s = study.summary(by_jokers=True)
@@ -145,7 +154,7 @@ def _openings_text(study) -> str:
     return "\n".join(out)
 
 # --------------------------------------------------------------------------- simulate
-def add_parser(subparsers) -> None:
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "simulate",
         help="Monte Carlo studies (openings, games)",
@@ -157,7 +166,7 @@ def add_parser(subparsers) -> None:
     _add_simulate_games(sub)
 
 
-def _add_simulate_openings(subparsers) -> None:
+def _add_simulate_openings(subparsers: argparse._SubParsersAction) -> None:
     from ..studies.openings import DEFAULTS
 
     d = DEFAULTS
@@ -238,7 +247,7 @@ def _cmd_simulate_openings(args: argparse.Namespace) -> int:
         _openings_text, lambda where: RunDir.read_manifest(where, KIND))
 
 # --------------------------------------------------------------------------- simulate games
-def _add_simulate_games(subparsers) -> None:
+def _add_simulate_games(subparsers: argparse._SubParsersAction) -> None:
     from ..r51.bots import BOTS
     from ..studies.games import GAME_DEFAULTS
 
@@ -325,7 +334,7 @@ def _cmd_simulate_games(args: argparse.Namespace) -> int:
         _games_text, read_manifest, _games_option_names)
 
 
-def _ratings_text(study) -> list[str]:
+def _ratings_text(study: GameStudy) -> list[str]:
     """Bradley-Terry and (with openskill) Plackett-Luce ratings; with seats that move,
     every pair of bots compared deal by deal."""
     import itertools
@@ -363,7 +372,7 @@ def _ratings_text(study) -> list[str]:
     return out
 
 
-def _games_text(study) -> str:
+def _games_text(study: GameStudy) -> str:
     """The tables of ``rummy51 simulate games``."""
     from ..rules import rules_label
 
@@ -388,12 +397,13 @@ def _games_text(study) -> str:
                 (")" if meta["deals_per_s"] else "")),
              "rates in %, [95% Wilson interval]; means ± 1.96 standard errors; lower scores "
              "are better; a win is going out"]
-    if study.resumed_text():
-        lines.append(study.resumed_text())
+    resumed = study.resumed_text()
+    if resumed:
+        lines.append(resumed)
     if not study.complete:
         lines.append(f"PARTIAL: {study.chunks_done} of {study.chunks} chunks")
 
-    def rows_of(df, head):
+    def rows_of(df: pd.DataFrame, head: Callable[[Any], list[str]]) -> list[list[str]]:
         rows = []
         for r in df.itertuples():
             rows.append(head(r) + [
