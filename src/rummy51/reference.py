@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -98,7 +98,7 @@ def _top_position(rules: RuleSet) -> int:
 
 
 # --------------------------------------------------------------------- melds
-def _opening_run(meld, rules: RuleSet) -> bool:
+def _opening_run(meld: RefMeld, rules: RuleSet) -> bool:
     """Whether ``meld`` is a run an opening may show under ``rules.opening_run`` (docs/rules.md
     4): any run ("run"), a run without a joker ("pure_run"); never needed with "any"."""
     if rules.opening_run == "any":
@@ -130,7 +130,7 @@ class RefMeld:
         return " ".join(card_text(c) for c in self.cards)
 
 
-def _run_readings(hand: Counter, rules: RuleSet):
+def _run_readings(hand: Counter, rules: RuleSet) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """Every way to read a run off the cards in ``hand`` (a Counter of codes).
 
     Yields ``(naturals, jokers, value)``: for each suit, each interval of 3 or more
@@ -162,7 +162,7 @@ def _run_readings(hand: Counter, rules: RuleSet):
                         yield tuple(sorted(naturals)), j, value
 
 
-def _set_readings(hand: Counter, rules: RuleSet):
+def _set_readings(hand: Counter, rules: RuleSet) -> Iterator[tuple[tuple[int, ...], int, int]]:
     """Every set that the cards in ``hand`` can make: ``(naturals, jokers, value)``.
 
     3 or 4 cards of one rank, all different suits; jokers stand for missing suits.
@@ -246,7 +246,7 @@ def _check_hand(codes: Iterable[int], rules: RuleSet) -> list[int]:
     return hand
 
 
-def _check_keep(keep) -> int:
+def _check_keep(keep: int) -> int:
     if isinstance(keep, bool) or int(keep) != keep:
         raise ValueError(f"keep must be an int >= 0, got {keep!r}")
     if keep < 0:
@@ -254,7 +254,7 @@ def _check_keep(keep) -> int:
     return int(keep)
 
 
-def _check_must(must_use) -> int | None:
+def _check_must(must_use: int | None) -> int | None:
     if must_use is None:
         return None
     if isinstance(must_use, bool) or int(must_use) != must_use or not 0 <= must_use <= JOKER:
@@ -343,7 +343,7 @@ class _Search:
         return out
 
     @staticmethod
-    def _offer(out: dict, key: tuple, value: int, dead: int, back) -> None:
+    def _offer(out: dict, key: tuple, value: int, dead: int, back: tuple | None) -> None:
         cur = out.get(key)
         if cur is None:
             out[key] = [value, dead, back]
@@ -372,12 +372,13 @@ def _solved(hand: tuple, rules: RuleSet, must: int | None) -> tuple:
     return search, search.table(search.hand)
 
 
-def _table(codes, rules: RuleSet, must: int | None = None):
+def _table(codes: Iterable[int], rules: RuleSet, must: int | None = None) -> tuple[tuple, int]:
     hand = _check_hand(codes, rules)
     return _solved(tuple(sorted(hand)), rules, must), len(hand)
 
 
-def _best(codes, rules, keep, must_use):
+def _best(codes: Iterable[int], rules: RuleSet, keep: int,
+          must_use: int | None) -> tuple[_Search, tuple | None, int]:
     """(best value, key of the best entry or None) for the opening question."""
     keep = _check_keep(keep)
     must = _check_must(must_use)

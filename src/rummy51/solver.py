@@ -32,6 +32,9 @@ from ._checks import int_arg
 from .cards import JOKER, PAD, CardsLike, card_text, cards_text, parse_card, to_codes
 from .rules import RuleSet
 
+#: A batch of hands: a 2-D array of card codes (rows padded with 255) or hands one by one
+HandsLike = np.ndarray | Iterable[CardsLike]
+
 __all__ = [
     "Meld",
     "Opening",
@@ -120,7 +123,7 @@ def _rules(rules: RuleSet | None) -> RuleSet:
     return rules
 
 
-def _check_keep(keep) -> int:
+def _check_keep(keep: int) -> int:
     # the core holds at most MAX_HAND (120) cards: a larger keep is the same as 120, and
     # anything past a C int would overflow
     return int_arg("keep", keep, 0, MAX_HAND)
@@ -134,7 +137,7 @@ def _hand(cards: CardsLike, rules: RuleSet) -> bytes:
     return bytes(codes)
 
 
-def _must(must_use, codes: bytes) -> int:
+def _must(must_use: int | str | None, codes: bytes) -> int:
     if must_use is None:
         return -1
     if isinstance(must_use, str):
@@ -186,7 +189,7 @@ def _merge_runs(melds: list[Meld], rules: RuleSet) -> list[Meld]:
     return melds
 
 
-def _meld_key(m: Meld):
+def _meld_key(m: Meld) -> tuple[int, int, tuple[int, ...]]:
     first = m.represents[0]
     return (first // 13 if m.kind == "run" else 4, first % 13 if m.kind == "run" else first % 13, m.cards)
 
@@ -224,7 +227,7 @@ def _build_opening(rules: RuleSet, codes: bytes, value: int, ids: list[int]) -> 
 
 # --------------------------------------------------------------------------- single hands
 def best_opening(cards: CardsLike, rules: RuleSet | None = None, keep: int = 1,
-                 must_use=None) -> Opening:
+                 must_use: int | str | None = None) -> Opening:
     """The best opening of a hand: the largest total value of disjoint melds using at
     most ``len(hand) - keep`` cards (``keep`` = 1: the discard), with the melds.
 
@@ -239,7 +242,7 @@ def best_opening(cards: CardsLike, rules: RuleSet | None = None, keep: int = 1,
 
 
 def can_open(cards: CardsLike, rules: RuleSet | None = None, keep: int = 1,
-             must_use=None) -> bool:
+             must_use: int | str | None = None) -> bool:
     """Whether the hand holds an opening worth at least ``rules.threshold``."""
     rules = _rules(rules)
     keep = _check_keep(keep)
@@ -292,7 +295,7 @@ def pack_hands(hands: Iterable[CardsLike], width: int | None = None) -> np.ndarr
     return out
 
 
-def _as_hands(hands) -> np.ndarray:
+def _as_hands(hands: HandsLike) -> np.ndarray:
     if not isinstance(hands, np.ndarray):
         if isinstance(hands, (str, bytes)):
             raise TypeError("hands must be a 2-D array of card codes (use best_opening for one hand)")
@@ -332,7 +335,7 @@ def _executor() -> ThreadPoolExecutor:
         return _pool
 
 
-def _threads(threads, n: int) -> int:
+def _threads(threads: int | None, n: int) -> int:
     if threads is None:
         return max(1, min(os.cpu_count() or 1, n // _MIN_ROWS_PER_THREAD))
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
@@ -340,7 +343,7 @@ def _threads(threads, n: int) -> int:
     return max(1, min(int(threads), n))
 
 
-def _batch(hands, rules, mode: str, keep: int, threads) -> np.ndarray:
+def _batch(hands: HandsLike, rules: RuleSet | None, mode: str, keep: int, threads: int | None) -> np.ndarray:
     rules = _rules(rules)
     keep = _check_keep(keep)
     arr = _as_hands(hands)
@@ -367,25 +370,25 @@ def _batch(hands, rules, mode: str, keep: int, threads) -> np.ndarray:
     return out
 
 
-def best_opening_values(hands, rules: RuleSet | None = None, keep: int = 1,
+def best_opening_values(hands: HandsLike, rules: RuleSet | None = None, keep: int = 1,
                         threads: int | None = None) -> np.ndarray:
     """Best opening value of each row of ``hands`` (int32 array)."""
     return _batch(hands, rules, "best", keep, threads)
 
 
-def can_open_flags(hands, rules: RuleSet | None = None, keep: int = 1,
+def can_open_flags(hands: HandsLike, rules: RuleSet | None = None, keep: int = 1,
                    threads: int | None = None) -> np.ndarray:
     """Whether each row of ``hands`` can open (bool array)."""
     return _batch(hands, rules, "can_open", keep, threads).astype(bool)
 
 
-def can_go_out_flags(hands, rules: RuleSet | None = None,
+def can_go_out_flags(hands: HandsLike, rules: RuleSet | None = None,
                      threads: int | None = None) -> np.ndarray:
     """Whether each row of ``hands`` can go out at once (bool array)."""
     return _batch(hands, rules, "go_out", 0, threads).astype(bool)
 
 
-def min_deadwood_values(hands, rules: RuleSet | None = None, keep: int = 0,
+def min_deadwood_values(hands: HandsLike, rules: RuleSet | None = None, keep: int = 0,
                         threads: int | None = None) -> np.ndarray:
     """Least deadwood of each row of ``hands`` (int32 array)."""
     return _batch(hands, rules, "deadwood", keep, threads)
@@ -393,7 +396,7 @@ def min_deadwood_values(hands, rules: RuleSet | None = None, keep: int = 0,
 
 # --------------------------------------------------------------------------- dealing
 def deal(n: int, hand_size: int | None = None, rules: RuleSet | None = None,
-         seed=None) -> np.ndarray:
+         seed: int | np.random.SeedSequence | np.random.Generator | None = None) -> np.ndarray:
     """``n`` random hands of ``hand_size`` cards (default ``rules.hand_size + 1``: the
     first player's 15), each from a freshly shuffled deck of the rule set, as a
     uint8 array of card codes. ``seed`` is anything ``numpy.random.default_rng``
