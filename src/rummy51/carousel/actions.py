@@ -70,7 +70,7 @@ class Draw:
 _JOKER_DECL = re.compile(r"^(?:JK|\*|JOKER)\((.+)\)$", re.IGNORECASE)
 
 
-def _slot(tok) -> int | tuple[int, int]:
+def _slot(tok: Any) -> int | tuple[int, int]:
     """One card of a meld: a natural code, or ``(52, declared)`` for a joker."""
     if isinstance(tok, str):
         m = _JOKER_DECL.match(tok.strip())
@@ -86,7 +86,7 @@ def _slot(tok) -> int | tuple[int, int]:
     return int(tok)
 
 
-def _meld_slots(meld) -> tuple:
+def _meld_slots(meld: Any) -> tuple:
     if isinstance(meld, TableMeld):
         return tuple((JOKER, r) if c == JOKER else c
                      for c, r in zip(meld.cards, meld.represents, strict=True))
@@ -95,7 +95,7 @@ def _meld_slots(meld) -> tuple:
     return tuple(_slot(t) for t in meld)
 
 
-def short_repr(x, limit: int = 60) -> str:
+def short_repr(x: object, limit: int = 60) -> str:
     """``repr(x)`` on one line, cut to ``limit`` characters."""
     try:
         r = repr(x)
@@ -110,7 +110,7 @@ _MELDS_ARE = ("the whole new table: a Meld, a str of melds split by '|' "
               "or a list of cards)")
 
 
-def meld_items(melds) -> list:
+def meld_items(melds: Any) -> list:
     """The melds of a meld play as a list (each a str, a ``TableMeld``, or a list or
     tuple of cards), from what ``Meld`` and ``GameState.meld`` take: a ``Meld``, one
     str (melds split by ``|``), one ``TableMeld``, or a list or tuple of melds.
@@ -141,7 +141,7 @@ class Meld:
 
     melds: tuple
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         slots = []
         for i, x in enumerate(meld_items(self.melds)):
             try:
@@ -152,7 +152,7 @@ class Meld:
         object.__setattr__(self, "melds", tuple(slots))
 
     def text(self) -> str:
-        def one(s):
+        def one(s: int | tuple[int, int]) -> str:
             return f"JK({card_text(s[1])})" if isinstance(s, tuple) else card_text(s)
         return "meld " + " | ".join(" ".join(one(s) for s in m) for m in self.melds)
 
@@ -268,7 +268,7 @@ class RoundResult:
 
 
 # --------------------------------------------------------------------------- JSON
-def _slot_text(s) -> str:
+def _slot_text(s: int | tuple[int, int]) -> str:
     return f"JK({card_text(s[1])})" if isinstance(s, tuple) else card_text(s)
 
 

@@ -18,13 +18,14 @@ otherwise it runs the whole game (returns: the final scores, docs/rules-carousel
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..cards import JOKER, card_text
-from .actions import Action, Draw, IllegalMove, Knock, Meld, MeldRecord, Pass, Phase
+from .actions import Action, Draw, IllegalMove, Knock, Meld, MeldRecord, Pass, Phase, Record
 from .codec import ADD0, COMMIT, DRAW, KNOCK, NUM_ACTIONS, PASS, MaskOracle, action_name, chosen_text
 from .engine import GameState
 from .rules import CarouselRules
@@ -36,7 +37,7 @@ _PHASES = (Phase.DRAW, Phase.MELD, Phase.NO_DRAW, Phase.END, Phase.OVER)
 TERMINAL = -4
 
 
-def check_action_id(action) -> int:
+def check_action_id(action: object) -> int:
     """``action`` as an int id 0..NUM_ACTIONS-1, or a one-line TypeError / ValueError."""
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise TypeError(f"a Carousel action id is an int 0..{NUM_ACTIONS - 1}, got "
@@ -60,7 +61,7 @@ class CarouselAgentState:
 
     @classmethod
     def new(cls, rules: CarouselRules | None = None, players: int | None = None,
-            seed=None, round_only: bool = False, dealer: int | None = None
+            seed: Any = None, round_only: bool = False, dealer: int | None = None
             ) -> CarouselAgentState:
         """A new game shuffled from ``seed`` (``GameState.new``)."""
         s = cls.__new__(cls)
@@ -176,7 +177,7 @@ class CarouselAgentState:
             return str(e)
         return "not a legal move here"
 
-    def apply_action(self, action) -> None:
+    def apply_action(self, action: int) -> None:
         """Make id ``action``; an illegal or malformed id is a one-line ``IllegalMove`` /
         ``TypeError`` / ``ValueError`` and the state is unchanged."""
         a = check_action_id(action)
@@ -204,7 +205,7 @@ class CarouselAgentState:
         self._oracle = None
         self._legal = None
 
-    def apply_engine_action(self, move) -> None:
+    def apply_engine_action(self, move: Action) -> None:
         """Make an engine move (``Draw``, ``Meld``, ``Knock``, ``Pass``) of the player on
         turn directly (a bot's move), while no card is chosen."""
         if self.chosen:
@@ -217,7 +218,7 @@ class CarouselAgentState:
         self._oracle = None
         self._legal = None
 
-    def decode_commit(self):
+    def decode_commit(self) -> Meld:
         """The ``Meld`` a commit of the chosen cards makes now (the solver's arrangement)."""
         return Meld(self.oracle().play(self.chosen).melds)
 
@@ -289,7 +290,7 @@ def fast_copy(game: GameState) -> GameState:
     return new
 
 
-def seat_index(player, n: int) -> int:
+def seat_index(player: object, n: int) -> int:
     if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"player must be a seat number 0..{n - 1}, got {player!r:.40}")
     if not 0 <= player < n:
@@ -331,7 +332,7 @@ class CarouselLayout:
         self._copy_of = np.array([k for k in range(rules.decks) for _ in range(52)]
                                  + list(range(rules.jokers)), np.intp)
 
-    def _cards(self, out: np.ndarray, base: int, cards) -> None:
+    def _cards(self, out: np.ndarray, base: int, cards: Iterable[int]) -> None:
         counts = np.bincount(np.asarray(list(cards), dtype=np.intp), minlength=53)
         out[base:base + self.card_block] = counts[self._card_of] > self._copy_of
 
@@ -381,7 +382,7 @@ class CarouselLayout:
         return out
 
 
-def round_records(g: GameState):
+def round_records(g: GameState) -> Sequence[Record]:
     """The records of the round being played (from its deal on)."""
     hist = g.history
     for i in range(len(hist) - 1, -1, -1):

@@ -88,7 +88,7 @@ class CarouselChanceState(CarouselAgentState):
             s._dealing = self._dealing[:]
         return s
 
-    def __deepcopy__(self, memo) -> CarouselChanceState:
+    def __deepcopy__(self, memo: dict) -> CarouselChanceState:
         return self.clone()
 
     # ------------------------------------------------------------------ who moves
@@ -128,7 +128,7 @@ class CarouselChanceState(CarouselAgentState):
         return [(c, counts[c] / total) for c in sorted(counts)]
 
     # ------------------------------------------------------------------ moves
-    def apply_action(self, action) -> None:
+    def apply_action(self, action: int) -> None:
         if self.is_chance_node():
             self._apply_chance(action)
             return
@@ -142,7 +142,7 @@ class CarouselChanceState(CarouselAgentState):
         if self.game.round != round_before and not self.is_terminal():
             self._dealing = []  # the engine dealt the next round: it is dealt again by chance
 
-    def _apply_chance(self, action) -> None:
+    def _apply_chance(self, action: int) -> None:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(f"a chance outcome is a card code 0..52, got {type(action).__name__} "
                             f"{action!r:.40}")
@@ -257,7 +257,8 @@ class CarouselChanceState(CarouselAgentState):
     def information_state_tensor(self, player: int) -> np.ndarray:
         return carousel_info_layout_for(self.rules).encode(self, player)
 
-    def resample_from_infostate(self, player: int, rng=None) -> CarouselChanceState:
+    def resample_from_infostate(self, player: int,
+                                rng: np.random.Generator | int | None = None) -> CarouselChanceState:
         """A state ``player`` cannot tell from this one, the cards hidden from them (the
         other hands, the stock's order, the cards being dealt to others) dealt again."""
         p = seat_index(player, self.n_players)

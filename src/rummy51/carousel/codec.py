@@ -43,7 +43,7 @@ from functools import lru_cache
 from .. import _carousel
 from ..cards import JOKER, card_text
 from .rules import CarouselRules
-from .solver import play_cards
+from .solver import Play, play_cards
 from .table import TableMeld
 
 __all__ = ["DRAW", "PASS", "KNOCK", "COMMIT", "ADD0", "NUM_ACTIONS", "MaskOracle",
@@ -56,7 +56,7 @@ _NAMES = {DRAW: "draw", PASS: "pass", KNOCK: "knock", COMMIT: "commit"}
 
 
 @lru_cache(maxsize=32)
-def _core_rules(rules: CarouselRules):
+def _core_rules(rules: CarouselRules) -> _carousel.CoreRules:
     """The solver core's compiled rules (as ``rummy51.carousel.solver`` makes them)."""
     return _carousel.CoreRules(rules)
 
@@ -109,7 +109,7 @@ class MaskOracle:
                     T[c] += 1
         self._T, self._D, self._JT = T, bytes(D), JT
 
-    def _value(self, placed, optional) -> int:
+    def _value(self, placed: list[int], optional: list[int]) -> int:
         """The solver's value of a play placing every table card and ``placed``, with
         ``optional`` cards that may be placed too (negative: no such play)."""
         T = self._T[:]
@@ -166,7 +166,7 @@ class MaskOracle:
             got = self._commit[key] = ok and self._value(list(key), []) >= 0
         return got
 
-    def play(self, chosen: tuple[int, ...]):
+    def play(self, chosen: tuple[int, ...]) -> Play:
         """The solver's play of exactly ``chosen`` (``play_cards``; ``IllegalMove`` if none)."""
         return play_cards(self.table, list(chosen), self.hand, self.rules)
 

@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -128,7 +128,7 @@ class _Snapshot(_SequenceABC):
     def __len__(self) -> int:
         return self._n
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             return tuple(self._items[: self._n][i])
         if i < 0:
@@ -219,7 +219,7 @@ class GameState(MoveRules):
     # ------------------------------------------------------------------ creation
     @classmethod
     def new(cls, rules: CarouselRules | None = None, players: int | None = None,
-            seed=None, *, dealer: int | None = None, decks: Sequence = ()) -> GameState:
+            seed: Any = None, *, dealer: int | None = None, decks: Sequence = ()) -> GameState:
         """A new game, its first round dealt. ``rules`` (default
         ``CarouselRules.for_players(players or 4)``); ``players`` replaces
         ``rules.players`` when given. ``seed``: an int, a SeedSequence, a Generator or
@@ -362,7 +362,7 @@ class GameState(MoveRules):
         self.phase = Phase.NO_DRAW if draws < 3 else Phase.END
         return self._record(DrawRecord(self.round, self.turn, p, Draw(), None, True))
 
-    def meld(self, melds) -> MeldRecord:
+    def meld(self, melds: Any) -> MeldRecord:
         """Play ``melds`` as the whole new table (section 4); see ``verify_meld``."""
         new, played = self.verify_meld(melds)
         action = melds if isinstance(melds, Meld) else Meld(melds)   # before any change
@@ -534,7 +534,7 @@ class GameState(MoveRules):
                 f"{self.turn}, player {self.current}, {self.phase.value}>")
 
 
-def replay(rules: CarouselRules | None, seed, actions: Iterable[Action],
+def replay(rules: CarouselRules | None, seed: Any, actions: Iterable[Action],
            players: int | None = None) -> GameState:
     """The game given by ``(rules, seed, actions)``: a new game with that seed, every
     action applied in order. ``seed`` must be the recorded one (``state.seed``)."""

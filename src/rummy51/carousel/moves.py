@@ -22,18 +22,21 @@ from __future__ import annotations
 import abc
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cards import JOKER, card_text, cards_text
 from .actions import Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo, meld_items, short_repr
 from .rules import CarouselRules
 from .table import TableMeld, parse_meld
 
+if TYPE_CHECKING:
+    from .solver import Play
+
 __all__ = ["check_meld_play", "score_round", "final_scores", "MoveRules"]
 
 
 # --------------------------------------------------------------------------- meld plays
-def _new_table(melds, rules: CarouselRules) -> list[TableMeld]:
+def _new_table(melds: Any, rules: CarouselRules) -> list[TableMeld]:
     out = []
     for m in meld_items(melds):
         slots: str | list[Any]  # what parse_meld reads: text, or codes and [JOKER, declared]
@@ -50,7 +53,7 @@ def _new_table(melds, rules: CarouselRules) -> list[TableMeld]:
     return out
 
 
-def check_meld_play(table: Sequence[TableMeld], hand: Sequence[int], melds,
+def check_meld_play(table: Sequence[TableMeld], hand: Sequence[int], melds: Any,
                     rules: CarouselRules) -> tuple[list[TableMeld], tuple[int, ...]]:
     """``(new table, hand cards played)`` of a legal meld play, else ``IllegalMove``
     naming the section broken. ``melds``: the whole table after the play (a ``Meld``,
@@ -182,7 +185,7 @@ class MoveRules:
         return True
 
     # ------------------------------------------------------------------ meld
-    def verify_meld(self, melds) -> tuple[list[TableMeld], tuple[int, ...]]:
+    def verify_meld(self, melds: Any) -> tuple[list[TableMeld], tuple[int, ...]]:
         """``(new table, cards played)`` if the play ``melds`` (the whole new table) is
         legal now, else ``IllegalMove`` naming the rule (3.3 when, section 4 what)."""
         self._not_over("meld")
@@ -195,7 +198,7 @@ class MoveRules:
                                      "player may not meld in this turn")
         return check_meld_play(self.table, self._hand(), melds, self.rules)
 
-    def can_meld(self, melds) -> bool:
+    def can_meld(self, melds: Any) -> bool:
         try:
             self.verify_meld(melds)
         except IllegalMove:
@@ -246,7 +249,7 @@ class MoveRules:
         return True
 
     # ------------------------------------------------------------------ any action
-    def verify(self, action: Action):
+    def verify(self, action: Action) -> Any:
         """``verify_x`` of an action object."""
         if isinstance(action, Draw):
             return self.verify_draw()
@@ -289,7 +292,7 @@ class MoveRules:
             out.append(_KNOCK)
         return out
 
-    def best_play(self):
+    def best_play(self) -> Play:
         """The solver's best play (``rummy51.carousel.best_play``) of the player on turn."""
         from .solver import best_play
 

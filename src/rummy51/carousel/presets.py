@@ -57,7 +57,7 @@ PRESET_NOTES: dict[str, PresetNote] = {
 }
 
 
-def preset(name: str, players: int = 4, **overrides) -> CarouselRules:
+def preset(name: str, players: int = 4, **overrides: Any) -> CarouselRules:
     """The rules of preset ``name`` for ``players`` players; ``overrides`` replace fields.
     An unknown name is a ValueError naming the presets."""
     if not isinstance(name, str) or name not in PRESETS:

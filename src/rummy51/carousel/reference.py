@@ -33,6 +33,7 @@ worst case and meant for the test positions (up to a dozen melds and a hand).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -78,7 +79,7 @@ def _melds_through(card: int, ace_high: bool) -> tuple[tuple[int, ...], ...]:
 
 
 @cache
-def _candidates(card: int, ace_high: bool):
+def _candidates(card: int, ace_high: bool) -> tuple[tuple[tuple[int, ...], int, int], ...]:
     """``(meld, anchor slot, bit mask of its cards)`` for each meld through ``card``."""
     out = []
     for meld in _melds_through(card, ace_high):
@@ -94,7 +95,8 @@ def candidate_melds(card: int, rules: CarouselRules) -> list[tuple[int, ...]]:
     return list(_melds_through(card, rules.ace_high))
 
 
-def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
+def solve_counts(T: Sequence[int], H: Sequence[int], D: Sequence[int], JT: int, JH: int,
+                 rules: CarouselRules) -> tuple[int, int, list[list[tuple[int, int]]]] | None:
     """Best ``(points, cards)`` of hand cards a play places, with the melds, for raw
     counts: ``T``/``H``/``D`` 52 counts (table naturals, hand naturals, table jokers
     declared as each card), ``JT`` table jokers, ``JH`` hand jokers. ``(0, 0)`` means
@@ -111,7 +113,8 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
     demanded = [c for c in range(52) if D[c]]
     memo: dict = {}
 
-    def moves(req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int, low: int):
+    def moves(req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int,
+              low: int) -> Iterator[tuple[int, int, tuple, tuple[tuple[int, int], ...] | None]]:
         """Every way to decide a copy of ``low``: ``(points, cards, next state, meld)``
         with the points and cards of hand cards it places (``meld`` None: leave the
         undecided hand copies of ``low`` in the hand)."""
@@ -166,7 +169,7 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
             o[low] = 0
             yield 0, 0, (req, bytes(o), dem, jleft, jneed), None
 
-    def best(req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int):
+    def best(req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int) -> tuple | None:
         """``(points, cards, choice)``, the best from this state, None if infeasible.
 
         ``req``: table copies still to place, ``opt``: hand copies still undecided,
@@ -210,7 +213,7 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
     top = best(*start)
     if top is None:
         return None
-    melds = []
+    melds: list[list[tuple[int, int]]] = []
     state = start
     while memo[state][2] is not None:
         pairs, state = memo[state][2]
@@ -219,7 +222,7 @@ def solve_counts(T, H, D, JT: int, JH: int, rules: CarouselRules):
     return top[0], top[1], melds
 
 
-def best_play(table, hand, rules: CarouselRules | None = None) -> ReferencePlay:
+def best_play(table: Any, hand: Any, rules: CarouselRules | None = None) -> ReferencePlay:
     """The best play by memoised exact cover (RULES-carousel.md section 4)."""
     rules = rules or CarouselRules()
     melds = parse_table(table, rules)

@@ -18,6 +18,7 @@ Variants are data::
 from __future__ import annotations
 
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -34,7 +35,7 @@ MAX_DECKS = 2
 MAX_JOKERS = 4
 
 
-def _as_int(name: str, value) -> int:
+def _as_int(name: str, value: Any) -> int:
     """A plain ``int`` from an int or a numpy integer; TypeError for bool, float, str."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"CarouselRules.{name} must be an int, got {value!r}")
@@ -166,7 +167,7 @@ class CarouselRules:
 
     # ------------------------------------------------------------------ presets
     @classmethod
-    def for_players(cls, n: int, **overrides) -> CarouselRules:
+    def for_players(cls, n: int, **overrides: Any) -> CarouselRules:
         """The deck RULES-carousel.md deals for ``n`` players: 2 players one deck and
         one joker, 3 or more two decks and two jokers; ``overrides`` replace fields."""
         n = _as_int("players", n)
@@ -194,7 +195,7 @@ class CarouselRules:
             return self.face_value
         return rank
 
-    def hand_points(self, codes) -> int:
+    def hand_points(self, codes: Iterable[int]) -> int:
         """The points of a hand (section 1)."""
         return sum(self.card_value(int(c)) for c in codes)
 

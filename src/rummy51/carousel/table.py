@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -78,7 +79,8 @@ class TableMeld:
 
 
 # --------------------------------------------------------------------------- geometry
-def meld_positions(represents: Sequence[int], ace_high: bool = True):
+def meld_positions(represents: Sequence[int],
+                   ace_high: bool = True) -> tuple[str, list[int]] | tuple[None, str]:
     """``(kind, order)`` if the represented cards form a meld, else ``(None, reason)``.
 
     ``order`` lists the slot indices in canonical order. A set is 3 or 4 cards of one
@@ -115,7 +117,7 @@ def meld_positions(represents: Sequence[int], ace_high: bool = True):
     return None, "the cards of a run must follow each other (A 2 .. 10 J Q K A, no corner K A 2)"
 
 
-def _check_int_code(x, where: str) -> int:
+def _check_int_code(x: Any, where: str) -> int:
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{where}: {x!r} is not a card code")
     try:
@@ -135,7 +137,7 @@ def _card(token: str, where: str) -> int:
         raise ValueError(f"{where}: {e}") from None
 
 
-def _parse_token(tok, where: str) -> tuple[int, int | None]:
+def _parse_token(tok: Any, where: str) -> tuple[int, int | None]:
     """``(card, declared)``: a natural ``(c, c)``, a joker ``(52, d)`` or ``(52, None)``."""
     if isinstance(tok, str):
         m = _JOKER_DECL.match(tok.strip())
@@ -157,7 +159,7 @@ def _parse_token(tok, where: str) -> tuple[int, int | None]:
     return c, (None if c == JOKER else c)
 
 
-def _meld_where(meld) -> str:
+def _meld_where(meld: Any) -> str:
     if isinstance(meld, str):
         return f"meld {meld.strip()!r}"
     try:
@@ -166,7 +168,7 @@ def _meld_where(meld) -> str:
         return f"meld {meld!r}"
 
 
-def parse_meld(meld, rules: CarouselRules | None = None) -> TableMeld:
+def parse_meld(meld: Any, rules: CarouselRules | None = None) -> TableMeld:
     """One table meld from text (``'6S 7S JK(8S)'``), or a list of codes / card texts
     (a joker ``[52, declared]`` or ``'JK(8S)'``); validated, in canonical order."""
     if isinstance(meld, TableMeld):
@@ -185,7 +187,8 @@ def parse_meld(meld, rules: CarouselRules | None = None) -> TableMeld:
     return make_meld(pairs, rules, where)
 
 
-def make_meld(pairs, rules: CarouselRules | None, where: str) -> TableMeld:
+def make_meld(pairs: Sequence[tuple[int, Any]], rules: CarouselRules | None,
+              where: str) -> TableMeld:
     rules = rules or CarouselRules()
     for _, d in pairs:
         if d is None:
@@ -207,6 +210,7 @@ def make_meld(pairs, rules: CarouselRules | None, where: str) -> TableMeld:
             if nat_kind or _jokers_could_fit(naturals, n_jokers, rules):
                 raise ValueError(f"{where}: the meld cannot hold the declared {declared}: {order}")
         raise ValueError(f"{where} is not a meld: {order}")
+    order = cast(list[int], order)   # a meld: its slots in canonical order
     return TableMeld(kind, tuple(pairs[i][0] for i in order), tuple(reps[i] for i in order))
 
 
@@ -231,7 +235,7 @@ def _checked(m: TableMeld, rules: CarouselRules, where: str | None) -> TableMeld
     return got
 
 
-def _jokers_could_fit(naturals, n_jokers, rules) -> bool:
+def _jokers_could_fit(naturals: Sequence[int], n_jokers: int, rules: CarouselRules) -> bool:
     """Whether some declaration of the jokers makes a meld with these naturals."""
     suits = {c // 13 for c in naturals}
     ranks = {c % 13 for c in naturals}
@@ -242,7 +246,7 @@ def _jokers_could_fit(naturals, n_jokers, rules) -> bool:
     return False
 
 
-def parse_table(table, rules: CarouselRules | None = None) -> list[TableMeld]:
+def parse_table(table: Any, rules: CarouselRules | None = None) -> list[TableMeld]:
     """A table: a list of melds (each text or codes) or one string with melds separated
     by ``|``; ``''`` / ``[]`` / ``None`` is the empty table."""
     if table is None:
@@ -263,7 +267,7 @@ def parse_table(table, rules: CarouselRules | None = None) -> list[TableMeld]:
     return [parse_meld(m, rules) for m in melds]
 
 
-def parse_hand(hand) -> list[int]:
+def parse_hand(hand: Any) -> list[int]:
     """A hand as card codes, from text (``'5S 9S JK'``) or an iterable of codes / texts."""
     if hand is None:
         return []
@@ -315,7 +319,7 @@ def table_codes(melds: Iterable[TableMeld]) -> list[list]:
 
 def sort_melds(melds: Iterable[TableMeld]) -> list[TableMeld]:
     """Melds in a canonical table order: runs by suit then first card, then sets by rank."""
-    def key(m: TableMeld):
+    def key(m: TableMeld) -> tuple:
         if m.kind == "run":
             first = m.represents[0]
             pos = 1 if first % 13 == 0 else first % 13 + 1
