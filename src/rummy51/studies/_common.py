@@ -2,11 +2,18 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: A run directory's path
+PathLike = str | os.PathLike
 
 __all__ = ["json_records", "compare_settings", "rules_difference", "RunFacts", "unfinished"]
 
@@ -50,13 +57,13 @@ class RunFacts:
         return np.random.SeedSequence(self.entropy, spawn_key=self.spawn_key)
 
 
-def unfinished(path) -> ValueError:
+def unfinished(path: PathLike) -> ValueError:
     """The error for loading an unfinished run directory without ``partial=True``."""
     return ValueError(f"the run in {path} is not finished: continue it with resume "
                       f"(--resume {path}), or load it with partial=True")
 
 
-def rules_difference(have, given) -> str | None:
+def rules_difference(have: Any, given: Any) -> str | None:
     """The first field two rule sets differ in, as ``"rules.f = a, not b"``, or None."""
     for f in dataclasses.fields(have):
         a, b = getattr(have, f.name), getattr(given, f.name)
@@ -65,7 +72,7 @@ def rules_difference(have, given) -> str | None:
     return None
 
 
-def compare_settings(path, old, given: Mapping[str, Any]) -> None:
+def compare_settings(path: PathLike, old: Any, given: Mapping[str, Any]) -> None:
     """Refuse to resume ``path`` when a setting given for the resume differs from the
     directory's settings ``old`` (a study's settings dataclass). ``given`` maps setting
     names to values (``None``: not given); ``"seed"`` is ``(entropy, spawn_key)``;
@@ -99,14 +106,14 @@ def compare_settings(path, old, given: Mapping[str, Any]) -> None:
                                      f"{la!r}, not {lb!r}")
             continue
         if value != have:
-            def show(x):
+            def show(x: object) -> object:
                 return ",".join(map(str, x)) if isinstance(x, tuple) else x
 
             raise ValueError(f"cannot resume {path}: it was run with {key} = {show(have)}, "
                              f"not {show(value)}")
 
 
-def json_records(df) -> list[dict]:
+def json_records(df: pd.DataFrame) -> list[dict]:
     """A DataFrame as a list of JSON-able dicts (numpy scalars and NA made plain)."""
     import pandas as pd
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import importlib
 import inspect
 import itertools
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState, LayDownRecord
 from ..rules import RuleSet, rules_from_dict, rules_to_dict
 from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ChunkWarning = runs.ChunkWarning
 
@@ -85,7 +89,7 @@ def _norm(name: str) -> str:
     return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
-def _bot_name(bot) -> str:
+def _bot_name(bot: Any) -> str:
     """The canonical name of a bot: a key of ``BOTS`` (spelling of case, ``-`` and
     ``_`` free: ``handhunter`` is ``hand-hunter``), or ``"module:Class"`` of a bot class
     importable at module level (worker processes import it by that name)."""
@@ -107,7 +111,7 @@ def _bot_name(bot) -> str:
                      f"(or module:Class)")
 
 
-def _import_bot(name: str, check: bool = True):
+def _import_bot(name: str, check: bool = True) -> Any:   # the imported bot class (None: not found)
     mod, _, qual = name.partition(":")
     try:
         obj: Any = importlib.import_module(mod)
@@ -139,7 +143,7 @@ def _bot_factory(name: str) -> Callable[[np.random.SeedSequence], Any]:
     return f
 
 
-def _parse_bots(bots, players: int | None) -> tuple[tuple[str, ...], int]:
+def _parse_bots(bots: Any, players: int | None) -> tuple[tuple[str, ...], int]:
     """``(bots, players)`` from the arguments: one bot per seat, or one for every seat."""
     if players is not None:
         players = int_arg("players", players, 2, 64)
@@ -157,7 +161,8 @@ def _parse_bots(bots, players: int | None) -> tuple[tuple[str, ...], int]:
 
 
 # --------------------------------------------------------------------------- seeds
-def deal_seeds(entropy, spawn_key: Sequence[int], chunk: int, j: int, players: int):
+def deal_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
+               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
     """``(shuffle_seed, [bot_seed per seat])`` of the ``j``-th deal of chunk ``chunk``:
     children ``(j, 0)`` and ``(j, 1 + s)`` of the chunk's SeedSequence."""
     base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
@@ -432,7 +437,7 @@ def units(settings: Settings, cols: Mapping[str, np.ndarray]) -> int:
     return len(cols["deal"]) // (settings.players * len(settings.arrangements))
 
 
-def frame(cols: Mapping[str, np.ndarray], settings: Settings):
+def frame(cols: Mapping[str, np.ndarray], settings: Settings) -> pd.DataFrame:
     """The records DataFrame of chunk columns."""
     import pandas as pd
 
@@ -472,7 +477,7 @@ def frame(cols: Mapping[str, np.ndarray], settings: Settings):
     return df
 
 
-def cols_of(df) -> dict[str, np.ndarray]:
+def cols_of(df: pd.DataFrame) -> dict[str, np.ndarray]:
     """Chunk columns back from a records DataFrame (for reading records files)."""
     ends = df["end"].astype(str).map(_END_CODE)
     if ends.isna().any():
@@ -531,6 +536,6 @@ def new_manifest(settings: Settings, fmt: str | None, command: str | None,
                 "records": settings.games * settings.players})
 
 
-def read_manifest(path) -> dict:
+def read_manifest(path: str | os.PathLike) -> dict:
     """A games run directory's manifest (``ValueError`` naming what is wrong)."""
     return runs.RunDir.read_manifest(path, KIND)

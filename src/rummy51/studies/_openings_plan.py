@@ -53,7 +53,7 @@ _ARRAY_IDS = {"hist": 0, "goout": 1, "first_open": 2, "dealt": 3}
 _ARRAY_NAMES = {v: k for k, v in _ARRAY_IDS.items()}
 
 def rule_sweep(base: None | str | RuleSet | Sequence[str | RuleSet] = None,
-               **fields) -> dict[str, RuleSet]:
+               **fields: Any) -> dict[str, RuleSet]:
     """Labelled rule sets for a sweep: every combination of ``base`` (a preset name,
     a RuleSet or a list of them; default the default rules) and the values given for
     ``RuleSet`` fields (a value or a list of values)::
@@ -102,7 +102,7 @@ def rule_sweep(base: None | str | RuleSet | Sequence[str | RuleSet] = None,
     return out
 
 
-def _configs(rules) -> list[tuple[str, RuleSet]]:
+def _configs(rules: Any) -> list[tuple[str, RuleSet]]:
     """The (label, RuleSet) configurations of a study's ``rules`` argument."""
     if rules is None:
         return [("default", _DEFAULT_RULES)]
@@ -198,7 +198,7 @@ class _Settings:
         by-turn chunks for each player count."""
         specs: list[dict] = []
 
-        def add(part, c, n, players=0) -> None:
+        def add(part: str, c: int, n: int, players: int = 0) -> None:
             specs.append({"index": len(specs), "part": part, "config": c, "players": players,
                           "n": n})
 
@@ -222,8 +222,9 @@ class _Settings:
         return specs
 
 
-def _check_settings(configs, deals, hands, players, turns, turn_deals, chunk_size,
-                    turn_chunk_size) -> None:
+def _check_settings(configs: Sequence[tuple[str, RuleSet]], deals: int, hands: Sequence[str],
+                    players: Sequence[int], turns: int, turn_deals: int, chunk_size: int,
+                    turn_chunk_size: int) -> None:
     for label, r in configs:
         if 2 * r.hand_size + 2 > r.deck_size:
             raise ValueError(f"rules {label!r}: two hands of {r.hand_size} cards and a draw do not "
@@ -240,7 +241,7 @@ def _check_settings(configs, deals, hands, players, turns, turn_deals, chunk_siz
         raise ValueError("nothing to simulate: deals and turn_deals (or players) are all 0")
 
 
-def _parse_hands(hands) -> tuple[str, ...]:
+def _parse_hands(hands: Any) -> tuple[str, ...]:
     if isinstance(hands, str):
         hands = [h for h in hands.replace(",", " ").split() if h]
     out = []
@@ -252,7 +253,7 @@ def _parse_hands(hands) -> tuple[str, ...]:
     return tuple(h for h in HANDS if h in out)
 
 
-def _parse_players(players) -> tuple[int, ...]:
+def _parse_players(players: Any) -> tuple[int, ...]:
     if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
         players = (players,)
     out = []
@@ -275,7 +276,7 @@ def value_bound(rules: RuleSet) -> int:
     return sum(vals[: rules.hand_size + 1])
 
 
-def hist_bins(configs) -> int:
+def hist_bins(configs: Sequence[tuple[str, RuleSet]]) -> int:
     """Histogram bins for a study of ``configs``: 256 (the default rules reach about
     150), more when a rule set could reach 255, so that no value is ever capped and the
     last bin stays free for the hands the search gave up on."""
@@ -341,7 +342,7 @@ def _check_chunk_counts(spec: Mapping, counts: Mapping[str, np.ndarray]) -> str 
 
 
 # --------------------------------------------------------------------------- chunk files
-def _encode(counts: Mapping[str, np.ndarray]):
+def _encode(counts: Mapping[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ids, idx, val = [], [], []
     for name in sorted(counts, key=_ARRAY_IDS.__getitem__):
         flat = counts[name].ravel()

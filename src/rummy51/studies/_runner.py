@@ -31,18 +31,22 @@ import hashlib
 import json
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .. import runs
 from .._checks import int_arg
+from ..runs.seeding import SeedLike
 from ..stats import proportion
-from ._common import RunFacts, compare_settings, json_records, unfinished
+from ._common import PathLike, RunFacts, compare_settings, json_records, unfinished
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
            "run_args", "start", "default_command", "execute", "write_chunk_file",
@@ -91,7 +95,7 @@ class TableSettings:
     entropy: Any
     spawn_key: tuple[int, ...]
 
-    def table_json(self, rules_to_dict: Callable[[Any], dict], **extra) -> dict:
+    def table_json(self, rules_to_dict: Callable[[Any], dict], **extra: Any) -> dict:
         """The manifest's ``settings``: the table's, ``extra`` (before the rules), the
         rules and the seed."""
         return {"players": self.players, "bots": list(self.bots), "games": self.games,
@@ -122,7 +126,7 @@ class TableSettings:
         text = json.dumps(self.hash_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def chunk_specs(self, first: str, **extra) -> list[dict]:
+    def chunk_specs(self, first: str, **extra: Any) -> list[dict]:
         """The chunks in seeding order: chunk ``i`` plays games ``first .. first + n - 1``
         (``first`` names that key: ``deal0``, ``game0``); ``extra`` joins every spec."""
         return [{"index": i, first: g0, "n": min(self.chunk_size, self.games - g0),
@@ -164,9 +168,9 @@ class RunArgs:
     t_start: float
 
 
-def run_args(*, seed, workers, out, resume, chunk_format: str | None,
-             progress: bool | None, backend: str, scheduler, on_chunk,
-             t_start: float) -> RunArgs:
+def run_args(*, seed: SeedLike, workers: int | None, out: PathLike | None, resume: PathLike | None,
+             chunk_format: str | None, progress: bool | None, backend: str, scheduler: Any,
+             on_chunk: Callable[[int, int, int], None] | None, t_start: float) -> RunArgs:
     """The checks of the arguments every study takes (``workers`` None: all cores)."""
     if backend not in ("local", "dask"):
         raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
@@ -182,7 +186,7 @@ def run_args(*, seed, workers, out, resume, chunk_format: str | None,
 
 
 def start(plan: ModuleType, args: RunArgs, given: Mapping[str, Any],
-          new_settings: Callable[[Any, tuple], Any]):
+          new_settings: Callable[[Any, tuple], Any]) -> tuple[runs.RunDir | None, Any]:
     """``(run, settings)``: on ``resume``, the run directory opened and its settings
     (refused when a setting in ``given`` or the seed differs, or the chunk format);
     otherwise no directory yet and ``new_settings(entropy, spawn_key)`` of the seed."""
@@ -198,16 +202,16 @@ def start(plan: ModuleType, args: RunArgs, given: Mapping[str, Any],
     return None, new_settings(entropy, spawn_key)
 
 
-def default_command(function: str, **args) -> str:
+def default_command(function: str, **args: Any) -> str:
     """The manifest's ``command`` of a run started from Python: the call with the
     arguments given (those that are not None)."""
     return f"rummy51.{function}(" + ", ".join(
         f"{k}={v!r}" for k, v in args.items() if v is not None) + ")"
 
 
-def execute(plan: ModuleType, study: type[ChunkStudy], settings, run: runs.RunDir | None, args: RunArgs,
+def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.RunDir | None, args: RunArgs,
             *, command: str, in_c: bool, spec_extra: Mapping[str, Any],
-            manifest_extra: Mapping[str, Any] | None = None):
+            manifest_extra: Mapping[str, Any] | None = None) -> Any:
     """Run the chunks of ``settings.plan()`` (each spec with ``spec_extra``) not yet done
     and return the ``study`` result.
 
@@ -234,7 +238,7 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings, run: runs.RunDi
                            args.progress, plan.LABEL, args.on_chunk, args.t_start,
                            unit=plan.UNIT)
 
-    def done_cb(spec, res):
+    def done_cb(spec: dict, res: dict) -> None:
         why = plan.check_cols(spec, res["cols"])
         if why:
             raise RuntimeError(f"chunk {spec['index']} came back wrong: {why}")
@@ -291,7 +295,8 @@ def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.Ch
 
 
 # --------------------------------------------------------------------------- histories
-def read_run_histories(plan: ModuleType, path, chunks=None):
+def read_run_histories(plan: ModuleType, path: PathLike,
+                       chunks: Iterable[int] | None = None) -> Iterator[dict]:
     """The hand histories of a run directory of ``plan``'s kind written with
     ``histories=True`` (``histories/chunk-NNNNNN.jsonl.gz``): an iterator of dicts, one
     per play, in the order of the records; ``chunks``: only these chunk indices. A run
@@ -305,7 +310,7 @@ def read_run_histories(plan: ModuleType, path, chunks=None):
     specs = plan.Settings.from_json(manifest["settings"]).plan()
     wanted = range(len(specs)) if chunks is None else chunks
 
-    def lines():
+    def lines() -> Iterator[dict]:
         for i in wanted:
             f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
             try:
@@ -336,28 +341,28 @@ class ChunkStudy(RunFacts):
 
     _plan: ClassVar[ModuleType]
 
-    def _settings(self):
+    def _settings(self) -> Any:
         raise NotImplementedError
 
     @classmethod
-    def _make(cls, settings, records, **kw):
+    def _make(cls, settings: Any, records: pd.DataFrame, **kw: Any) -> ChunkStudy:
         raise NotImplementedError
 
     def meta(self) -> dict:
         raise NotImplementedError
 
-    def summary(self, by: str | None = None):
+    def summary(self, by: str | None = None) -> pd.DataFrame:
         raise NotImplementedError
 
-    def overview(self):
+    def overview(self) -> pd.DataFrame:
         raise NotImplementedError
 
     @classmethod
-    def _check_records(cls, settings, specs: list, cols: Mapping[str, np.ndarray]) -> str | None:
+    def _check_records(cls, settings: Any, specs: list, cols: Mapping[str, np.ndarray]) -> str | None:
         """Why a finished run's records file cannot be its records (None if it can)."""
         return None
 
-    def same_records(self, other) -> bool:
+    def same_records(self, other: ChunkStudy) -> bool:
         """Whether ``other`` holds exactly the same settings and records."""
         return (self._settings() == other._settings()
                 and self.records.reset_index(drop=True).equals(other.records.reset_index(drop=True)))
@@ -369,7 +374,7 @@ class ChunkStudy(RunFacts):
                 "summary": json_records(self.summary())}
 
     @classmethod
-    def _from_results(cls, settings, found: Mapping[int, dict], **kw):
+    def _from_results(cls, settings: Any, found: Mapping[int, dict], **kw: Any) -> ChunkStudy:
         plan = cls._plan
         order = sorted(found)
         cols = {c: np.concatenate([found[i]["cols"][c] for i in order])
@@ -377,7 +382,7 @@ class ChunkStudy(RunFacts):
         kw.setdefault("compute_seconds", float(sum(found[i]["seconds"] for i in order)))
         return cls._make(settings, plan.frame(cols, settings), **kw)
 
-    def save(self, path, fmt: str | None = None) -> Path:
+    def save(self, path: PathLike, fmt: str | None = None) -> Path:
         """Write the final files into ``path`` (created if needed): ``records.parquet``
         (``fmt="parquet"``, the default with pyarrow) or ``records.csv``,
         ``summary.csv``, ``overview.csv`` and ``results.json``; and a ``manifest.json``
@@ -417,7 +422,7 @@ class ChunkStudy(RunFacts):
         return path
 
     @classmethod
-    def load(cls, path, partial: bool = False):
+    def load(cls, path: PathLike, partial: bool = False) -> ChunkStudy:
         """Read a run directory back. A finished run is read from its records file; an
         unfinished one is refused unless ``partial=True``, which reads the verified chunk
         files found (``complete`` is then False)."""

@@ -60,10 +60,10 @@ use the Python engine (GIL-bound), so the local backend runs chunks in worker
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -71,8 +71,10 @@ from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
 from ..r51.bots import play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
+from ..runs.seeding import SeedLike
 from ..stats import Z95
 from . import _games_plan
+from ._common import PathLike
 from ._games_plan import (
     COLUMNS,
     ENDS,
@@ -101,11 +103,14 @@ from ._runner import (
     start,
 )
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 __all__ = ["GameStudy", "simulate_games", "read_histories", "deal_seeds", "uses_kernel", "GAME_DEFAULTS",
            "ENDS", "COLUMNS", "ChunkWarning", "KIND"]
 
 # --------------------------------------------------------------------------- tables
-def _group_stats(g) -> dict:
+def _group_stats(g: pd.DataFrame) -> dict:
     n = len(g)
     wins = int(g["went_out"].sum())
     hand = int(g["hand_win"].sum())
@@ -181,7 +186,7 @@ class GameStudy(ChunkStudy):
         return play_deal(bots, self.rules, seed=game_ss, first=first)
 
     # ------------------------------------------------------------------ tables
-    def summary(self, by: str | None = None):
+    def summary(self, by: str | None = None) -> pd.DataFrame:
         """Per-player figures grouped ``by`` ``"bot"`` (seats with the same bot pooled),
         ``"seat"`` or ``"position"`` (0 = the first player of the deal); ``None`` gives
         all three, one after the other, with a ``group`` column.
@@ -225,7 +230,7 @@ class GameStudy(ChunkStudy):
             raise ValueError(f"by must be 'bot', 'seat', 'position' or None, got {by!r}")
         return pd.DataFrame(rows)
 
-    def paired(self, a: str, b: str):
+    def paired(self, a: str, b: str) -> pd.DataFrame:
         """Bot ``a`` against bot ``b`` deal by deal (``rummy51.ratings.
         paired_comparison``): the mean differences of score and win rate with intervals.
         Fair when the seats move (``seats`` "rotate" or "permute")."""
@@ -233,7 +238,7 @@ class GameStudy(ChunkStudy):
 
         return paired_comparison(self.records, a, b)
 
-    def ratings(self, method: str = "bradley-terry", **kw):
+    def ratings(self, method: str = "bradley-terry", **kw: Any) -> pd.DataFrame:
         """The bots' ratings: ``"bradley-terry"`` (Elo scale, bootstrap intervals) or
         ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``)."""
         from ..ratings import bradley_terry, plackett_luce
@@ -244,7 +249,7 @@ class GameStudy(ChunkStudy):
             return plackett_luce(self.records, **kw)
         raise ValueError(f"method must be 'bradley-terry' or 'plackett-luce', got {method!r}")
 
-    def overview(self):
+    def overview(self) -> pd.DataFrame:
         """One row of deal-level figures: ``deals``; ``draws`` (capped + stock_out) and
         ``draw_rate``; ``hand_wins`` (deals won by hand) and ``bottom_card_wins`` with
         rates; ``mean_deal_length`` (turns) with its standard error, its median and
@@ -305,14 +310,15 @@ class GameStudy(ChunkStudy):
         }
 
     @classmethod
-    def _make(cls, settings: Settings, records, **kw) -> GameStudy:
+    def _make(cls, settings: Settings, records: pd.DataFrame, **kw: Any) -> GameStudy:
         return cls(records=records, players=settings.players, bots=settings.bots,
                    games=settings.games, rules=settings.rules, entropy=settings.entropy,
                    spawn_key=settings.spawn_key, chunk_size=settings.chunk_size,
                    rotate_first=settings.rotate_first, seats=settings.seats, **kw)
 
     @classmethod
-    def _check_records(cls, settings: Settings, specs: list, cols: Mapping[str, np.ndarray]):
+    def _check_records(cls, settings: Settings, specs: list,
+                       cols: Mapping[str, np.ndarray]) -> str | None:
         plays = settings.players * len(settings.arrangements)
         if settings.seats == "fixed":   # one check of the whole file
             whole = {"index": 0, "deal0": 0, "n": len(cols["deal"]) // plays,
@@ -331,7 +337,7 @@ class GameStudy(ChunkStudy):
 
 
 # --------------------------------------------------------------------------- histories
-def read_histories(path, chunks: Sequence[int] | None = None):
+def read_histories(path: PathLike, chunks: Sequence[int] | None = None) -> Iterator[dict]:
     """The hand histories of a games run directory written with ``histories=True``
     (``--histories``): an iterator of dicts, one per play, in the order of the records
     (chunk by chunk; within a chunk arrangement by arrangement, deal by deal). Each is
@@ -344,16 +350,16 @@ def read_histories(path, chunks: Sequence[int] | None = None):
 # --------------------------------------------------------------------------- the run
 def simulate_games(
     players: int | None = None,
-    bots=None,
+    bots: Any = None,
     games: int | None = None,
     rules: RuleSet | None = None,
-    seed=None,
+    seed: SeedLike = None,
     workers: int | None = None,
     chunk_size: int | None = None,
     backend: str = "local",
-    scheduler=None,
-    out=None,
-    resume=None,
+    scheduler: Any = None,
+    out: PathLike | None = None,
+    resume: PathLike | None = None,
     progress: bool | None = None,
     rotate_first: bool | None = None,
     *,
@@ -438,7 +444,7 @@ def simulate_games(
         else:
             given["bots"], given["players"] = _parse_bots(bots, players)
 
-    def new_settings(entropy, spawn_key) -> Settings:
+    def new_settings(entropy: int | Sequence[int], spawn_key: tuple[int, ...]) -> Settings:
         if given["bots"] is None:
             given["bots"], given["players"] = _parse_bots(None, None)
         d = GAME_DEFAULTS

@@ -12,7 +12,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,9 +20,13 @@ from .. import _core, runs
 from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, threads_arg
 from ..cards import JOKER, CardsLike, card_text, cards_text, check_counts, to_codes
 from ..rules import PRESETS, RuleSet, rules_from_dict, rules_to_dict
+from ..runs.seeding import SeedLike
 from ..solver import compiled_rules
 from ..stats import Z95, proportion
-from ._common import json_records
+from ._common import PathLike, json_records
+
+if TYPE_CHECKING:
+    import pandas as pd
 from ._openings_plan import DEFAULTS, MAX_HAND
 
 __all__ = ["OddsResult", "opening_odds", "KIND"]
@@ -61,7 +65,7 @@ class OddsResult:
         """Samples with an answer (``samples - gave_up``)."""
         return self.samples - self.gave_up
 
-    def _cum(self, first):
+    def _cum(self, first: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         k = np.cumsum(first[: self.draws + 1])
         return proportion(k, np.full(k.shape, self.answered))
 
@@ -75,7 +79,7 @@ class OddsResult:
         """P(can go out at once within k draws), k = 0..draws."""
         return self._cum(self.first_out)[0]
 
-    def table(self):
+    def table(self) -> pd.DataFrame:
         """One row per k = 0..draws: P(can open within k draws) and P(can go out at once
         within k draws) with Wilson intervals, and the samples counted."""
         import pandas as pd
@@ -103,7 +107,7 @@ class OddsResult:
                 "counts": {"first_open": self.first_open.tolist(),
                            "first_out": self.first_out.tolist()}}
 
-    def save(self, path) -> Path:
+    def save(self, path: PathLike) -> Path:
         """Write ``manifest.json`` (kind "odds"), ``odds.csv`` and ``results.json`` to ``path``."""
         path = Path(path)
         if (path / "manifest.json").exists():
@@ -117,7 +121,7 @@ class OddsResult:
         return path
 
     @classmethod
-    def load(cls, path) -> OddsResult:
+    def load(cls, path: PathLike) -> OddsResult:
         path = Path(path)
         runs.RunDir.read_manifest(path, KIND)
         try:
@@ -157,7 +161,7 @@ def _unseen_pool(hand: list[int], seen: list[int], rules: RuleSet) -> np.ndarray
 
 
 def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None,
-                 samples: int | None = None, rules: RuleSet | None = None, seed=None,
+                 samples: int | None = None, rules: RuleSet | None = None, seed: SeedLike = None,
                  threads: int | None = None, chunk_size: int | None = None) -> OddsResult:
     """P(can open) and P(can go out at once) for ``hand`` within 0..``draws`` draws.
 
@@ -200,7 +204,7 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None
                      np.zeros(draws + 3, np.int64), np.zeros(draws + 3, np.int64))
     results: dict[int, tuple] = {}
 
-    def work(spec):
+    def work(spec: dict) -> tuple[np.ndarray, np.ndarray]:
         # index draws + 2 of both: the samples the search gave up on
         fo = np.zeros(draws + 3, np.int64)
         fx = np.zeros(draws + 3, np.int64)
@@ -208,7 +212,7 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None
         _core.study_odds(cr, rng, hand_arr, pool, draws, spec["n"], fo, fx)
         return fo, fx
 
-    def done_cb(spec, res) -> None:
+    def done_cb(spec: dict, res: tuple[np.ndarray, np.ndarray]) -> None:
         results[spec["index"]] = res
 
     runs.run_threads([{"index": i, "n": n} for i, n in enumerate(sizes)], nthreads, work, done_cb)

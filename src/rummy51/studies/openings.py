@@ -62,18 +62,22 @@ import dataclasses
 import json
 import time
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import runs
 from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, threads_arg
 from ..rules import RuleSet, rules_label
+from ..runs.seeding import SeedLike
 from ..stats import Z95, at_least, hist_mean, proportion
-from ._common import RunFacts, compare_settings, json_records, unfinished
+from ._common import PathLike, RunFacts, compare_settings, json_records, unfinished
+
+if TYPE_CHECKING:
+    import pandas as pd
 from ._openings_plan import (
     DEFAULTS,
     HANDS,
@@ -180,7 +184,7 @@ class OpeningStudy(RunFacts):
                          tuple(self.spawn_key))
 
     # ------------------------------------------------------------------ tables
-    def summary(self, by_jokers: bool = True):
+    def summary(self, by_jokers: bool = True) -> pd.DataFrame:
         """One row per (configuration, hand, jokers): the hands counted (``hands``), their
         share of the configuration's hands of that kind, P(can open) (``p_open``),
         P(can go out at once) (``p_go_out``, NaN for "raw") with Wilson intervals, and the
@@ -227,7 +231,7 @@ class OpeningStudy(RunFacts):
         df["go_out"] = df["go_out"].astype("Int64")
         return df
 
-    def overview(self):
+    def overview(self) -> pd.DataFrame:
         """One row per configuration: P(can open) for each hand, P(can go out at once)
         for "first" and "other" (with intervals), mean best value (with standard error)
         of each hand, and the deals counted."""
@@ -252,7 +256,7 @@ class OpeningStudy(RunFacts):
             rows.append(row)
         return pd.DataFrame(rows)
 
-    def value_distribution(self):
+    def value_distribution(self) -> pd.DataFrame:
         """One row per (configuration, hand, jokers, value v) for v = 0 .. the largest
         value seen (or the threshold, if larger): ``count`` (hands whose best opening
         value is v), ``p`` (their share) and ``p_at_least`` = P(best >= v) with its
@@ -285,7 +289,8 @@ class OpeningStudy(RunFacts):
             return pd.DataFrame()
         return pd.concat(frames, ignore_index=True)
 
-    def p_at_least(self, x: int, hand: str = "first", config: int | str = 0):
+    def p_at_least(self, x: int, hand: str = "first",
+                   config: int | str = 0) -> tuple[float, float, float]:
         """``(p, lo, hi)``: P(best opening value >= x) for one hand kind and configuration."""
         c = self.labels.index(config) if isinstance(config, str) else int(config)
         if hand not in self.hands:
@@ -296,7 +301,7 @@ class OpeningStudy(RunFacts):
         p, lo, hi = proportion(k, int(counts.sum()))
         return float(p), float(lo), float(hi)
 
-    def by_turn(self, by_jokers: bool = False):
+    def by_turn(self, by_jokers: bool = False) -> pd.DataFrame:
         """One row per (configuration, players, seat, jokers, turn): ``deals`` at that
         seat (with that many jokers dealt), ``opened`` = deals in which the seat could
         open by turn t (cumulative), ``p_opened`` with its Wilson interval. Seats count
@@ -377,7 +382,7 @@ class OpeningStudy(RunFacts):
         out["counts"] = self.counts()
         return out
 
-    def save(self, path) -> Path:
+    def save(self, path: PathLike) -> Path:
         """Write the final tables into ``path`` (created if needed): ``summary.csv``,
         ``value_distribution.csv``, ``by_turn.csv`` and ``results.json``; and a
         ``manifest.json`` if there is none (a study computed without ``out``)."""
@@ -399,7 +404,7 @@ class OpeningStudy(RunFacts):
         return path
 
     @classmethod
-    def load(cls, path, partial: bool = False) -> OpeningStudy:
+    def load(cls, path: PathLike, partial: bool = False) -> OpeningStudy:
         """Read a run directory back. A finished run is read from ``results.json``; an
         unfinished one is refused unless ``partial=True``, which sums the verified
         chunk files found (``complete`` is then False)."""
@@ -444,7 +449,7 @@ class OpeningStudy(RunFacts):
                                 chunks_done=len(found), directory=str(path))
 
     @classmethod
-    def _from_arrays(cls, settings: _Settings, arrays: Mapping[str, np.ndarray], **kw) -> OpeningStudy:
+    def _from_arrays(cls, settings: _Settings, arrays: Mapping[str, np.ndarray], **kw: Any) -> OpeningStudy:
         return cls(labels=tuple(label for label, _ in settings.configs),
                    rules=tuple(r for _, r in settings.configs), hands=settings.hands,
                    deals=settings.deals, hist=arrays["hist"], goout=arrays["goout"],
@@ -455,21 +460,21 @@ class OpeningStudy(RunFacts):
 
 # --------------------------------------------------------------------------- the study
 def simulate_openings(
-    rules=None,
+    rules: Any = None,
     deals: int | None = None,
-    seed=None,
-    players=None,
+    seed: SeedLike = None,
+    players: int | Sequence[int] | None = None,
     turns: int | None = None,
     turn_deals: int | None = None,
     threads: int | None = None,
     chunk_size: int | None = None,
     backend: str = "local",
-    scheduler=None,
-    out=None,
-    resume=None,
+    scheduler: Any = None,
+    out: PathLike | None = None,
+    resume: PathLike | None = None,
     progress: bool | None = None,
     *,
-    hands=None,
+    hands: str | Sequence[str] | None = None,
     turn_chunk_size: int | None = None,
     chunk_format: str | None = None,
     on_chunk: Callable[[int, int, int], None] | None = None,
@@ -595,13 +600,13 @@ def simulate_openings(
                                                "command": command},
                            progress, "openings", on_chunk, t_start)
 
-    def work(spec):
+    def work(spec: dict) -> tuple[dict[str, np.ndarray], float]:
         counts, secs = _compute_chunk(spec)
         if run is not None:
             _write_chunk(run, spec, counts)
         return counts, secs
 
-    def done_cb(spec, result):
+    def done_cb(spec: dict, result: tuple[dict[str, np.ndarray], float]) -> None:
         counts, secs = result
         if backend == "dask":
             why = _check_chunk_counts(spec, counts)
