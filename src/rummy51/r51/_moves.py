@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from .. import solver
 from ..cards import JOKER, card_text
@@ -120,7 +121,7 @@ class _MoveRules:
             raise IllegalMove("5.5", f"cannot {what}: the swapped joker must first go into a new "
                                      "meld (lay it down)")
 
-    def _meld(self, meld_id) -> TableMeld:
+    def _meld(self, meld_id: Any) -> TableMeld:
         try:
             i = as_meld_id(meld_id)
         except ValueError as e:
@@ -187,7 +188,7 @@ class _MoveRules:
         return True
 
     # ------------------------------------------------------------------ lay down
-    def verify_lay_down(self, melds, stand_ins=None) -> tuple[list[TableMeld], int]:
+    def verify_lay_down(self, melds: Any, stand_ins: Any = None) -> tuple[list[TableMeld], int]:
         """Raise ``IllegalMove`` unless the player on turn may lay down ``melds``; return the
         table melds they become and their opening value."""
         action = melds if isinstance(melds, LayDown) else LayDown(melds, stand_ins)
@@ -244,7 +245,7 @@ class _MoveRules:
                                          "down but one card")
         return built, value
 
-    def can_lay_down(self, melds, stand_ins=None) -> bool:
+    def can_lay_down(self, melds: Any, stand_ins: Any = None) -> bool:
         try:
             self.verify_lay_down(melds, stand_ins)
         except (IllegalMove, ValueError):
@@ -252,7 +253,7 @@ class _MoveRules:
         return True
 
     # ------------------------------------------------------------------ lay off
-    def verify_lay_off(self, card, meld_id: int, side: str | None = None) -> TableMeld:
+    def verify_lay_off(self, card: Any, meld_id: int, side: str | None = None) -> TableMeld:
         """Raise ``IllegalMove`` unless the player on turn may lay ``card`` off on meld
         ``meld_id``; return the meld it would become."""
         card = as_card(card)
@@ -269,7 +270,7 @@ class _MoveRules:
         except MeldError as e:
             raise IllegalMove("3", str(e)) from None
 
-    def can_lay_off(self, card, meld_id: int, side: str | None = None) -> bool:
+    def can_lay_off(self, card: Any, meld_id: int, side: str | None = None) -> bool:
         try:
             self.verify_lay_off(card, meld_id, side)
         except (IllegalMove, ValueError):
@@ -277,7 +278,7 @@ class _MoveRules:
         return True
 
     # ------------------------------------------------------------------ joker swap
-    def verify_swap_joker(self, card, meld_id: int) -> TableMeld:
+    def verify_swap_joker(self, card: Any, meld_id: int) -> TableMeld:
         """Raise ``IllegalMove`` unless the player on turn may give ``card`` for the joker of
         meld ``meld_id``; return the meld it would become."""
         card = as_card(card)
@@ -300,7 +301,7 @@ class _MoveRules:
                                      "from this hand")
         return new
 
-    def can_swap_joker(self, card, meld_id: int) -> bool:
+    def can_swap_joker(self, card: Any, meld_id: int) -> bool:
         try:
             self.verify_swap_joker(card, meld_id)
         except (IllegalMove, ValueError):
@@ -308,7 +309,7 @@ class _MoveRules:
         return True
 
     # ------------------------------------------------------------------ discard
-    def verify_discard(self, card) -> None:
+    def verify_discard(self, card: Any) -> None:
         """Raise ``IllegalMove`` unless the player on turn may discard ``card``."""
         card = as_card(card)
         if self.phase is not Phase.PLAY:
@@ -334,7 +335,7 @@ class _MoveRules:
                                         f"({card_text(card)}) may not be discarded in the same turn "
                                         "(unless it is the last card, or the hand holds its twin)")
 
-    def can_discard(self, card) -> bool:
+    def can_discard(self, card: Any) -> bool:
         try:
             self.verify_discard(card)
         except (IllegalMove, ValueError):
@@ -342,7 +343,7 @@ class _MoveRules:
         return True
 
     # ------------------------------------------------------------------ any action
-    def verify(self, action: Action):
+    def verify(self, action: Action) -> Any:
         """Raise ``IllegalMove`` unless ``action`` is legal now."""
         if isinstance(action, Draw):
             return self.verify_draw(action.source)

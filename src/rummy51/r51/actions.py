@@ -48,7 +48,7 @@ class Draw:
 
     source: str = STOCK
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.source not in SOURCES:
             raise ValueError(f"Draw source must be 'stock', 'discard' or 'bottom', got {self.source!r}")
 
@@ -67,7 +67,8 @@ class LayDown:
     melds: tuple
     stand_ins: tuple | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
+        melds: tuple[tuple[int, ...], ...]
         if isinstance(self.melds, (str, TableMeld)):
             melds = (meld_codes(self.melds),)
         else:
@@ -77,9 +78,7 @@ class LayDown:
             si = tuple(None if s is None else tuple(to_codes(s)) for s in self.stand_ins)
             if len(si) != len(melds):
                 raise ValueError(f"LayDown has {len(melds)} melds but {len(si)} stand_ins entries")
-            if all(s is None for s in si):
-                si = None
-            object.__setattr__(self, "stand_ins", si)
+            object.__setattr__(self, "stand_ins", None if all(s is None for s in si) else si)
 
     @classmethod
     def of(cls, melds: Iterable) -> LayDown:
@@ -103,7 +102,7 @@ class LayOff:
     meld_id: int
     side: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "card", as_card(self.card))
         object.__setattr__(self, "meld_id", as_meld_id(self.meld_id))
         if self.side not in (None, LOW, HIGH):

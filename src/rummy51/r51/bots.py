@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -169,7 +169,7 @@ def _keep_best_discard(view: PlayerView, cards: list[int]) -> int:
     values = dict(zip(cards, best_opening_values(_each_without(hand, cards), rules, keep=0,
                                                  threads=1).tolist(), strict=True))
 
-    def key(c):
+    def key(c: int) -> tuple:
         return (c != JOKER, values[c], card_value(c, rules), c)
 
     return max(cards, key=key)
@@ -183,7 +183,7 @@ def _least_deadwood_discard(view: PlayerView, cards: list[int]) -> int:
     left = dict(zip(cards, min_deadwood_values(_each_without(hand, cards), rules, keep=0,
                                                threads=1).tolist(), strict=True))
 
-    def key(c):
+    def key(c: int) -> tuple:
         return (c == JOKER, left[c], -card_value(c, rules), -c)
 
     return min(cards, key=key)
@@ -199,7 +199,7 @@ class RandomBot:
       lay-offs from drowning among the discards, so random deals end.)
     """
 
-    def __init__(self, seed=None) -> None:
+    def __init__(self, seed: Any = None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def choose(self, view: PlayerView) -> Action:
@@ -477,7 +477,7 @@ class TacticianBot(GreedyBot):
             xs = list(unseen)
             weights = np.array([unseen[x] for x in xs], np.int64)
 
-            def key(c):
+            def key(c: int) -> tuple:
                 rest = hand_without(hand, c)
                 flags = can_open_flags(hands_with_each(rest, xs), rules, keep=1, threads=1)
                 outs = int(weights[flags].sum())
@@ -487,7 +487,7 @@ class TacticianBot(GreedyBot):
                 return (outs / total, v, card_value(c, rules), c)
             return sorted(naturals, key=key, reverse=True)
 
-        def key2(c):
+        def key2(c: int) -> tuple:
             d = min_deadwood(hand_without(hand, c), rules, keep=0)
             if self._feeds(view, c):
                 d += self.feed_penalty
@@ -504,7 +504,7 @@ BOTS = {
 
 
 # --------------------------------------------------------------------------- playing
-def play_deal(bots: Sequence[Bot], rules: RuleSet | None = None, seed=None, first: int = 0,
+def play_deal(bots: Sequence[Bot], rules: RuleSet | None = None, seed: Any = None, first: int = 0,
               state: GameState | None = None) -> GameState:
     """Play one deal to its end: seat ``i`` is ``bots[i]``; each bot is shown only its
     ``PlayerView``. Returns the finished state (``state.scores()``, ``state.to_json()``).
@@ -519,7 +519,7 @@ def play_deal(bots: Sequence[Bot], rules: RuleSet | None = None, seed=None, firs
     return state
 
 
-def play_match(bots: Sequence[Bot], rules: RuleSet | None = None, seed=None,
+def play_match(bots: Sequence[Bot], rules: RuleSet | None = None, seed: Any = None,
                first: int = 0) -> Match:
     """Play a match (``rules.match_deals`` / ``rules.match_points``) to its end."""
     m = Match(rules, players=len(bots), seed=seed, first=first)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -129,7 +129,7 @@ def _make(cls: type[_T], fields: dict[str, Any]) -> _T:
     return obj
 
 
-def _replace_ti(ti: TurnInfo, **changes) -> TurnInfo:
+def _replace_ti(ti: TurnInfo, **changes: Any) -> TurnInfo:
     """``dataclasses.replace`` of a TurnInfo, faster (it runs twice a turn)."""
     d = dict(ti.__dict__)
     d.update(changes)
@@ -153,7 +153,7 @@ class _Snapshot(_SequenceABC):
     def __len__(self) -> int:
         return self._n
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             return tuple(self._items[: self._n][i])
         if i < 0:
@@ -225,7 +225,7 @@ class PlayerView(_MoveRules):
 
 
 # --------------------------------------------------------------------------- decks
-def normalize_seed(seed):
+def normalize_seed(seed: Any) -> tuple[np.random.Generator, Any]:
     """(rng, seed as recorded in JSON: int, {'entropy','spawn_key'} or None)."""
     if isinstance(seed, np.random.Generator):
         return seed, None
@@ -247,12 +247,14 @@ def normalize_seed(seed):
             raise ValueError(f"seed must be a non-negative int, a SeedSequence, a Generator or "
                              f"None, got {seed!r}")
         ss = np.random.SeedSequence(int(seed))
-    rec = int(ss.entropy) if not ss.spawn_key else {"entropy": int(ss.entropy),
-                                                     "spawn_key": [int(k) for k in ss.spawn_key]}
+    # the entropy is an int (int() refuses a SeedSequence made from a list of ints, as before)
+    entropy: Any = ss.entropy
+    rec = int(entropy) if not ss.spawn_key else {"entropy": int(entropy),
+                                                 "spawn_key": [int(k) for k in ss.spawn_key]}
     return np.random.default_rng(ss), rec
 
 
-def stacked_deck(rules: RuleSet, hands: Sequence, stock: Iterable = (), bottom=None,
+def stacked_deck(rules: RuleSet, hands: Sequence, stock: Iterable = (), bottom: Any = None,
                  players: int | None = None, seed: int = 0) -> list[int]:
     """A full deck order for ``GameState.new(deck=...)`` that deals ``hands`` (seat order
     from the first player: 15 cards, then 14 each; shorter hands are filled up), puts
@@ -328,7 +330,7 @@ class GameState(_MoveRules):
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rules: RuleSet | None = None, players: int = 4, seed=None, deck=None,
+    def new(cls, rules: RuleSet | None = None, players: int = 4, seed: Any = None, deck: Any = None,
             first: int = 0) -> GameState:
         """Shuffle (seeded) and deal a new deal for ``players`` players; ``first`` is the first
         player (15 cards, no draw on turn 0). ``seed`` is an int, a SeedSequence, a Generator
@@ -532,7 +534,7 @@ class GameState(_MoveRules):
                if source == STOCK else rec)
         return self._record(rec, pub)
 
-    def lay_down(self, melds, stand_ins=None) -> LayDownRecord:
+    def lay_down(self, melds: Any, stand_ins: Any = None) -> LayDownRecord:
         """Lay down ``melds`` (an opening if the player has not opened)."""
         action = melds if isinstance(melds, LayDown) else LayDown(melds, stand_ins)
         built, value = self.verify_lay_down(action)
@@ -552,7 +554,7 @@ class GameState(_MoveRules):
         self.actions.append(action)
         return self._record(LayDownRecord(self.turn, p, action, tuple(ids), value, opening))
 
-    def lay_off(self, card, meld_id: int, side: str | None = None) -> LayOffRecord:
+    def lay_off(self, card: Any, meld_id: int, side: str | None = None) -> LayOffRecord:
         """Lay ``card`` off on meld ``meld_id``."""
         action = LayOff(card, meld_id, side)
         new = self.verify_lay_off(action.card, action.meld_id, action.side)
@@ -564,7 +566,7 @@ class GameState(_MoveRules):
         self.actions.append(action)
         return self._record(LayOffRecord(self.turn, p, action, new))
 
-    def swap_joker(self, card, meld_id: int) -> SwapRecord:
+    def swap_joker(self, card: Any, meld_id: int) -> SwapRecord:
         """Give ``card`` for the joker of meld ``meld_id`` that stands for it."""
         action = SwapJoker(card, meld_id)
         new = self.verify_swap_joker(action.card, action.meld_id)
@@ -580,7 +582,7 @@ class GameState(_MoveRules):
         self.actions.append(action)
         return self._record(SwapRecord(self.turn, p, action, new))
 
-    def discard(self, card) -> DiscardRecord:
+    def discard(self, card: Any) -> DiscardRecord:
         """Discard ``card``: the turn ends (and the deal, if it was the last card)."""
         action = card if type(card) is Discard else Discard(card)
         self.verify_discard(action.card)
@@ -746,7 +748,7 @@ class GameState(_MoveRules):
             raise ValueError(f"hand history version {d.get('version')!r} is not supported "
                              f"(this is version {FORMAT_VERSION})")
 
-        def field(name, parse, default=_NO_DEFAULT):
+        def field(name: str, parse: Callable[[Any], Any], default: Any = _NO_DEFAULT) -> Any:
             if name not in d:
                 if default is _NO_DEFAULT:
                     raise ValueError(f"hand history has no {name!r}")
@@ -756,12 +758,12 @@ class GameState(_MoveRules):
             except (ValueError, TypeError, KeyError, AttributeError, IndexError) as e:
                 raise ValueError(f"hand history {name!r} is bad: {e}") from None
 
-        def whole(v):
+        def whole(v: Any) -> int:
             if isinstance(v, bool) or not isinstance(v, int):
                 raise ValueError(f"{v!r} is not a whole number")
             return v
 
-        def code_lists(v):
+        def code_lists(v: Any) -> list[tuple[int, ...]]:
             if not isinstance(v, list):
                 raise ValueError("not a list")
             return [tuple(to_codes(r)) for r in v]
@@ -812,14 +814,14 @@ class GameState(_MoveRules):
 _NO_DEFAULT = object()
 
 
-def _a_list(v) -> list:
+def _a_list(v: Any) -> list:
     if not isinstance(v, list):
         raise ValueError(f"not a list but {type(v).__name__}")
     return v
 
 
-def replay(rules: RuleSet | None, seed, actions: Iterable[Action], players: int = 4,
-           first: int = 0, deck=None) -> GameState:
+def replay(rules: RuleSet | None, seed: Any, actions: Iterable[Action], players: int = 4,
+           first: int = 0, deck: Any = None) -> GameState:
     """The deal given by ``(rules, seed, actions)``: a new state with that seed, every action
     applied in order. ``seed`` must be the recorded one (an int; ``state.seed``)."""
     s = GameState.new(rules, players=players, seed=seed, deck=deck, first=first)

@@ -29,8 +29,10 @@ match rule: the kernel plays single deals.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -49,12 +51,13 @@ from .actions import (
     LayDownRecord,
     LayOff,
     Phase,
+    Record,
     SwapJoker,
     TurnInfo,
 )
-from .bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot
+from .bots import Bot, GreedyBot, HandHunterBot, RandomBot, TacticianBot
 from .engine import GameState, normalize_seed, replay
-from .melds import HIGH, LOW, RUN
+from .melds import HIGH, LOW, RUN, TableMeld
 
 __all__ = [
     "BOT_CODES",
@@ -83,7 +86,7 @@ BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3}
 _CLASS_CODES = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
 
 
-def bot_code(bot) -> int | None:
+def bot_code(bot: object) -> int | None:
     """The kernel's code of a bot (a name of ``BOTS``, a built-in bot class or instance;
     not a subclass, whose moves the kernel cannot know), or None."""
     if isinstance(bot, str):
@@ -92,12 +95,13 @@ def bot_code(bot) -> int | None:
     return _CLASS_CODES.get(cls)
 
 
-def kernel_bots(bots) -> bool:
+def kernel_bots(bots: Iterable[object]) -> bool:
     """Whether the kernel plays every one of ``bots`` (names, classes or instances)."""
     return all(bot_code(b) is not None for b in bots)
 
 
-def seat_rngs(codes, entropy, key, seed_of=None) -> list | None:
+def seat_rngs(codes: Sequence[int], entropy: Any, key: Sequence[int],
+              seed_of: Sequence[int] | None = None) -> list | None:
     """The random seats' generators of a games study's deal (``deal_seeds``: seat ``s``'s
     bot seed is child ``key + (1 + s,)``; with a seat arrangement ``seed_of[s]``, the
     listed bot's own child ``key + (1 + seed_of[s],)``), None for the other seats (or
@@ -110,7 +114,7 @@ def seat_rngs(codes, entropy, key, seed_of=None) -> list | None:
             for k, c in zip(who, codes, strict=True)]
 
 
-def _params(bot) -> tuple | None:
+def _params(bot: object) -> tuple | None:
     if isinstance(bot, HandHunterBot):
         return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
     if isinstance(bot, TacticianBot):
@@ -219,7 +223,7 @@ def _decode(log: np.ndarray, n: int) -> list[Action]:
     return out
 
 
-def play_greedy_deal(rules: RuleSet | None = None, players: int = 4, seed=None,
+def play_greedy_deal(rules: RuleSet | None = None, players: int = 4, seed: Any = None,
                      first: int = 0, record: bool = False) -> FastDeal:
     """Play one deal of ``players`` greedy bots in C, as ``play_deal`` would with
     ``GreedyBot``s: ``seed`` is what ``GameState.new`` takes (an int, a SeedSequence, a
@@ -253,8 +257,8 @@ def play_greedy_deal(rules: RuleSet | None = None, players: int = 4, seed=None,
         actions=tuple(_decode(log, log_n)) if record and log is not None else None)
 
 
-def play_kernel_deal(bots, rules: RuleSet | None = None, seed=None, first: int = 0,
-                     record: bool = False, bot_seeds=None) -> FastDeal:
+def play_kernel_deal(bots: Sequence[Bot], rules: RuleSet | None = None, seed: Any = None, first: int = 0,
+                     record: bool = False, bot_seeds: Sequence[int] | None = None) -> FastDeal:
     """Play one deal in C as ``play_deal(bots, rules, seed, first)`` would: ``bots`` holds
     one built-in bot per seat, as instances (a ``RandomBot`` draws from its own ``rng``,
     which advances as in Python; a hand-hunter's or tactician's parameters are read) or
@@ -320,13 +324,13 @@ def turn_info_codes(ti: TurnInfo) -> tuple[int, ...]:
             int(ti.opened_at_start))
 
 
-def table_codes(table) -> list[tuple]:
+def table_codes(table: Iterable[TableMeld]) -> list[tuple]:
     """Table melds as the kernel's ``(kind, owner, cards, stand-ins)`` (kind 0 run, 1 set)."""
     return [(0 if m.kind == RUN else 1, int(m.owner), tuple(m.cards), tuple(m.represents))
             for m in table]
 
 
-def turns_opened(history, players: int) -> list[int]:
+def turns_opened(history: Sequence[Record], players: int) -> list[int]:
     """Each seat's ``turn_opened`` (its own turn, 1-based, of its opening; -1 never) from a
     history (a state's or a view's: lay-downs are public)."""
     out = [-1] * players
@@ -336,7 +340,7 @@ def turns_opened(history, players: int) -> list[int]:
     return out
 
 
-def _rules_kernel(rules: RuleSet, players: int):
+def _rules_kernel(rules: RuleSet, players: int) -> Any:
     why = supported(rules, players)
     if why is not None:
         raise ValueError(f"the game kernel cannot play this: {why}")
@@ -388,7 +392,7 @@ def _state_rng(state: GameState) -> np.random.Generator:
     return np.random.Generator(copy)
 
 
-def play_position(state: GameState, bots, rng: np.random.Generator | None = None,
+def play_position(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | None = None,
                   record: bool = False) -> Continuation:
     """Play the rest of deal ``state`` in C with one built-in bot per seat (names or
     instances, as ``play_kernel_deal`` takes them; a ``RandomBot`` draws from its own
@@ -424,9 +428,9 @@ def play_position(state: GameState, bots, rng: np.random.Generator | None = None
             break
         log = np.empty(2 * log_n, np.int32)
         deal_rng.bit_generator.state = st
-        for r, b in zip(rngs, bstates, strict=True):
-            if r is not None and b is not None:
-                r.bit_generator.state = b
+        for r, saved in zip(rngs, bstates, strict=True):
+            if r is not None and saved is not None:
+                r.bit_generator.state = saved
     return Continuation(
         winner=None if winner < 0 else int(winner), how=ENDS[how], length=int(length),
         scores=tuple(scores), opened=tuple(opened), turn_opened=tuple(turn_opened),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ class Match:
     0
     """
 
-    def __init__(self, rules: RuleSet | None = None, players: int = 4, seed=None,
+    def __init__(self, rules: RuleSet | None = None, players: int = 4, seed: Any = None,
                  first: int = 0) -> None:
         self.rules = RuleSet() if rules is None else rules
         self.n_players = int(players)

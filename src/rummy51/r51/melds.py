@@ -38,10 +38,11 @@ whichever of 7D, 7C is missing, so either may be laid off or swapped for it;
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 from ..cards import JOKER, card_text, cards_text, to_codes
 from ..rules import RuleSet
@@ -198,7 +199,7 @@ class TableMeld:
 
 
 # --------------------------------------------------------------------------- readings
-def _codes(cards) -> tuple[int, ...]:
+def _codes(cards: Any) -> tuple[int, ...]:
     if isinstance(cards, TableMeld):
         return cards.cards
     return tuple(to_codes(cards))
@@ -264,7 +265,7 @@ def _run_readings(nat: list[int], nj: int, rules: RuleSet) -> list[TableMeld]:
     return out
 
 
-def _product(options):
+def _product(options: Sequence[Sequence[int]]) -> Iterator[tuple[int, ...]]:
     if not options:
         yield ()
         return
@@ -273,7 +274,7 @@ def _product(options):
             yield (head,) + tail
 
 
-def meld_readings(cards, rules: RuleSet) -> list[TableMeld]:
+def meld_readings(cards: Any, rules: RuleSet) -> list[TableMeld]:
     """Every way to read ``cards`` as one meld (ignoring the joker limit), best value first;
     among equal values a run with its end jokers on the high side comes first."""
     codes = _codes(cards)
@@ -318,7 +319,7 @@ def _why_not(codes: tuple[int, ...], rules: RuleSet) -> str:
             "in consecutive order")
 
 
-def make_meld(cards, rules: RuleSet, owner: int = -1,
+def make_meld(cards: Any, rules: RuleSet, owner: int = -1,
               stand_ins: Iterable | None = None) -> TableMeld:
     """Read ``cards`` (laid from a hand, in any order) as one meld.
 
@@ -366,14 +367,14 @@ def make_meld(cards, rules: RuleSet, owner: int = -1,
     return TableMeld(m.kind, m.cards, m.represents, owner)
 
 
-def opening_value(cards, rules: RuleSet) -> int:
+def opening_value(cards: Any, rules: RuleSet) -> int:
     """The opening value of ``cards`` laid as one meld: its best reading's value
     (docs/rules.md section 3: the stand-in with the higher value counts), or 0 if no meld."""
     readings = meld_readings(cards, rules)
     return readings[0].value(rules) if readings else 0
 
 
-def meld_value(meld, rules: RuleSet) -> int:
+def meld_value(meld: Any, rules: RuleSet) -> int:
     """The value of a meld as laid (its stand-ins); cards that are no meld are worth 0."""
     if isinstance(meld, TableMeld):
         return meld.value(rules)
@@ -548,7 +549,8 @@ def swap_joker(meld: TableMeld, card: int, rules: RuleSet) -> TableMeld:
 
 
 # --------------------------------------------------------------------------- melds of a hand
-def _run_windows(counts: Counter, suit: int, jokers: int, rules: RuleSet, max_len: int):
+def _run_windows(counts: Counter, suit: int, jokers: int, rules: RuleSet,
+                 max_len: int) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Runs of ``suit`` from a hand: every window of 3..``max_len`` positions that the
     hand's naturals fill except at most ``jokers`` positions (jokers only where a natural
     is missing; an A..A window needs two aces for both ends). Yields ``(cards, represents)``."""
@@ -577,7 +579,7 @@ def _run_windows(counts: Counter, suit: int, jokers: int, rules: RuleSet, max_le
             break  # a longer window from `a` misses at least as many cards
 
 
-def melds_in(hand, rules: RuleSet, max_cards: int | None = None) -> list[TableMeld]:
+def melds_in(hand: Iterable[int], rules: RuleSet, max_cards: int | None = None) -> list[TableMeld]:
     """Every single meld the hand can lay down, each once, jokers only where a natural
     card is missing and at most ``rules.max_jokers_per_meld`` of them; melds of at most
     ``max_cards`` cards (default: all but one card of the hand, which must stay for
@@ -604,7 +606,7 @@ def melds_in(hand, rules: RuleSet, max_cards: int | None = None) -> list[TableMe
     return out
 
 
-def joker_melds(hand, rules: RuleSet) -> list[TableMeld]:
+def joker_melds(hand: Iterable[int], rules: RuleSet) -> list[TableMeld]:
     """The 3-card melds holding a joker that the hand can lay down and still keep a card:
     a joker with two naturals of one rank in different suits, or with two naturals of one
     suit at most two run positions apart (the joker in the gap, else at the high end if
@@ -651,7 +653,7 @@ def joker_melds(hand, rules: RuleSet) -> list[TableMeld]:
     return out
 
 
-def joker_meld_possible(hand, rules: RuleSet) -> bool:
+def joker_meld_possible(hand: Iterable[int], rules: RuleSet) -> bool:
     """Whether the hand can lay down a meld holding a joker and still keep a card."""
     return bool(joker_melds(hand, rules))
 
@@ -706,7 +708,7 @@ def opening_run(meld: TableMeld, rules: RuleSet) -> bool:
     return meld.kind == RUN and (rules.opening_run == "run" or meld.jokers == 0)
 
 
-def go_out_melds(hand, rules: RuleSet, leave: int = 1,
+def go_out_melds(hand: Iterable[int], rules: RuleSet, leave: int = 1,
                  opening: bool = False) -> list[TableMeld] | None:
     """Melds covering all the hand's cards but exactly ``leave`` of them, the collection of
     highest total value (opening values), or None if there is none. With ``opening`` the
@@ -727,7 +729,8 @@ def go_out_melds(hand, rules: RuleSet, leave: int = 1,
 
 
 @lru_cache(maxsize=4096)
-def _cover(codes: tuple[int, ...], leave: int, rules: RuleSet, need_run: bool = False):
+def _cover(codes: tuple[int, ...], leave: int, rules: RuleSet,
+           need_run: bool = False) -> tuple[int, tuple[TableMeld, ...]] | None:
     """(value, melds) of the best exact cover of all but ``leave`` cards, or None; with
     ``need_run`` one of the melds is an ``opening_run``."""
     if len(codes) == leave:

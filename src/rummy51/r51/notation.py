@@ -24,9 +24,14 @@ the action object (docs/agents.md, "Moves as text"). The forms, case-insensitive
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..cards import JOKER, card_text, parse_card
-from .actions import Discard, Draw, LayDown, LayOff, SwapJoker
+from .actions import Action, Discard, Draw, LayDown, LayOff, SwapJoker
+
+if TYPE_CHECKING:
+    from .codec import Cancel, Stage
 
 __all__ = ["parse_action", "action_text"]
 
@@ -47,7 +52,7 @@ def _show(text: str, limit: int = 60) -> str:
     return f"{text[:limit // 2]!r}... ({len(text):,} characters)"
 
 
-def _meld_text(cards, stand_ins) -> str:
+def _meld_text(cards: Sequence[int], stand_ins: Sequence[int] | None) -> str:
     if stand_ins is None:
         return " ".join(card_text(c) for c in cards)
     reps = iter(stand_ins)
@@ -55,7 +60,7 @@ def _meld_text(cards, stand_ins) -> str:
                     for c in cards)
 
 
-def action_text(action) -> str:
+def action_text(action: Any) -> str:
     """The text of a move that ``parse_action`` reads back to the same action."""
     from .codec import Cancel, Stage  # the codec's staging moves
 
@@ -71,7 +76,7 @@ def action_text(action) -> str:
     raise TypeError(f"not an action: {action!r:.60}")
 
 
-def _parse_meld(text: str, whole: str):
+def _parse_meld(text: str, whole: str) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
     """(cards, stand-ins or None) of one meld's text."""
     cards, reps = [], []
     for tok in text.replace(",", " ").split():
@@ -106,7 +111,7 @@ def _meld_id(tok: str, whole: str) -> int:
     return int(tok)
 
 
-def parse_action(text: str):
+def parse_action(text: str) -> Action | Stage | Cancel:
     """Read a move written as text (see the module docstring) into its action object;
     a one-line ``ValueError`` says what is wrong and lists the forms."""
     if not isinstance(text, str):
@@ -141,8 +146,8 @@ def parse_action(text: str):
         body = t[6:].strip()
         if "|" in body:
             raise ValueError(f"{_show(text)}: stage one meld at a time")
-        cards, si = _parse_meld(body, text)
-        return Stage(cards, si)
+        cards, stage_si = _parse_meld(body, text)
+        return Stage(cards, stage_si)
     if low in ("cancel", "cancel staging", "cancel the opening"):
         from .codec import Cancel
 

@@ -6,8 +6,10 @@ with their ids (the ``meld`` of a lay-off or a swap), the public history move by
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..cards import card_text, cards_text
-from ..rules import rules_to_dict
+from ..rules import RuleSet, rules_to_dict
 from .actions import (
     ChanceRecord,
     DiscardRecord,
@@ -17,27 +19,31 @@ from .actions import (
 )
 from .melds import TableMeld
 
+if TYPE_CHECKING:
+    from .actions import Record
+    from .engine import PlayerView
+
 __all__ = ["view_to_dict", "meld_to_dict", "record_to_dict", "VIEW_FORMAT"]
 
 VIEW_FORMAT = "rummy51/view"
 
 
-def _card(c):
+def _card(c: int | None) -> str | None:
     return None if c is None else card_text(c)
 
 
-def meld_to_dict(i: int, m: TableMeld, rules) -> dict:
+def meld_to_dict(i: int, m: TableMeld, rules: RuleSet) -> dict:
     """One table meld: its id, kind, cards, stand-ins, owner, text and value."""
     return {"id": i, "kind": m.kind, "cards": cards_text(m.cards).split(),
             "represents": cards_text(m.represents).split(), "owner": m.owner,
             "text": m.text(), "value": m.value(rules)}
 
 
-def record_to_dict(r) -> dict:
+def record_to_dict(r: Record) -> dict:
     """One public history record: who, when, the move (``action_to_json``) and its effect."""
     if isinstance(r, ChanceRecord):
         return {"turn": r.turn, "player": None, "chance": r.kind}
-    d = {"turn": r.turn, "player": r.player}
+    d: dict[str, Any] = {"turn": r.turn, "player": r.player}
     d.update(action_to_json(r.action))
     if isinstance(r, DrawRecord):
         d["card"] = _card(r.card)  # None: a stock draw of another player
@@ -48,7 +54,7 @@ def record_to_dict(r) -> dict:
     return d
 
 
-def view_to_dict(view, history: bool = True) -> dict:
+def view_to_dict(view: PlayerView, history: bool = True) -> dict:
     """``view`` (a ``PlayerView``) as plain JSON data; ``history=False`` leaves the public
     history out (it grows with the deal)."""
     ti = view.turn_info
