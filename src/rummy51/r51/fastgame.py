@@ -55,6 +55,7 @@ from .actions import (
 )
 from .bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot
 from .engine import GameState, normalize_seed, replay
+from .search import SearchBot, known_cards
 from .melds import HIGH, LOW, RUN
 
 __all__ = [
@@ -80,8 +81,10 @@ _SIDES = (None, LOW, HIGH)
 
 
 #: the kernel's code of each built-in bot, by its name in ``bots.BOTS``
-BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3}
-_CLASS_CODES = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
+BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 4}
+_CLASS_CODES = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3, SearchBot: 4}
+#: the bots that draw from their own generator (a random seat, a search seat)
+_SEEDED = (0, 4)
 
 
 def bot_code(bot) -> Optional[int]:
@@ -103,11 +106,11 @@ def seat_rngs(codes, entropy, key, seed_of=None) -> Optional[list]:
     bot seed is child ``key + (1 + s,)``; with a seat arrangement ``seed_of[s]``, the
     listed bot's own child ``key + (1 + seed_of[s],)``), None for the other seats (or
     for no random seat)."""
-    if 0 not in codes:
+    if not any(c in _SEEDED for c in codes):
         return None
     SS, rng = np.random.SeedSequence, np.random.default_rng
     who = range(len(codes)) if seed_of is None else seed_of
-    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + k,))) if c == 0 else None
+    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + k,))) if c in _SEEDED else None
             for k, c in zip(who, codes)]
 
 
@@ -116,6 +119,8 @@ def _params(bot) -> Optional[tuple]:
         return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
     if isinstance(bot, TacticianBot):
         return (bot.take_gain, bot.feed_penalty)
+    if isinstance(bot, SearchBot):
+        return bot.params()
     return None
 
 
@@ -281,9 +286,9 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
                         "cannot be recorded for a replay)")
     rngs: list[Optional[np.random.Generator]] = []
     for i, (b, c) in enumerate(zip(bots, codes)):
-        if c != 0:
+        if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, RandomBot):
+        elif isinstance(b, (RandomBot, SearchBot)):
             rngs.append(b.rng)
         else:
             rngs.append(np.random.default_rng(None if bot_seeds is None else bot_seeds[i]))
@@ -363,7 +368,22 @@ def position(state: GameState) -> "_game.Position":
         -1 if state.bottom is None else int(state.bottom), table_codes(state.table),
         list(state.opened), turns_opened(state.history, n), turn_info_codes(state.turn_info))
     assert pos.complete(), "a state's cards are all in one place"
+    pos.set_known(_known_all(state))
     return pos
+
+
+def _known_all(state: GameState) -> np.ndarray:
+    """Every seat's known cards (``search.known_cards``: what the public history shows in
+    its hand), as the kernel tracks them."""
+    n = state.n_players
+    out = np.zeros((n, 53), np.int32)
+    for viewer in range(n):
+        seen = known_cards(state.view(viewer))
+        for p in range(n):
+            if p != viewer and viewer == (p + 1) % n:
+                for c, k in seen[p].items():
+                    out[p, c] = k
+    return out
 
 
 @dataclass(frozen=True)
@@ -407,12 +427,12 @@ def play_position(state: GameState, bots, rng: Optional[np.random.Generator] = N
     pos = position(state)
     rngs: list[Optional[np.random.Generator]] = []
     for b, c in zip(bots, codes):
-        if c != 0:
+        if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, RandomBot):
+        elif isinstance(b, (RandomBot, SearchBot)):
             rngs.append(b.rng)
         else:
-            raise ValueError("a random seat needs a RandomBot instance (its generator)")
+            raise ValueError("a random or search seat needs a bot instance (its generator)")
     params = [_params(b) for b in bots]
     deal_rng = _state_rng(state) if rng is None else rng
     log = np.empty(1 << 16, np.int32) if record else None
