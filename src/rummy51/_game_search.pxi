@@ -227,6 +227,8 @@ cdef class Position:
         cdef Moves* M
         cdef int q, i, c, sn, budget, cands, best, err = 0
         cdef double z, ms
+        cdef uint64_t dummy = 0
+        cdef bitgen_t smg
         cdef Game* G = &self.G
         if hidden.shape[0] != self.players:
             raise ValueError(f"hidden needs one count a seat, got {hidden.shape[0]}")
@@ -273,9 +275,13 @@ cdef class Position:
                     W.G.log = &log[0]
                     W.G.log_n = 0
                     W.G.log_cap = log.shape[0]
-                    W.G.bg = NULL
-                    if W.G.stock_n == 0 and W.cand[best].kind == K_DISCARD:
-                        W.G.stock_n = 1     # the reshuffle after the discard is not this move
+                    # a reshuffle after the move is not this move: any generator will do
+                    smg.state = &dummy
+                    smg.next_uint64 = sm_next64
+                    smg.next_uint32 = sm_next32
+                    smg.next_double = sm_double
+                    smg.next_raw = sm_raw
+                    W.G.bg = &smg
                     apply_cand(&W.G, W, &W.cand[best])
             if best < 0:
                 err = W.V.err
