@@ -222,7 +222,7 @@ cdef class Position:
         other hands hold their known cards only, ``hidden[q]`` more each, ``pool`` the
         unseen cards, ascending): the candidates raced with rollouts (``params``: budget,
         discard candidates, z, ms) drawing from ``rng``, the chosen move logged to ``log``.
-        Returns ``(log_n, rollouts, searched, switched)``."""
+        Returns ``(log_n, rollouts, searched, switched, candidates)``."""
         cdef SearchWork* W
         cdef Moves* M
         cdef int q, i, c, sn, budget, cands, best, err = 0
@@ -286,7 +286,7 @@ cdef class Position:
             if best < 0:
                 err = W.V.err
                 raise RuntimeError(f"game kernel: {_ERRORS.get(err, err)} in a search")
-            return W.G.log_n, W.rollouts, bool(W.searched), bool(W.switched)
+            return W.G.log_n, W.rollouts, bool(W.searched), bool(W.switched), W.ncand
         finally:
             free(W)
             PyMem_Free(M)

@@ -28,7 +28,8 @@ cdef enum:
     MAX_SWAPC = 4
     LOGCAP = 400        # a candidate's first move, logged (dedupe; the answer)
     SBATCH = 8          # determinizations between two looks at the statistics
-    SMIN = 16           # determinizations before the first look
+    SMIN = 16           # determinizations of a paired test before it may stop
+    SFIRST = 8          # determinizations of several challengers before the first look
     S_DEFAULT_BUDGET = 96
 
 
@@ -285,7 +286,7 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
                        double z, double ms) noexcept nogil:
     """Choose among W.V's candidates (list_cands) by racing determinized rollouts; returns
     the chosen candidate's index (0: the tactician's move), -1 on a kernel error."""
-    cdef int i, j, r, q, k, me = W.V.current, alive, best, nb, look = SMIN, fresh = 0
+    cdef int i, j, r, q, k, me = W.V.current, alive, best, look, least, fresh = 0
     cdef double mean, zz, bz, bm, others, deadline = 0.0
     cdef double means[MAXCAND]
     cdef uint64_t seed, sm_state
@@ -320,10 +321,12 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
         W.s2[i] = 0
     W.n = 0
     alive = W.ncand - 1
+    least = SMIN if W.ncand == 2 else SFIRST
+    look = least
     while alive > 0:
-        if W.n >= SMIN and W.rollouts + (alive + 1) * SBATCH > budget:
+        if W.n >= least and W.rollouts + (alive + 1) * SBATCH > budget:
             break
-        if ms > 0 and W.n >= SMIN and now_ms() >= deadline:
+        if ms > 0 and W.n >= least and now_ms() >= deadline:
             break
         for r in range(SBATCH):
             determinize(W, bg, &seed)
@@ -357,7 +360,7 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
             if W.alive[i]:
                 zz = cand_z(W, i, &mean)
                 means[i] = mean
-                if zz < -1.0 or (mean <= 0 and W.s2[i] == 0):
+                if zz < (0.0 if fresh or W.ncand == 2 else -1.0) or (mean <= 0 and W.s2[i] == 0):
                     W.alive[i] = 0
                     alive -= 1
         if alive > 2 and not fresh:
@@ -379,6 +382,7 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
                 W.s1[i] = 0
                 W.s2[i] = 0
             W.n = 0
+            least = SMIN
             look = SMIN
             continue
         if alive == 1 and W.ncand == 2:

@@ -29,6 +29,7 @@ match rule: the kernel plays single deals.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
@@ -37,11 +38,16 @@ import numpy as np
 
 from .. import _game
 from .._catalogue import build_catalogue
+from ..cards import JOKER
 from ..rules import RuleSet
 from ..solver import compiled_rules
 from .actions import (
     BOTTOM,
     DISCARD,
+    DiscardRecord,
+    DrawRecord,
+    LayOffRecord,
+    SwapRecord,
     STOCK,
     Action,
     Discard,
@@ -55,7 +61,6 @@ from .actions import (
 )
 from .bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot
 from .engine import GameState, normalize_seed, replay
-from .search import SearchBot, known_cards
 from .melds import HIGH, LOW, RUN
 
 __all__ = [
@@ -68,6 +73,7 @@ __all__ = [
     "kernel_bots",
     "play_greedy_deal",
     "play_kernel_deal",
+    "known_cards",
     "play_position",
     "position",
     "supported",
@@ -82,7 +88,13 @@ _SIDES = (None, LOW, HIGH)
 
 #: the kernel's code of each built-in bot, by its name in ``bots.BOTS``
 BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 4}
-_CLASS_CODES = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3, SearchBot: 4}
+_CLASS_CODES: dict = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
+
+
+def register_search_bot(cls) -> None:
+    """``rummy51.r51.search`` registers ``SearchBot`` (code 4) when it is imported: it sits
+    above this module (it loads its views here), so this module does not import it."""
+    _CLASS_CODES[cls] = 4
 #: the bots that draw from their own generator (a random seat, a search seat)
 _SEEDED = (0, 4)
 
@@ -119,7 +131,7 @@ def _params(bot) -> Optional[tuple]:
         return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
     if isinstance(bot, TacticianBot):
         return (bot.take_gain, bot.feed_penalty)
-    if isinstance(bot, SearchBot):
+    if _CLASS_CODES.get(type(bot)) == 4:
         return bot.params()
     return None
 
@@ -288,7 +300,7 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
     for i, (b, c) in enumerate(zip(bots, codes)):
         if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, (RandomBot, SearchBot)):
+        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) == 4:
             rngs.append(b.rng)
         else:
             rngs.append(np.random.default_rng(None if bot_seeds is None else bot_seeds[i]))
@@ -372,6 +384,40 @@ def position(state: GameState) -> "_game.Position":
     return pos
 
 
+def known_cards(view) -> list[Counter]:
+    """Per seat, cards the public history shows in its hand now (empty for the viewer):
+    a card taken from the discard pile or the bottom, a joker freed by a swap, each less
+    the copies the seat has played since (laid down, laid off, swapped in, discarded).
+    With two decks a played copy may have been another one of the same card; counting it
+    against the known copy keeps the count a lower bound, never more than the seat
+    holds."""
+    n = view.n_players
+    known: list[Counter] = [Counter() for _ in range(n)]
+
+    def played(p, c):
+        if known[p][c] > 0:
+            known[p][c] -= 1
+
+    for rec in view.history:
+        t = type(rec)
+        p = rec.player
+        if p == view.player or p < 0:
+            continue
+        if isinstance(rec, DrawRecord):
+            if rec.card is not None:
+                known[p][rec.card] += 1
+        elif t is LayDownRecord:
+            for m in rec.action.melds:
+                for c in m:
+                    played(p, c)
+        elif t is LayOffRecord or t is DiscardRecord:
+            played(p, rec.action.card)
+        elif t is SwapRecord:
+            played(p, rec.action.card)
+            known[p][JOKER] += 1
+    return [+k for k in known]
+
+
 def _known_all(state: GameState) -> np.ndarray:
     """Every seat's known cards (``search.known_cards``: what the public history shows in
     its hand), as the kernel tracks them."""
@@ -429,7 +475,7 @@ def play_position(state: GameState, bots, rng: Optional[np.random.Generator] = N
     for b, c in zip(bots, codes):
         if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, (RandomBot, SearchBot)):
+        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) == 4:
             rngs.append(b.rng)
         else:
             raise ValueError("a random or search seat needs a bot instance (its generator)")

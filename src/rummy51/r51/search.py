@@ -24,22 +24,10 @@ from numbers import Real
 import numpy as np
 
 from .._checks import int_arg
-from ..cards import JOKER
-from .actions import (
-    BOTTOM,
-    DISCARD,
-    STOCK,
-    Action,
-    Discard,
-    DiscardRecord,
-    Draw,
-    DrawRecord,
-    LayDownRecord,
-    LayOffRecord,
-    Phase,
-    SwapRecord,
-)
+from .actions import Action
+from . import fastgame
 from .engine import PlayerView
+from .fastgame import known_cards
 
 __all__ = ["DEFAULT_ROLLOUTS", "SearchBot", "known_cards", "view_position"]
 
@@ -52,40 +40,6 @@ DEFAULT_Z = 1.0
 _LOG = 512  # the chosen move's log
 
 
-def known_cards(view: PlayerView) -> list[Counter]:
-    """Per seat, cards the public history shows in its hand now (empty for the viewer):
-    a card taken from the discard pile or the bottom, a joker freed by a swap, each less
-    the copies the seat has played since (laid down, laid off, swapped in, discarded).
-    With two decks a played copy may have been another one of the same card; counting it
-    against the known copy keeps the count a lower bound, never more than the seat
-    holds."""
-    n = view.n_players
-    known: list[Counter] = [Counter() for _ in range(n)]
-
-    def played(p, c):
-        if known[p][c] > 0:
-            known[p][c] -= 1
-
-    for rec in view.history:
-        t = type(rec)
-        p = rec.player
-        if p == view.player or p < 0:
-            continue
-        if isinstance(rec, DrawRecord):
-            if rec.card is not None:
-                known[p][rec.card] += 1
-        elif t is LayDownRecord:
-            for m in rec.action.melds:
-                for c in m:
-                    played(p, c)
-        elif t is LayOffRecord or t is DiscardRecord:
-            played(p, rec.action.card)
-        elif t is SwapRecord:
-            played(p, rec.action.card)
-            known[p][JOKER] += 1
-    return [+k for k in known]
-
-
 def view_position(view: PlayerView):
     """``(position, pool, hidden)``: what ``view.player`` knows, loaded into the kernel.
 
@@ -96,8 +50,6 @@ def view_position(view: PlayerView):
     card the player has not seen (the deck less their hand, the table, the discard pile,
     the bottom card and the known cards), ``hidden[q]`` how many of them seat ``q``
     holds; the rest (``view.stock_count``) is the stock."""
-    from . import fastgame
-
     rules = view.rules
     n = view.n_players
     me = view.player
@@ -217,6 +169,7 @@ class SearchBot:
             raise ValueError(f"z must be a number of standard errors 0..100, got {z!r}")
         self.z = float(z)
         self.rng = np.random.default_rng(seed)
+        self.last_candidates = 0
         self.searches = 0
         self.switches = 0
         self.rollouts_played = 0
@@ -230,11 +183,9 @@ class SearchBot:
         return (self.rollouts, self.candidates, self.z, self.time_ms or 0.0)
 
     def choose(self, view: PlayerView) -> Action:
-        from . import fastgame
-
         pos, pool, hidden = view_position(view)
         log = np.empty(_LOG, np.int32)
-        n, played, searched, switched = pos.search(pool, hidden, self.rng, self.params(), log)
+        n, played, searched, switched, self.last_candidates = pos.search(pool, hidden, self.rng, self.params(), log)
         self.rollouts_played += played
         self.searches += searched
         self.switches += switched
@@ -242,3 +193,7 @@ class SearchBot:
         if len(moves) != 1:  # pragma: no cover - a kernel bug
             raise AssertionError(f"the search chose {len(moves)} moves")
         return moves[0]
+
+
+# the kernel's "search" seat plays this bot (fastgame.bot_code)
+fastgame.register_search_bot(SearchBot)
