@@ -30,7 +30,7 @@ cdef enum:
     SBATCH = 8          # determinizations between two looks at the statistics
     SMIN = 16           # determinizations of a paired test before it may stop
     SFIRST = 8          # determinizations of several challengers before the first look
-    S_DEFAULT_BUDGET = 96
+    S_DEFAULT_BUDGET = 64
 
 
 ctypedef struct Cand:

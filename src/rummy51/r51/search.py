@@ -32,7 +32,7 @@ from .fastgame import known_cards
 __all__ = ["DEFAULT_ROLLOUTS", "SearchBot", "known_cards", "view_position"]
 
 #: kernel rollouts a decision by default (a candidate played on one determinization is one)
-DEFAULT_ROLLOUTS = 96
+DEFAULT_ROLLOUTS = 64
 #: discard candidates tried: the best few by the greedy bot's key
 DEFAULT_CANDIDATES = 3
 #: standard errors by which a challenger must beat the tactician's move to be played
@@ -124,7 +124,7 @@ class SearchBot:
       test stops early once it is more than 3 standard errors above zero. The move is
       the challenger if its mean beats the tactician's move by more than ``z`` standard
       errors, else the tactician's.
-    * **Budget**: ``rollouts`` (default 96) kernel rollouts a decision (a candidate
+    * **Budget**: ``rollouts`` (default 64) kernel rollouts a decision (a candidate
       played on one determinization is one), checked between batches (the first 16
       determinizations, and those of a fresh test, are always played). With ``time_ms``
       the race also stops once that many milliseconds have passed (after 16
