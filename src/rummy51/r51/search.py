@@ -1,14 +1,16 @@
 """The search bot: determinized Monte Carlo rollouts through the C game kernel.
 
-``SearchBot`` plays like ``TacticianBot`` except at its two choices that decide most of a
-deal: where to draw from and which card to discard. There it tries every candidate
-move in many imagined deals consistent with what it sees and keeps the move with the
-best mean outcome. Each imagined deal (a *determinization*) deals the cards the player
-has not seen (the other hands less the cards known to be there, and the stock) at
-random; the candidate move is made, and every seat is played by the kernel's tactician
-(or greedy bot) to the end of the deal. See ``SearchBot`` for the strategy, its budget
-and its seeding; docs/games.md, section "Search bot", for how it does against the
-tactician.
+``SearchBot`` plays the tactician's move unless a search finds a better one, at every
+decision of the deal: where to draw from, which opening (or none yet), lay-downs,
+lay-offs, joker swaps and the discard. It tries the candidate moves in many imagined
+deals consistent with what it sees (a *determinization* deals the cards it has not
+seen, the other hands less the cards known to be there and the stock, at random),
+plays each to the end of the deal with the kernel's tactician in every seat, and races
+them so that the rollouts go where the decision is close. The decision loop is C
+(``_game_searchbot.pxi``): the kernel seats the bot itself (``"search"``), and this
+class, seated by the Python engine, calls the same code on its view, with the same
+moves. See ``SearchBot`` for the strategy, its budget and its seeding; docs/games.md,
+section "Search bot", for how it does against the tactician.
 
 >>> from rummy51 import RuleSet
 >>> from rummy51.r51.bots import TacticianBot, play_deal
@@ -116,19 +118,22 @@ class SearchBot:
       comparisons are paired. Its value is the *margin*: the other players' mean score
       less the player's own (penalty points; a draw scores 0).
     * **The race**: determinizations in batches of 8, every live candidate played on
-      each. From 16 on, after every batch, a challenger is dropped when its paired mean
-      difference to the tactician's move is more than one standard error below zero, or
-      when it never differed from it; then, while more than two are left, the worse
-      half by mean (sequential halving). The last challenger, picked from several, is
-      tested again on fresh determinizations (so the pick does not bias the test); the
-      test stops early once it is more than 3 standard errors above zero. The move is
-      the challenger if its mean beats the tactician's move by more than ``z`` standard
-      errors, else the tactician's.
+      each. With several challengers the first look is after 8 determinizations: a
+      challenger is dropped when its paired mean difference to the tactician's move is
+      more than one standard error below zero, or when it never differed from it; then,
+      while more than two are left, the worse half by mean goes (sequential halving).
+      The last challenger, picked from several, is tested again on fresh
+      determinizations (so the pick does not bias the test). A paired test (that one,
+      or a decision with one challenger, like a draw) plays at least 16, drops the
+      challenger as soon as its mean falls below the tactician's move, and stops early
+      once it is more than 3 standard errors above. The move is the challenger if its
+      mean beats the tactician's move by more than ``z`` standard errors, else the
+      tactician's.
     * **Budget**: ``rollouts`` (default 64) kernel rollouts a decision (a candidate
-      played on one determinization is one), checked between batches (the first 16
-      determinizations, and those of a fresh test, are always played). With ``time_ms``
-      the race also stops once that many milliseconds have passed (after 16
-      determinizations), so the play depends on the machine.
+      played on one determinization is one), checked between batches once the first
+      look's (or a paired test's) minimum is played. With ``time_ms`` the race also
+      stops once that many milliseconds have passed (after that minimum), so the play
+      depends on the machine.
     * **Seeding**: the determinizations come from the bot's own ``numpy`` Generator
       (``seed``); the same seed against the same opponents plays the same deal. The
       kernel's ``"search"`` seat (``fastgame.play_kernel_deal``, ``--engine auto``) runs
