@@ -1,35 +1,86 @@
-"""The search bot's speed (issue 13; pytest-benchmark). Not in the default test run.
+"""The search bot's speed (issues 13 and 29; pytest-benchmark). Not in the default test run.
 
 Run:  python -m pytest bench/test_bench_search.py --benchmark-only
       --benchmark-columns=min,median,rounds
 
-What is measured (figures in bench/README.md, section "Search bot"): the decisions per
-second of ``SearchBot`` at its default budget (200 rollouts a searched decision) on a
-fixed set of positions, every decision of seat 0 in seeded 2-player deals of two
-tacticians (draws, lay-downs, lay-offs and discards: each a ``choose(view)`` call); and,
-in the same run on the same positions, ``TacticianBot``'s decisions per second (the
-reference; the search bot asks it for its own move first). ``extra_info`` holds
-``decisions_per_s``, the searched decisions (those with two or more candidates) and
-their rate, and the rollouts per second.
+What is measured (figures in bench/README.md, section "Rummy 51 search, issue 29"):
+
+* whole 2-player deals of the search bot at its default budget against the tactician,
+  played by the C kernel (its ``"search"`` seat), ``GAMES`` seeded deals a round, the
+  bot in seat 0 and seat 1 in turn; ``extra_info["games_per_cpu_s"]`` divides the deals
+  by the process's CPU time (``time.process_time``), the unit of issue 29's target;
+* in the same run, deals of two kernel tacticians (the reference: the ratio between the
+  two is what carries over between machines);
+* the Python engine seating ``SearchBot`` (the same moves; the engine's own cost on top);
+* the search bot's decisions per second on a fixed set of positions (every decision of
+  seat 0 in seeded 2-player deals of two tacticians), as issue 13 measured it.
 """
 import os
 import time
 
+import numpy as np
 import pytest
 
-from rummy51 import RuleSet
-from rummy51.r51.bots import TacticianBot
+from rummy51 import RuleSet, _game
+from rummy51.r51.bots import TacticianBot, play_deal
 from rummy51.r51.engine import GameState
+from rummy51.r51.fastgame import greedy_kernel
 from rummy51.r51.search import SearchBot
 
 DEALS = 6
+GAMES = 40
+R = RuleSet()
+
+
+def _kernel_games(codes_of, n):
+    kernel = greedy_kernel(R)
+    t0 = time.process_time()
+    for s in range(n):
+        codes = codes_of(s)
+        rngs = [np.random.default_rng([s, 1]) if c == 4 else None for c in codes]
+        _game.play_table(kernel, np.random.default_rng([s, 2]), 2, s % 2, codes, rngs, None)
+    return time.process_time() - t0
+
+
+def _games(benchmark, codes_of, n):
+    cpu = []
+    benchmark.pedantic(lambda: cpu.append(_kernel_games(codes_of, n)), rounds=3, iterations=1,
+                       warmup_rounds=0)
+    best = min(cpu)
+    benchmark.extra_info.update(games=n, cpu_s=best, games_per_cpu_s=n / best,
+                                load_avg_1min=os.getloadavg()[0])
+
+
+@pytest.mark.benchmark(group="search-games")
+def test_search_vs_tactician_games_kernel(benchmark):
+    _games(benchmark, lambda s: [4, 3] if s % 2 == 0 else [3, 4], GAMES)
+
+
+@pytest.mark.benchmark(group="search-games")
+def test_tactician_games_reference(benchmark):
+    _games(benchmark, lambda s: [3, 3], GAMES * 100)
+
+
+@pytest.mark.benchmark(group="search-games")
+def test_search_vs_tactician_games_python_engine(benchmark):
+    def run():
+        t0 = time.process_time()
+        for s in range(GAMES // 4):
+            bot = SearchBot(seed=s)
+            bots = [bot, TacticianBot()] if s % 2 == 0 else [TacticianBot(), bot]
+            play_deal(bots, R, seed=s, first=s % 2)
+        cpu.append(time.process_time() - t0)
+
+    cpu = []
+    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
+    benchmark.extra_info.update(games=GAMES // 4, games_per_cpu_s=(GAMES // 4) / min(cpu))
 
 
 def _views():
     """Every view seat 0 decides on in ``DEALS`` seeded 2-player tactician deals."""
     out = []
     for seed in range(DEALS):
-        state = GameState.new(RuleSet(), players=2, seed=1000 + seed, first=seed % 2)
+        state = GameState.new(R, players=2, seed=1000 + seed, first=seed % 2)
         bots = [TacticianBot(), TacticianBot()]
         while not state.over:
             view = state.view()

@@ -11,7 +11,9 @@ import pytest
 import rummy51
 from rummy51 import RuleSet
 from rummy51.r51.bots import BOTS, GreedyBot, HandHunterBot, TacticianBot, play_deal
-from rummy51.r51.fastgame import play_position, position, supported
+from rummy51 import _game
+from rummy51.r51.fastgame import (greedy_kernel, play_kernel_deal, play_position, position,
+                                  supported)
 from rummy51.r51.actions import Discard, DrawRecord, Phase
 from rummy51.r51.engine import GameState
 from rummy51.r51.search import SearchBot, known_cards, view_position
@@ -78,8 +80,11 @@ def test_position_refuses_what_it_cannot_play():
         position(GameState.new(two, players=2, seed=1))
     with pytest.raises(ValueError, match="bots for"):
         play_position(GameState.new(R, players=2, seed=1), ["greedy"])
+    class Mine(TacticianBot):
+        pass
+
     with pytest.raises(ValueError, match="built-in bots"):
-        play_position(GameState.new(R, players=2, seed=1), ["greedy", SearchBot(seed=1)])
+        play_position(GameState.new(R, players=2, seed=1), ["greedy", Mine()])
 
 
 def test_rollouts_refuse_a_move_that_is_not_there():
@@ -182,9 +187,14 @@ def test_time_budget():
     bot = SearchBot(seed=1, rollouts=None, time_ms=3)
     state = play_deal([bot, TacticianBot()], R, seed=2)
     assert state.over and bot.searches > 0 and bot.rollouts_played > 0
-    capped = SearchBot(seed=1, rollouts=4, time_ms=1000)   # the cap ends it long before
+    # the budget caps a decision's rollouts: at most the first 16 determinizations of
+    # every candidate, a fresh test's 16, and one batch of 8 past the cap
+    capped = SearchBot(seed=1, rollouts=4, time_ms=1000)
     play_deal([capped, TacticianBot()], R, seed=2)
-    assert capped.rollouts_played <= 4 * capped.searches * 3
+    assert 0 < capped.rollouts_played <= capped.searches * (16 * 24 + 2 * 16 + 8 * 2)
+    big = SearchBot(seed=1, rollouts=400)
+    play_deal([big, TacticianBot()], R, seed=2)
+    assert big.rollouts_played / big.searches > capped.rollouts_played / capped.searches
 
 
 def test_search_bot_needs_kernel_rules():
@@ -204,9 +214,10 @@ def test_search_bot_needs_kernel_rules():
     ({"time_ms": -1.5}, ValueError, "time_ms must be > 0"),
     ({"time_ms": float("nan")}, ValueError, "time_ms must be > 0"),
     ({"time_ms": "5"}, TypeError, "time_ms must be a number"),
-    ({"candidates": 1}, ValueError, "candidates must be"),
+    ({"candidates": 0}, ValueError, "candidates must be"),
+    ({"candidates": 17}, ValueError, "candidates must be"),
     ({"z": -1}, ValueError, "z must be"),
-    ({"rollout_bot": "random"}, ValueError, "rollout_bot must be one of"),
+    ({"rollout_bot": "greedy"}, TypeError, "rollout_bot"),
 ])
 def test_bad_parameters(kw, err, msg):
     with pytest.raises(err, match=msg):
@@ -221,14 +232,66 @@ def test_numpy_numbers_are_accepted():
 
 
 # =========================================================================== tournaments
-def test_registered_and_played_by_the_python_engine():
+def test_registered_and_played_by_both_engines_alike():
     assert BOTS["search"] is SearchBot and rummy51.SearchBot is SearchBot
-    study = rummy51.simulate_games(games=2, chunk_size=2, seed=1, workers=1,
-                                   bots="search,tactician", seats="permute", progress=False)
-    assert study.deals_done == 2 and len(study.records) == 8
-    with pytest.raises(ValueError, match="engine c.*built-in bots"):
-        rummy51.simulate_games(games=2, chunk_size=2, seed=1, workers=1, engine="c",
-                               bots="search,tactician", progress=False)
+    kw = dict(games=2, chunk_size=2, seed=1, workers=1, bots="search,tactician",
+              seats="permute", progress=False)
+    c = rummy51.simulate_games(engine="c", **kw)
+    py = rummy51.simulate_games(engine="python", **kw)
+    assert c.deals_done == py.deals_done == 2 and len(c.records) == 8
+    assert c.records.equals(py.records)
+
+
+# =========================================================================== the kernel seat
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kernel_seat_plays_the_python_bots_moves(seed):
+    """A ``"search"`` seat of the kernel and ``SearchBot`` in the Python engine: the same
+    view, generator and code, so the same deal move for move (the kernel tracks the known
+    cards as ``known_cards`` reads them from the history)."""
+    players = 2 + seed % 2
+    rules = [R, R.replace(discard_card_must_meld=True), R.replace(threshold=40, jokers=2)][seed % 3]
+
+    def bots():
+        return [SearchBot(seed=seed, rollouts=40)] + [TacticianBot()] * (players - 1)
+
+    py = play_deal(bots(), rules, seed=seed, first=seed % players)
+    k = play_kernel_deal(bots(), rules, seed=seed, first=seed % players, record=True)
+    assert list(k.actions) == list(py.actions)
+    assert k.scores == py.result.scores
+    k.replay()
+
+
+def test_a_position_plays_on_with_a_search_seat():
+    state = advance(GameState.new(R, players=2, seed=5), [TacticianBot(), TacticianBot()], 9)
+    cont = play_position(state, [SearchBot(seed=2, rollouts=30), TacticianBot()], record=True)
+    py = play_deal([SearchBot(seed=2, rollouts=30), TacticianBot()], state=state.clone())
+    assert list(cont.actions) == list(py.actions[len(state.actions):])
+
+
+@pytest.mark.parametrize("par, msg", [
+    ((0, 3, 1.0, 0.0), "budget 0"),
+    ((-5, 3, 1.0, 0.0), "budget -5"),
+    ((50, 0, 1.0, 0.0), "candidates 0"),
+    ((50, 3, -1.0, 0.0), "z -1.0"),
+])
+def test_a_kernel_search_seat_refuses_bad_parameters_before_the_deal(par, msg):
+    rng = np.random.default_rng(1)
+    with pytest.raises(ValueError, match=msg):
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], [np.random.default_rng(1), None],
+                         [par, None])
+    assert rng.bit_generator.state == np.random.default_rng(1).bit_generator.state
+    with pytest.raises(ValueError, match="search bot: give its Generator"):
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], None, None)
+
+
+def test_an_unknown_bot_is_named_before_any_deal(capsys):
+    from rummy51.cli import main
+
+    code = main(["simulate", "games", "--players", "2", "--bots", "search,nosuch",
+                 "--games", "2", "--seed", "1"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "'nosuch' is not a bot" in err
 
 
 def test_phase_after_search_draw():

@@ -64,6 +64,7 @@ cdef enum:
     B_GREEDY = 1
     B_HAND_HUNTER = 2
     B_TACTICIAN = 3
+    B_SEARCH = 4        # the search bot (issue 29: its decision loop in _game_searchbot.pxi)
 
 
 ctypedef struct TMeld:
@@ -121,3 +122,12 @@ ctypedef struct Game:
     int min_opp[MAXP]
     int take_gain[MAXP]         # TacticianBot
     int feed_pen[MAXP]
+    # SearchBot (issue 29): its budget (kernel rollouts a decision), discard candidates,
+    # z and clock budget (ms, 0: none); and what each seat's public history shows in its
+    # hand (known_cards: taken from the discard pile or the bottom, a freed joker, less
+    # what it played since), which the search bot's determinizations keep
+    int s_budget[MAXP]
+    int s_cands[MAXP]
+    double s_z[MAXP]
+    double s_ms[MAXP]
+    int known[MAXP][53]

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """rummy51 game kernel: whole deals of 2..8 built-in bots (random, greedy, hand-hunter,
-tactician) in C.
+tactician, search) in C.
 
 Private module: the public road is ``rummy51.fastgame`` (and ``simulate_games``,
 which takes it when every seat is a built-in bot).
@@ -24,7 +24,10 @@ freed-joker meld search assumes at most one joker per meld); ``fastgame.supporte
 says so and the callers fall back to the Python engine.
 """
 from libc.stdint cimport int8_t, uint8_t, int32_t, uint32_t, uint64_t
-from libc.string cimport memset, memcpy
+from libc.string cimport memset, memcpy, memcmp
+from libc.stdlib cimport malloc, free
+from libc.math cimport sqrt
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from numpy.random cimport bitgen_t
@@ -75,6 +78,8 @@ cdef void play(Game* G, Moves* M) noexcept nogil:
         b = G.bot[G.current]
         if b == B_RANDOM:
             random_move(G, M)
+        elif b == B_SEARCH:
+            search_move(G, M)
         elif G.phase == PH_DRAW:
             if b == B_TACTICIAN:
                 tact_draw(G)
@@ -99,3 +104,4 @@ cdef void play(Game* G, Moves* M) noexcept nogil:
 
 include "_game_api.pxi"  # GreedyKernel, play_greedy, play_table
 include "_game_search.pxi"  # Position, rollouts (the search bot)
+include "_game_searchbot.pxi"  # the search bot's decision loop (issue 29)

@@ -184,6 +184,7 @@ cdef void new_deal(Game* G, int first) noexcept nogil:
         order[i] = g.deck[i]
     np_shuffle(G.bg, order, g.deck_n)
     memset(G.cnt, 0, sizeof(G.cnt))
+    memset(G.known, 0, sizeof(G.known))
     for i in range(G.n):
         seat = (first + i) % G.n
         size = g.hand_size + (1 if i == 0 else 0)

@@ -32,6 +32,20 @@ cdef uint64_t sm_raw(void* st) noexcept nogil:
     return sm_next64(st)
 
 
+def search_params(par):
+    """A search seat's ``(budget, candidates, z, ms)``, checked (kernel rollouts a decision
+    2..10**7, discard candidates 1..16, z 0..100, ms >= 0 with 0 for no clock)."""
+    budget, cands, z, ms = par
+    budget, cands, z, ms = int(budget), int(cands), float(z), float(ms)
+    if not 2 <= budget <= 10**7:
+        raise ValueError(f"search budget {budget} is not 2..10**7 rollouts")
+    if not 1 <= cands <= 16:
+        raise ValueError(f"search candidates {cands} is not 1..16")
+    if not 0 <= z < 100 or not 0 <= ms < float("inf"):
+        raise ValueError(f"search z {z} or ms {ms} out of range")
+    return budget, cands, z, ms
+
+
 cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) except -1:
     """Seat ``bots[i]`` (codes; None: greedy everywhere) with their parameters, as
     ``play_table`` takes them."""
@@ -40,8 +54,8 @@ cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) exce
         raise ValueError(f"{len(bots)} bots for {players} players")
     for i in range(players):
         b = B_GREEDY if bots is None else int(bots[i])
-        if not B_RANDOM <= b <= B_TACTICIAN:
-            raise ValueError(f"bot code {b} is not 0..3")
+        if not B_RANDOM <= b <= B_SEARCH:
+            raise ValueError(f"bot code {b} is not 0..4")
         G.bot[i] = b
         G.brng[i] = NULL
         G.p_hold[i] = 0.12
@@ -49,13 +63,20 @@ cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) exce
         G.min_opp[i] = 5
         G.take_gain[i] = 6
         G.feed_pen[i] = 6
+        G.s_budget[i] = S_DEFAULT_BUDGET
+        G.s_cands[i] = 3
+        G.s_z[i] = 1.0
+        G.s_ms[i] = 0.0
         par = None if params is None else params[i]
-        if b == B_RANDOM:
+        if b == B_RANDOM or b == B_SEARCH:
             if bot_rngs is None or bot_rngs[i] is None:
-                raise ValueError(f"seat {i} is a random bot: give its Generator in bot_rngs")
+                what = "random" if b == B_RANDOM else "search"
+                raise ValueError(f"seat {i} is a {what} bot: give its Generator in bot_rngs")
             bg = bot_rngs[i].bit_generator
             keep.append(bg)
             G.brng[i] = _bitgen_of(bg)
+            if b == B_SEARCH and par is not None:
+                G.s_budget[i], G.s_cands[i], G.s_z[i], G.s_ms[i] = search_params(par)
         elif b == B_HAND_HUNTER and par is not None:
             G.p_hold[i] = float(par[0])
             G.max_round[i] = int(par[1])
@@ -182,6 +203,94 @@ cdef class Position:
         G.winner = -1
         G.how = -1
 
+    def set_known(self, int32_t[:, ::1] known):
+        """Each seat's known cards (``search.known_cards`` of the history), which a search
+        seat playing on from this position keeps."""
+        cdef int i, c
+        if known.shape[0] != self.players or known.shape[1] != 53:
+            raise ValueError(f"known must be ({self.players}, 53)")
+        for i in range(self.players):
+            for c in range(53):
+                if not 0 <= known[i, c] <= self.G.cnt[i][c]:
+                    raise ValueError(f"seat {i}: {known[i, c]} known copies of card {c}, "
+                                     f"holds {self.G.cnt[i][c]}")
+                self.G.known[i][c] = known[i, c]
+
+    def search(self, int32_t[::1] pool, int32_t[::1] hidden, rng, params,
+               int32_t[::1] log):
+        """The search bot's move from a view loaded here (``search.view_position``: the
+        other hands hold their known cards only, ``hidden[q]`` more each, ``pool`` the
+        unseen cards, ascending): the candidates raced with rollouts (``params``: budget,
+        discard candidates, z, ms) drawing from ``rng``, the chosen move logged to ``log``.
+        Returns ``(log_n, rollouts, searched, switched, candidates)``."""
+        cdef SearchWork* W
+        cdef Moves* M
+        cdef int q, i, c, sn, budget, cands, best, err = 0
+        cdef double z, ms
+        cdef uint64_t dummy = 0
+        cdef bitgen_t smg
+        cdef Game* G = &self.G
+        if hidden.shape[0] != self.players:
+            raise ValueError(f"hidden needs one count a seat, got {hidden.shape[0]}")
+        if pool.shape[0] > MAXDECK:
+            raise ValueError("pool larger than a deck")
+        budget, cands, z, ms = search_params(params)
+        sn = <int>pool.shape[0]
+        for q in range(self.players):
+            if hidden[q] < 0 or (q == G.current and hidden[q] != 0):
+                raise ValueError(f"hidden[{q}] is {hidden[q]}")
+            sn -= hidden[q]
+        if sn < 0:
+            raise ValueError("the pool holds fewer cards than the hidden hands")
+        for i in range(pool.shape[0]):
+            if not 0 <= pool[i] <= JOKER or (i and pool[i] < pool[i - 1]):
+                raise ValueError("pool must be card codes, ascending")
+        if G.phase == PH_OVER:
+            raise ValueError("the deal is over")
+        W = <SearchWork*>malloc(sizeof(SearchWork))
+        M = <Moves*>PyMem_Malloc(sizeof(Moves))
+        if W == NULL or M == NULL:
+            free(W)
+            PyMem_Free(M)
+            raise MemoryError()
+        try:
+            W.V = G[0]
+            W.npool = <int>pool.shape[0]
+            for i in range(W.npool):
+                W.pool[i] = pool[i]
+            for q in range(self.players):
+                W.hidden[q] = hidden[q]
+                W.V.hn[q] += hidden[q]
+                if q != G.current:
+                    for c in range(53):
+                        W.V.known[q][c] = W.V.cnt[q][c]
+            W.V.stock_n = sn
+            W.V.err = 0
+            bitgen = rng.bit_generator
+            bg = _bitgen_of(bitgen)
+            with bitgen.lock, nogil:
+                best = search_decide(W, M, bg, budget, cands, z, ms)
+                if best >= 0:
+                    W.G = W.V
+                    W.G.log = &log[0]
+                    W.G.log_n = 0
+                    W.G.log_cap = log.shape[0]
+                    # a reshuffle after the move is not this move: any generator will do
+                    smg.state = &dummy
+                    smg.next_uint64 = sm_next64
+                    smg.next_uint32 = sm_next32
+                    smg.next_double = sm_double
+                    smg.next_raw = sm_raw
+                    W.G.bg = &smg
+                    apply_cand(&W.G, W, &W.cand[best])
+            if best < 0:
+                err = W.V.err
+                raise RuntimeError(f"game kernel: {_ERRORS.get(err, err)} in a search")
+            return W.G.log_n, W.rollouts, bool(W.searched), bool(W.switched), W.ncand
+        finally:
+            free(W)
+            PyMem_Free(M)
+
     def complete(self):
         """Whether every card of the deck is in one place (a full state, not a view)."""
         cdef int u[53]
@@ -285,7 +394,7 @@ cdef class Position:
                 raise ValueError(f"candidate {i}: kind {kinds[i]} is not -1, 0 or 4")
         seat_bots(&B, self.players, bots, None, params, keep)
         for q in range(self.players):
-            if B.bot[q] == B_RANDOM:
+            if B.bot[q] == B_RANDOM or B.bot[q] == B_SEARCH:
                 raise ValueError("rollouts play greedy, hand-hunter or tactician seats only")
         B.log = NULL
         B.log_n = 0

@@ -269,6 +269,13 @@ cdef int reading_value(const GRules* g, const int* cards, int n) noexcept nogil:
 
 
 # --------------------------------------------------------------------------- moves
+cdef inline void played(Game* G, int p, int c) noexcept nogil:
+    """search.known_cards: seat p played a copy of ``c``; a known copy, if any, is gone
+    (with two decks it may have been the other copy: the count stays a lower bound)."""
+    if G.known[p][c] > 0:
+        G.known[p][c] -= 1
+
+
 cdef void do_draw(Game* G, int src) noexcept nogil:
     cdef int p = G.current, card
     if src == SRC_DISCARD:
@@ -282,6 +289,8 @@ cdef void do_draw(Game* G, int src) noexcept nogil:
         G.bottom = -1
     G.cnt[p][card] += 1
     G.hn[p] += 1
+    if src != SRC_STOCK:
+        G.known[p][card] += 1       # a public card: the search bot's known_cards
     G.must_open = 1 if (src == SRC_DISCARD and not G.opened[p] and not free_round(G)) else 0
     G.src = src
     G.drawn = card
@@ -330,6 +339,7 @@ cdef void lay_melds(Game* G, TMeld* ms, int k) noexcept nogil:
         m = &ms[i]
         for j in range(m.n):
             G.cnt[p][m.cards[j]] -= 1
+            played(G, p, m.cards[j])
         G.hn[p] -= m.n
         if G.table_n >= MAXT:
             G.err = E_STATE
@@ -363,6 +373,7 @@ cdef void do_lay_off(Game* G, int c, int i, int side) noexcept nogil:
     cdef int p = G.current
     apply_lay_off(G.g, &G.table[i], c, side)
     G.cnt[p][c] -= 1
+    played(G, p, c)
     G.hn[p] -= 1
     if G.table[i].owner != p:
         G.touched = 1
@@ -377,6 +388,8 @@ cdef void do_swap(Game* G, int c, int i) noexcept nogil:
     apply_swap(&G.table[i], c)
     G.cnt[p][c] -= 1
     G.cnt[p][JOKER] += 1
+    played(G, p, c)
+    G.known[p][JOKER] += 1
     G.freed = 1
     if G.table[i].owner != p:
         G.touched = 1
@@ -388,6 +401,7 @@ cdef void do_swap(Game* G, int c, int i) noexcept nogil:
 cdef void do_discard(Game* G, int c) noexcept nogil:
     cdef int p = G.current
     G.cnt[p][c] -= 1
+    played(G, p, c)
     G.hn[p] -= 1
     G.pile[G.pile_n] = c
     G.pile_n += 1

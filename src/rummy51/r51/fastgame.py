@@ -29,15 +29,17 @@ match rule: the kernel plays single deals.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from .. import _game
 from .._catalogue import build_catalogue
+from ..cards import JOKER
 from ..rules import RuleSet
 from ..solver import compiled_rules
 from .actions import (
@@ -46,17 +48,21 @@ from .actions import (
     STOCK,
     Action,
     Discard,
+    DiscardRecord,
     Draw,
+    DrawRecord,
     LayDown,
     LayDownRecord,
     LayOff,
+    LayOffRecord,
     Phase,
     Record,
     SwapJoker,
+    SwapRecord,
     TurnInfo,
 )
 from .bots import Bot, GreedyBot, HandHunterBot, RandomBot, TacticianBot
-from .engine import GameState, normalize_seed, replay
+from .engine import GameState, PlayerView, normalize_seed, replay
 from .melds import HIGH, LOW, RUN, TableMeld
 
 __all__ = [
@@ -69,6 +75,7 @@ __all__ = [
     "kernel_bots",
     "play_greedy_deal",
     "play_kernel_deal",
+    "known_cards",
     "play_position",
     "position",
     "supported",
@@ -82,8 +89,18 @@ _SIDES = (None, LOW, HIGH)
 
 
 #: the kernel's code of each built-in bot, by its name in ``bots.BOTS``
-BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3}
-_CLASS_CODES = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
+BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 4}
+_CLASS_CODES: dict[type, int] = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
+
+
+def register_search_bot(cls: type) -> None:
+    """``rummy51.r51.search`` registers ``SearchBot`` (code 4) when it is imported: it sits
+    above this module (it loads its views here), so this module does not import it."""
+    _CLASS_CODES[cls] = 4
+
+
+#: the bots that draw from their own generator (a random seat, a search seat)
+_SEEDED = (0, 4)
 
 
 def bot_code(bot: object) -> int | None:
@@ -106,11 +123,11 @@ def seat_rngs(codes: Sequence[int], entropy: Any, key: Sequence[int],
     bot seed is child ``key + (1 + s,)``; with a seat arrangement ``seed_of[s]``, the
     listed bot's own child ``key + (1 + seed_of[s],)``), None for the other seats (or
     for no random seat)."""
-    if 0 not in codes:
+    if not any(c in _SEEDED for c in codes):
         return None
     SS, rng = np.random.SeedSequence, np.random.default_rng
     who = range(len(codes)) if seed_of is None else seed_of
-    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + k,))) if c == 0 else None
+    return [rng(SS(entropy, spawn_key=tuple(key) + (1 + k,))) if c in _SEEDED else None
             for k, c in zip(who, codes, strict=True)]
 
 
@@ -119,6 +136,8 @@ def _params(bot: object) -> tuple | None:
         return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
     if isinstance(bot, TacticianBot):
         return (bot.take_gain, bot.feed_penalty)
+    if _CLASS_CODES.get(type(bot)) == 4:
+        return cast(Any, bot).params()   # a SearchBot (registered, not imported here)
     return None
 
 
@@ -284,10 +303,10 @@ def play_kernel_deal(bots: Sequence[Bot], rules: RuleSet | None = None, seed: An
                         "cannot be recorded for a replay)")
     rngs: list[np.random.Generator | None] = []
     for i, (b, c) in enumerate(zip(bots, codes, strict=True)):
-        if c != 0:
+        if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, RandomBot):
-            rngs.append(b.rng)
+        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) == 4:
+            rngs.append(cast(Any, b).rng)
         else:
             rngs.append(np.random.default_rng(None if bot_seeds is None else bot_seeds[i]))
     params = [_params(b) for b in bots]
@@ -366,7 +385,56 @@ def position(state: GameState) -> _game.Position:
         -1 if state.bottom is None else int(state.bottom), table_codes(state.table),
         list(state.opened), turns_opened(state.history, n), turn_info_codes(state.turn_info))
     assert pos.complete(), "a state's cards are all in one place"
+    pos.set_known(_known_all(state))
     return pos
+
+
+def known_cards(view: PlayerView) -> list[Counter]:
+    """Per seat, cards the public history shows in its hand now (empty for the viewer):
+    a card taken from the discard pile or the bottom, a joker freed by a swap, each less
+    the copies the seat has played since (laid down, laid off, swapped in, discarded).
+    With two decks a played copy may have been another one of the same card; counting it
+    against the known copy keeps the count a lower bound, never more than the seat
+    holds."""
+    n = view.n_players
+    known: list[Counter] = [Counter() for _ in range(n)]
+
+    def played(p: int, c: int) -> None:
+        if known[p][c] > 0:
+            known[p][c] -= 1
+
+    for rec in view.history:
+        t = type(rec)
+        p = rec.player
+        if p == view.player or p < 0:
+            continue
+        if isinstance(rec, DrawRecord):
+            if rec.card is not None:
+                known[p][rec.card] += 1
+        elif t is LayDownRecord:
+            for m in rec.action.melds:
+                for c in m:
+                    played(p, c)
+        elif t is LayOffRecord or t is DiscardRecord:
+            played(p, rec.action.card)
+        elif t is SwapRecord:
+            played(p, rec.action.card)
+            known[p][JOKER] += 1
+    return [+k for k in known]
+
+
+def _known_all(state: GameState) -> np.ndarray:
+    """Every seat's known cards (``search.known_cards``: what the public history shows in
+    its hand), as the kernel tracks them."""
+    n = state.n_players
+    out = np.zeros((n, 53), np.int32)
+    for viewer in range(n):
+        seen = known_cards(state.view(viewer))
+        for p in range(n):
+            if p != viewer and viewer == (p + 1) % n:
+                for c, k in seen[p].items():
+                    out[p, c] = k
+    return out
 
 
 @dataclass(frozen=True)
@@ -410,12 +478,12 @@ def play_position(state: GameState, bots: Sequence[Bot], rng: np.random.Generato
     pos = position(state)
     rngs: list[np.random.Generator | None] = []
     for b, c in zip(bots, codes, strict=True):
-        if c != 0:
+        if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, RandomBot):
-            rngs.append(b.rng)
+        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) == 4:
+            rngs.append(cast(Any, b).rng)
         else:
-            raise ValueError("a random seat needs a RandomBot instance (its generator)")
+            raise ValueError("a random or search seat needs a bot instance (its generator)")
     params = [_params(b) for b in bots]
     deal_rng = _state_rng(state) if rng is None else rng
     log = np.empty(1 << 16, np.int32) if record else None

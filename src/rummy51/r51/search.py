@@ -1,14 +1,16 @@
 """The search bot: determinized Monte Carlo rollouts through the C game kernel.
 
-``SearchBot`` plays like ``TacticianBot`` except at its two choices that decide most of a
-deal: where to draw from and which card to discard. There it tries every candidate
-move in many imagined deals consistent with what it sees and keeps the move with the
-best mean outcome. Each imagined deal (a *determinization*) deals the cards the player
-has not seen (the other hands less the cards known to be there, and the stock) at
-random; the candidate move is made, and every seat is played by the kernel's tactician
-(or greedy bot) to the end of the deal. See ``SearchBot`` for the strategy, its budget
-and its seeding; docs/games.md, section "Search bot", for how it does against the
-tactician.
+``SearchBot`` plays the tactician's move unless a search finds a better one, at every
+decision of the deal: where to draw from, which opening (or none yet), lay-downs,
+lay-offs, joker swaps and the discard. It tries the candidate moves in many imagined
+deals consistent with what it sees (a *determinization* deals the cards it has not
+seen, the other hands less the cards known to be there and the stock, at random),
+plays each to the end of the deal with the kernel's tactician in every seat, and races
+them so that the rollouts go where the decision is close. The decision loop is C
+(``_game_searchbot.pxi``): the kernel seats the bot itself (``"search"``), and this
+class, seated by the Python engine, calls the same code on its view, with the same
+moves. See ``SearchBot`` for the strategy, its budget and its seeding; docs/games.md,
+section "Search bot", for how it does against the tactician.
 
 >>> from rummy51 import RuleSet
 >>> from rummy51.r51.bots import TacticianBot, play_deal
@@ -18,76 +20,26 @@ True
 """
 from __future__ import annotations
 
-import time
 from collections import Counter
 from numbers import Real
 
 import numpy as np
 
 from .._checks import int_arg
-from ..cards import JOKER
-from .actions import (
-    BOTTOM,
-    DISCARD,
-    STOCK,
-    Action,
-    Discard,
-    DiscardRecord,
-    Draw,
-    DrawRecord,
-    LayDownRecord,
-    LayOffRecord,
-    Phase,
-    SwapRecord,
-)
-from .bots import TacticianBot
+from .actions import Action
+from . import fastgame
 from .engine import PlayerView
+from .fastgame import known_cards
 
 __all__ = ["DEFAULT_ROLLOUTS", "SearchBot", "known_cards", "view_position"]
 
-#: rollouts a decision by default
-DEFAULT_ROLLOUTS = 200
-#: discard candidates tried: the tactician's best few by its own ranking
+#: kernel rollouts a decision by default (a candidate played on one determinization is one)
+DEFAULT_ROLLOUTS = 64
+#: discard candidates tried: the best few by the greedy bot's key
 DEFAULT_CANDIDATES = 3
 #: standard errors by which a challenger must beat the tactician's move to be played
 DEFAULT_Z = 1.0
-_ROLLOUT_BOTS = {"tactician": 3, "greedy": 1}
-_SOURCE = {STOCK: 0, DISCARD: 1, BOTTOM: 2}
-_BATCH = 2  # rollouts a candidate between two looks at the clock (time budget)
-
-
-def known_cards(view: PlayerView) -> list[Counter]:
-    """Per seat, cards the public history shows in its hand now (empty for the viewer):
-    a card taken from the discard pile or the bottom, a joker freed by a swap, each less
-    the copies the seat has played since (laid down, laid off, swapped in, discarded).
-    With two decks a played copy may have been another one of the same card; counting it
-    against the known copy keeps the count a lower bound, never more than the seat
-    holds."""
-    n = view.n_players
-    known: list[Counter] = [Counter() for _ in range(n)]
-
-    def played(p, c):
-        if known[p][c] > 0:
-            known[p][c] -= 1
-
-    for rec in view.history:
-        t = type(rec)
-        p = rec.player
-        if p == view.player or p < 0:
-            continue
-        if isinstance(rec, DrawRecord):
-            if rec.card is not None:
-                known[p][rec.card] += 1
-        elif t is LayDownRecord:
-            for m in rec.action.melds:
-                for c in m:
-                    played(p, c)
-        elif t is LayOffRecord or t is DiscardRecord:
-            played(p, rec.action.card)
-        elif t is SwapRecord:
-            played(p, rec.action.card)
-            known[p][JOKER] += 1
-    return [+k for k in known]
+_LOG = 512  # the chosen move's log
 
 
 def view_position(view: PlayerView):
@@ -100,8 +52,6 @@ def view_position(view: PlayerView):
     card the player has not seen (the deck less their hand, the table, the discard pile,
     the bottom card and the known cards), ``hidden[q]`` how many of them seat ``q``
     holds; the rest (``view.stock_count``) is the stock."""
-    from . import fastgame
-
     rules = view.rules
     n = view.n_players
     me = view.player
@@ -141,73 +91,77 @@ def view_position(view: PlayerView):
     return pos, cards, hidden
 
 
-def ranked_discards(view: PlayerView, tactician: TacticianBot) -> list[int]:
-    """The cards the rules let the player discard, best first by ``TacticianBot``'s own
-    discard ranking (its ``_discard`` is the first): ``tactician.ranked_discards``."""
-    return tactician.ranked_discards(view)
-
-
 class SearchBot:
-    """Tactician play, with the draw and the discard chosen by determinized Monte Carlo
-    rollouts in the C game kernel.
+    """Determinized Monte Carlo search in the C game kernel, at every decision: where to
+    draw from, which opening (or none yet), lay-downs, lay-offs, joker swaps and the
+    discard; the tactician's move unless a challenger beats it in a paired test.
 
-    * Draw: the bottom card whenever the rules allow it (it goes out at once, -120), as
-      the tactician does. Else, when both the stock and the discard may be drawn, the
-      tactician's source is tested against the other on all ``rollouts`` rollouts and
-      the other is taken only if its mean *margin* is higher by more than ``z``
-      standard errors of the paired differences.
-    * Play: the tactician's move (go out at once, open with the best opening, lay down,
-      swap jokers, lay off). When the tactician would discard, its ``candidates`` (3)
-      best discards by its own ranking are tried: half of the rollouts spread over
-      them, the best of the others (the *challenger*) is then tested against the
-      tactician's card on the other half, fresh rollouts (so the pick does not bias
-      the test), and played only if it wins by more than ``z`` standard errors.
-    * A rollout: the unseen cards (the deck less the player's hand, the table, the
-      discard pile, the bottom card and the cards known to be in other hands: taken
-      from the discard pile or the bottom, or a freed joker, and not played since) are
-      shuffled and dealt to the other hands (each its hidden count) and to the stock;
-      the candidate is made; every seat, the player's too, is played by the kernel's
-      ``rollout_bot`` (tactician by default) to the end of the deal. Every candidate
-      of a rollout meets the same determinization and reshuffles (common random
-      numbers); the comparisons are paired.
-    * Margin: the other players' mean score less the player's own score at the end
-      of the rollout (scores are penalty points, lower is better; a draw scores 0), so
-      a higher margin is better; with two players it is the score difference the
-      tournaments report.
-    * Budget: ``rollouts`` (default 200) determinizations a searched decision, each
-      played out once for every candidate it serves: a draw plays both sources on all
-      200 (400 kernel rollouts); a discard its 3 candidates on 33 each, then the
-      tactician's card and the challenger on the other 101 (301 kernel rollouts). With ``time_ms``, batches of determinizations until that many
-      milliseconds have passed (half for a discard's first stage); ``rollouts`` then
-      caps them, ``rollouts=None`` leaves only the clock.
-    * Seeding: the determinizations come from the bot's own ``numpy`` Generator
-      (``seed``), so the same seed against the same opponents plays the same deal; with
-      ``time_ms`` the number of rollouts, and so the play, depends on the machine.
+    * **Candidates** (``_game_searchbot.pxi``, ``list_cands``), the tactician's own move
+      first. Draw: the bottom card whenever the rules allow it (it goes out at once,
+      -120), else the stock and the discard pile when both may be drawn. Before opening:
+      the most valuable opening, the most valuable one that keeps the jokers in hand, and
+      waiting, i.e. each of the ``candidates`` (3) best discards by the greedy bot's key
+      (the best opening value the rest keeps). After opening: a lay-down of the melds
+      left in hand, up to 4 joker swaps, a lay-off of each card that fits the table (one
+      place a card, up to 6), and the ``candidates`` best discards (least deadwood left,
+      less the tactician's penalty for a card that feeds the next player). A freed joker
+      and a bottom-card turn are the tactician's. A candidate whose move is the same as
+      an earlier one's is dropped. After the candidate move the rest of the turn, like
+      the rest of the deal, is the rollout's.
+    * **A rollout**: the cards the player has not seen (the deck less its hand, the
+      table, the discard pile, the bottom card and the cards known to be in other hands:
+      taken from the discard pile or the bottom, or a freed joker, and not played since)
+      are shuffled and dealt to the other hands (each its hidden count) and to the
+      stock; the candidate move is made; every seat, the player's too, is played by the
+      kernel's tactician to the end of the deal. Every candidate of a determinization
+      meets the same deal and the same reshuffles (common random numbers): the
+      comparisons are paired. Its value is the *margin*: the other players' mean score
+      less the player's own (penalty points; a draw scores 0).
+    * **The race**: determinizations in batches of 8, every live candidate played on
+      each. With several challengers the first look is after 8 determinizations: a
+      challenger is dropped when its paired mean difference to the tactician's move is
+      more than one standard error below zero, or when it never differed from it; then,
+      while more than two are left, the worse half by mean goes (sequential halving).
+      The last challenger, picked from several, is tested again on fresh
+      determinizations (so the pick does not bias the test). A paired test (that one,
+      or a decision with one challenger, like a draw) plays at least 16, drops the
+      challenger as soon as its mean falls below the tactician's move, and stops early
+      once it is more than 3 standard errors above. The move is the challenger if its
+      mean beats the tactician's move by more than ``z`` standard errors, else the
+      tactician's.
+    * **Budget**: ``rollouts`` (default 64) kernel rollouts a decision (a candidate
+      played on one determinization is one), checked between batches once the first
+      look's (or a paired test's) minimum is played. With ``time_ms`` the race also
+      stops once that many milliseconds have passed (after that minimum), so the play
+      depends on the machine.
+    * **Seeding**: the determinizations come from the bot's own ``numpy`` Generator
+      (``seed``); the same seed against the same opponents plays the same deal. The
+      kernel's ``"search"`` seat (``fastgame.play_kernel_deal``, ``--engine auto``) runs
+      the same code on the same view with the same generator: the same moves.
 
-    It sees only its ``PlayerView``: the view holds no other hand and no stock order,
-    and the rollouts deal the unseen cards at random. It needs the kernel for the rules
-    (``fastgame.supported``): other rules raise ``ValueError`` at the first search.
-    ``searches``, ``switches`` (decisions where it left the tactician's move) and
+    It sees only its ``PlayerView``: the view holds no other hand and no stock order.
+    It needs the kernel for the rules (``fastgame.supported``): other rules raise
+    ``ValueError`` at the first decision. ``searches`` (decisions with two or more
+    candidates), ``switches`` (decisions where it left the tactician's move) and
     ``rollouts_played`` count what it did.
     """
 
-    rollouts: int | None
+    rollouts: int
     time_ms: float | None
     candidates: int
     z: float
-    rollout_bot: str
     rng: np.random.Generator
-    _tactician: TacticianBot
     searches: int
     switches: int
     rollouts_played: int
 
     def __init__(self, seed=None, rollouts: int | None = DEFAULT_ROLLOUTS,
                  time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
-                 z: float = DEFAULT_Z, rollout_bot: str = "tactician") -> None:
+                 z: float = DEFAULT_Z) -> None:
         if rollouts is None and time_ms is None:
             raise ValueError("give a budget: rollouts, time_ms or both")
-        self.rollouts = None if rollouts is None else int_arg("rollouts", rollouts, 2, 10**7)
+        self.rollouts = (10**7 if rollouts is None
+                         else int_arg("rollouts", rollouts, 2, 10**7))
         if time_ms is not None:
             if isinstance(time_ms, (bool, np.bool_)) or not isinstance(time_ms, Real):
                 raise TypeError(f"time_ms must be a number of milliseconds, got {time_ms!r}")
@@ -215,125 +169,36 @@ class SearchBot:
                 raise ValueError(f"time_ms must be > 0 (milliseconds a decision), got {time_ms}")
             time_ms = float(time_ms)
         self.time_ms = time_ms
-        self.candidates = int_arg("candidates", candidates, 2, 256)
+        self.candidates = int_arg("candidates", candidates, 1, 16)
         if isinstance(z, (bool, np.bool_)) or not isinstance(z, Real) or not 0 <= float(z) < 100:
             raise ValueError(f"z must be a number of standard errors 0..100, got {z!r}")
         self.z = float(z)
-        if rollout_bot not in _ROLLOUT_BOTS:
-            raise ValueError(f"rollout_bot must be one of {', '.join(_ROLLOUT_BOTS)}, got "
-                             f"{rollout_bot!r}")
-        self.rollout_bot = rollout_bot
         self.rng = np.random.default_rng(seed)
-        self._tactician = TacticianBot()
+        self.last_candidates: int = 0
         self.searches = 0
         self.switches = 0
         self.rollouts_played = 0
 
     def __repr__(self) -> str:
         return (f"SearchBot(rollouts={self.rollouts}, time_ms={self.time_ms}, "
-                f"candidates={self.candidates}, z={self.z}, rollout_bot={self.rollout_bot!r})")
+                f"candidates={self.candidates}, z={self.z})")
 
-    # ------------------------------------------------------------------ choose
+    def params(self) -> tuple:
+        """The kernel's parameters of a search seat: ``(budget, candidates, z, ms)``."""
+        return (self.rollouts, self.candidates, self.z, self.time_ms or 0.0)
+
     def choose(self, view: PlayerView) -> Action:
-        if view.phase is Phase.DRAW:
-            return self._draw(view)
-        return self._play(view)
+        pos, pool, hidden = view_position(view)
+        log = np.empty(_LOG, np.int32)
+        n, played, searched, switched, self.last_candidates = pos.search(pool, hidden, self.rng, self.params(), log)
+        self.rollouts_played += played
+        self.searches += searched
+        self.switches += switched
+        moves = fastgame._decode(log, n)
+        if len(moves) != 1:  # pragma: no cover - a kernel bug
+            raise AssertionError(f"the search chose {len(moves)} moves")
+        return moves[0]
 
-    def _draw(self, view: PlayerView) -> Action:
-        if view.bottom is not None and view.can_draw(BOTTOM):
-            return Draw(BOTTOM)
-        own = self._tactician.choose(view)
-        sources = [s for s in (STOCK, DISCARD) if view.can_draw(s)]
-        if len(sources) < 2 or not isinstance(own, Draw):
-            return own
-        other = DISCARD if own.source == STOCK else STOCK
-        cands = np.array([[0, _SOURCE[own.source], 0], [0, _SOURCE[other], 0]], np.int32)
-        self._start()
-        pos = view_position(view)
-        diffs = self._paired(view, pos, cands, self.rollouts, self._deadline(1.0))
-        self.searches += 1
-        return Draw(other) if self._wins(diffs[1]) else own
 
-    def _play(self, view: PlayerView) -> Action:
-        own = self._tactician.choose(view)
-        if not isinstance(own, Discard):
-            return own
-        ranked = ranked_discards(view, self._tactician)
-        if len(ranked) < 2:
-            return own
-        if ranked[0] != own.card:  # pragma: no cover - the ranking is the tactician's
-            ranked.remove(own.card)
-            ranked.insert(0, own.card)
-        ranked = ranked[:self.candidates]
-        self._start()
-        pos = view_position(view)
-        self.searches += 1
-        first = None if self.rollouts is None else self.rollouts // 2
-        cands = np.array([[4, c, 0] for c in ranked], np.int32)
-        if len(ranked) > 2:
-            per = None if first is None else max(1, first // len(ranked))
-            diffs = self._paired(view, pos, cands, per, self._deadline(0.5))
-            challenger = 1 + int(np.argmax([d.mean() for d in diffs[1:]]))
-            rest = (None if self.rollouts is None or per is None
-                    else max(1, self.rollouts - per * len(ranked)))
-            cands = cands[[0, challenger]]
-            diffs = self._paired(view, pos, cands, rest, self._deadline(1.0))
-        else:
-            challenger = 1
-            diffs = self._paired(view, pos, cands, self.rollouts, self._deadline(1.0))
-        return Discard(ranked[challenger]) if self._wins(diffs[1]) else own
-
-    # ------------------------------------------------------------------ search
-    def _start(self) -> None:
-        """A decision's search begins: its time budget starts now."""
-        if self.time_ms is not None:
-            self._until = time.perf_counter() + self.time_ms / 1000.0
-
-    def _wins(self, d: np.ndarray) -> bool:
-        """Whether paired margins ``d`` (challenger less the tactician's move) are above
-        zero by more than ``z`` standard errors."""
-        if len(d) < 2:
-            return False
-        se = d.std(ddof=1) / np.sqrt(len(d))
-        win = bool(d.mean() > self.z * se and d.mean() > 0)
-        self.switches += win
-        return win
-
-    def _deadline(self, share: float) -> float | None:
-        """With a time budget: the clock time by which ``share`` of what is left of this
-        decision's budget is spent (None without one)."""
-        if self.time_ms is None:
-            return None
-        now = time.perf_counter()
-        return now + share * max(0.0, self._until - now)
-
-    def _paired(self, view, pos, cands, per: int | None, until: float | None
-                ) -> list[np.ndarray]:
-        """Margins of every candidate less candidate 0's, rollout by rollout: ``per``
-        rollouts each, or (``until``, a clock time) batches until then, ``per`` at most."""
-        position, pool, hidden = pos
-        n = view.n_players
-        me = view.player
-        others = [q for q in range(n) if q != me]
-        bots = [_ROLLOUT_BOTS[self.rollout_bot]] * n
-        params = [None] * n
-        chunks = []
-        if until is None:
-            chunks.append(self._run(position, pool, hidden, cands, bots, params, per, others, me))
-        else:
-            done = 0
-            while True:
-                k = _BATCH if per is None else min(_BATCH, per - done)
-                chunks.append(self._run(position, pool, hidden, cands, bots, params, k,
-                                        others, me))
-                done += k
-                if (per is not None and done >= per) or time.perf_counter() >= until:
-                    break
-        m = np.concatenate(chunks, axis=1)
-        self.rollouts_played += m.size
-        return [m[i] - m[0] for i in range(len(cands))]
-
-    def _run(self, pos, pool, hidden, cands, bots, params, k, others, me) -> np.ndarray:
-        out = np.empty((len(cands), k, len(hidden)), np.int32)
-        pos.rollouts(pool, hidden, cands, self.rng, bots, params, out)
-        return out[:, :, others].mean(axis=2) - out[:, :, me]
+# the kernel's "search" seat plays this bot (fastgame.bot_code)
+fastgame.register_search_bot(SearchBot)
