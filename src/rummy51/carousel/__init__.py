@@ -11,8 +11,9 @@ one hand card into valid melds. This package holds the game's rules
 """
 from .rules import CarouselRules
 from .solver import (GaveUp, Play, best_play, best_play_points, best_play_values, can_knock,
-                     can_knock_flags, can_meld, can_meld_flags, can_play_cards, pack_positions,
-                     play_cards, playable_cards)
+                     can_knock_flags, can_meld, can_meld_flags, can_play_cards,
+                     max_cards_played, max_cards_played_counts, pack_positions, play_cards,
+                     playable_cards)
 from .table import TableMeld, parse_hand, parse_meld, parse_table, table_codes, table_text
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "can_meld",
     "can_meld_flags",
     "can_play_cards",
+    "max_cards_played",
+    "max_cards_played_counts",
     "pack_positions",
     "parse_hand",
     "parse_meld",
