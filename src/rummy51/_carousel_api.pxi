@@ -149,9 +149,9 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     """Rows of ``tables`` and ``hands`` (uint8 codes, 255 pads; a table joker declared
     d is 53 + d) -> points left after the best play and cards it plays (GIL released).
     A row whose table cannot be arranged gets points_left -1; a row that gives up
-    (more than ``node_limit`` states expanded, or ``time_limit`` seconds, each row on
-    its own; 0: no limit) gets points_left -2 and cards_played -4 (node limit) or -5
-    (time limit)."""
+    gets points_left -2 and cards_played naming why: -2 no memory, -4 more than
+    ``node_limit`` states expanded, -5 more than ``time_limit`` seconds (each row on
+    its own; 0: no limit)."""
     cdef Py_ssize_t n = tables.shape[0], i, nt = tables.shape[1], nh = hands.shape[1]
     cdef Pos pos
     cdef Work w
@@ -172,14 +172,11 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
                 break
             _set_limits(&w, node_limit, time_limit)
             v = _solve(&rules.r, &pos, &w)
-            if v == -4 or v == -5:
+            if v == -2 or v == -4 or v == -5:
+                # gave up: no memory (-2), past the node (-4) or time (-5) limit
                 points_left[i] = -2
                 cards_played[i] = v
                 continue
-            if v == -2:
-                err = -2
-                bad = i
-                break
             if v < 0:
                 points_left[i] = -1
                 cards_played[i] = 0
@@ -187,7 +184,5 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
                 points_left[i] = hp - v // VALMUL
                 cards_played[i] = v % VALMUL
     _work_free_kept(&w)
-    if err == -2:
-        raise MemoryError(f"the carousel solver ran out of memory on row {row0 + bad}")
     if err != 0:
         raise _row_error(err, detail, bad, row0 + bad, np.asarray(tables), np.asarray(hands), rules)

@@ -559,7 +559,8 @@ def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threa
     default; with ``node_limit`` (states a row's search may expand) or ``time_limit``
     (seconds a row's search may take) a row that reaches its limit gives up: its
     ``points_left`` is -2 and its ``cards_played`` names the limit, -4 ``node_limit``
-    or -5 ``time_limit`` (never a wrong answer; the other rows are exact)."""
+    or -5 ``time_limit``; -2 there: the row needed more memory than there was (never a
+    wrong answer; the other rows are exact)."""
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
     return _batch(tables, hands, rules, threads, nl, tl, _core_rules(rules))
@@ -615,8 +616,8 @@ def best_play_points(tables, hands, rules: Optional[CarouselRules] = None, threa
 def max_cards_played_counts(tables, hands, rules: Optional[CarouselRules] = None, threads=None,
                             *, node_limit=None, time_limit=None) -> np.ndarray:
     """The most hand cards a legal play of each row places (int32 array, 0: no legal
-    play); ``max_cards_played`` of each row. With ``node_limit`` / ``time_limit`` a row
-    that gives up holds -4 (node limit) or -5 (time limit)."""
+    play); ``max_cards_played`` of each row. A row that gives up holds -4 (past
+    ``node_limit``), -5 (past ``time_limit``) or -2 (no memory)."""
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
     return _batch(tables, hands, rules, threads, nl, tl, _core_rules_cards(rules))[1]
