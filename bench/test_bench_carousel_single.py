@@ -5,7 +5,8 @@ Run:  python -m pytest bench/test_bench_carousel_single.py --benchmark-only -s
 Positions: ``RUMMY51_SINGLE_N`` (default 5,000) realistic positions made in this run by
 ``play_positions`` (bench/test_bench_carousel.py: random 4-player deals played with the
 best play), given as text (meld texts, hand card text), as a person or a bot passes
-them. Measured, one thread, each on a cold option cache (``_drop_kept_cache``):
+them. Measured, one thread, each from cold caches (``_cold``: the core's option cache
+and the solver's memos of parsed and rebuilt melds):
 
 * ``best_play`` (text in, ``Play`` out), positions per CPU-second;
 * ``can_meld`` (text in), positions per CPU-second;
@@ -25,6 +26,7 @@ import pytest
 
 from rummy51 import _carousel, carousel
 from rummy51.cards import cards_text
+from rummy51.carousel import solver
 from rummy51.carousel.table import parse_table, table_text
 from test_bench_carousel import RULES, SEED, play_positions
 
@@ -36,6 +38,16 @@ def text_positions():
     positions = play_positions(N, SEED + 7)
     return [(table_text(parse_table(t, RULES)).split(" | ") if t else [], cards_text(h))
             for t, h in positions]
+
+
+def _cold():
+    """Every cache a call may keep emptied: the core's option cache and the solver's
+    memos of parsed meld and hand texts and of rebuilt melds (no run is flattered by
+    an earlier run of the same positions)."""
+    _carousel._drop_kept_cache()
+    solver._meld_of_text.cache_clear()
+    solver._hand_of_text.cache_clear()
+    solver._rebuilt_meld.cache_clear()
 
 
 def _cpu(fn):
@@ -52,19 +64,19 @@ def test_single_against_batch(benchmark, text_positions):
     figures = {}
 
     def run():
-        _carousel._drop_kept_cache()
+        _cold()
         figures["best_play"], plays = _cpu(lambda: [carousel.best_play(t, h, RULES)
                                                     for t, h in text_positions])
-        _carousel._drop_kept_cache()
+        _cold()
         figures["can_meld"], melds = _cpu(lambda: [carousel.can_meld(t, h, RULES)
                                                    for t, h in text_positions])
-        _carousel._drop_kept_cache()
+        _cold()
         figures["max_cards_played"], _ = _cpu(lambda: [carousel.max_cards_played(t, h, RULES)
                                                        for t, h in text_positions])
-        _carousel._drop_kept_cache()
+        _cold()
         figures["pack_positions"], packed = _cpu(lambda: carousel.pack_positions(tables, hands,
                                                                                   RULES))
-        _carousel._drop_kept_cache()
+        _cold()
         figures["batch"], values = _cpu(lambda: carousel.best_play_values(*packed, RULES,
                                                                           threads=1))
         return plays, melds, values

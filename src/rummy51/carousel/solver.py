@@ -52,7 +52,7 @@ from .. import _carousel
 from ..cards import JOKER, card_text, cards_text
 from .actions import IllegalMove
 from .rules import CarouselRules
-from .table import (TableMeld, check_position, make_meld, parse_hand, parse_table,
+from .table import (TableMeld, check_position, make_meld, parse_hand, parse_meld, parse_table,
                     sort_melds)
 
 __all__ = [
@@ -177,9 +177,28 @@ class _Counts:
                                       self.JT, self.JH, nl, tl)
 
 
+@lru_cache(maxsize=1 << 14)
+def _meld_of_text(text: str, rules: CarouselRules) -> TableMeld:
+    """``parse_meld`` of one meld text, memoised (a TableMeld is immutable, and the
+    same melds stay on the table turn after turn; a bad text raises every time, as
+    ``lru_cache`` keeps no exception)."""
+    return parse_meld(text, rules)
+
+
+@lru_cache(maxsize=1 << 14)
+def _hand_of_text(text: str) -> tuple[int, ...]:
+    return tuple(parse_hand(text))
+
+
 def _position(table, hand, rules):
-    melds = parse_table(table, rules)
-    codes = parse_hand(hand)
+    """Parsed and checked ``(melds, codes)``: ``parse_table``, ``parse_hand`` and
+    ``check_position``, with the texts of a table given as a list of meld texts and of
+    a hand given as text memoised (the same results and errors)."""
+    if type(table) is list and all(type(m) is str for m in table):
+        melds = [_meld_of_text(m, rules) for m in table]
+    else:
+        melds = parse_table(table, rules)
+    codes = list(_hand_of_text(hand)) if type(hand) is str else parse_hand(hand)
     check_position(melds, codes, rules)
     return melds, codes
 
