@@ -48,6 +48,7 @@ def _cold():
     solver._meld_of_text.cache_clear()
     solver._hand_of_text.cache_clear()
     solver._rebuilt_meld.cache_clear()
+    solver._meld_ok.cache_clear()
 
 
 def _cpu(fn):

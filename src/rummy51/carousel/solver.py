@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import os
 import threading
+from operator import add
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -201,6 +202,47 @@ def _position(table, hand, rules):
     codes = list(_hand_of_text(hand)) if type(hand) is str else parse_hand(hand)
     check_position(melds, codes, rules)
     return melds, codes
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld_ok(meld: TableMeld, rules: CarouselRules) -> bool:
+    """``check_position``'s check of one meld under ``rules`` (raises as it does)."""
+    check_position([meld], [], rules)
+    return True
+
+
+def _position_counts(table, hand, rules):
+    """``_position`` and ``_counts`` in one pass over the cards: ``(melds, codes,
+    counts)``. The checks are ``check_position``'s, in its order (copies and jokers
+    first, then each meld under the rules); a position that fails one goes through
+    ``check_position`` itself, so the errors are the same."""
+    if type(table) is list and all(type(m) is str for m in table):
+        melds = [_meld_of_text(m, rules) for m in table]
+    else:
+        melds = parse_table(table, rules)
+    codes = list(_hand_of_text(hand)) if type(hand) is str else parse_hand(hand)
+    T = [0] * 52
+    H = [0] * 52
+    D = [0] * 52
+    JT = 0
+    for m in melds:
+        for c, r in zip(m.cards, m.represents):
+            if c == JOKER:
+                D[r] += 1
+                JT += 1
+            else:
+                T[c] += 1
+    JH = 0
+    for c in codes:
+        if c == JOKER:
+            JH += 1
+        else:
+            H[c] += 1
+    if JT + JH > rules.jokers or max(map(add, T, H)) > rules.decks:
+        check_position(melds, codes, rules)
+    for m in melds:
+        _meld_ok(m, rules)
+    return melds, codes, _Counts(T, H, D, JT, JH)
 
 
 def _counts(melds, codes) -> _Counts:
@@ -394,7 +436,7 @@ def _path_play(st: _Counts, rules: CarouselRules, core, nl: int = 0, tl: float =
         return value, built, hj
     if nT is None or nD is None or nJT is None:
         return 0, None, 0
-    slots = bytes(a + b for a, b in zip(nT, nD))
+    slots = bytes(map(add, nT, nD))
     status, detail, built, _ = _carousel.rebuild_counts(core, nT, bytes(52), slots, nJT, 0, 0)
     if status != 0:
         raise reconstruction_error(status, detail)
@@ -440,8 +482,7 @@ def _best_play(table, hand, rules, rebuild, node_limit=None, time_limit=None) ->
     ``_rebuild_python`` for tests and benchmarks: the value, then the melds)."""
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    melds, codes = _position(table, hand, rules)
-    st = _counts(melds, codes)
+    melds, codes, st = _position_counts(table, hand, rules)
     core = _core_rules(rules)
     total = rules.hand_points(codes)
     if rebuild is _rebuild_path:
@@ -471,8 +512,7 @@ def _best_play(table, hand, rules, rebuild, node_limit=None, time_limit=None) ->
 def can_meld(table, hand, rules: Optional[CarouselRules] = None) -> bool:
     """Whether a legal play exists (at least one hand card placed)."""
     rules = _rules(rules)
-    melds, codes = _position(table, hand, rules)
-    return _counts(melds, codes).value(_core_rules(rules)) > 0
+    return _position_counts(table, hand, rules)[2].value(_core_rules(rules)) > 0
 
 
 def max_cards_played(table, hand, rules: Optional[CarouselRules] = None, *, node_limit=None,
@@ -491,9 +531,9 @@ def max_cards_played(table, hand, rules: Optional[CarouselRules] = None, *, node
     """
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    melds, codes = _position(table, hand, rules)
+    st = _position_counts(table, hand, rules)[2]
     try:
-        value = _counts(melds, codes).value(_core_rules_cards(rules), nl, tl)
+        value = st.value(_core_rules_cards(rules), nl, tl)
     except MemoryError:
         raise _memory_error() from None
     if value in (-4, -5):
