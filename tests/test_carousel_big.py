@@ -5,6 +5,9 @@ path store was capped (2**20 entries) and a full store read as "no play", so it 
 ``GaveUp`` on big positions and on the positions holding the whole two-deck set of
 naturals with two jokers (``full_naturals_positions``: each case here gave up then).
 Every answer is checked as a legal play (``check_play``) reaching the batch's figures.
+The batch (``_solve``) tries the upper bound first on positions of 40 cards or more
+(every placeable hand card placed), ``best_play`` (``_solve_play``) does not: equal
+figures on these big positions show the bound changes no answer.
 
 ``node_limit`` / ``time_limit``: past them a call raises ``GaveUp`` naming the limit and
 a batch row says it gave up (points_left -2, cards_played -4 or -5), never a wrong

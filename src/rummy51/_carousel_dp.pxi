@@ -1,5 +1,7 @@
 # _carousel_dp.pxi: the solver: the dynamic program over rank positions.
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+DEF BOUND_FROM = 40       # cards in a position from which _solve tries the upper bound first
 #
 # The exact cuts before it (_prune_hand, _fix_forced_jokers), the layer-by-layer
 # program (_solve_dp, with its grouped layers), the best play's path
@@ -74,9 +76,36 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     arrangement keeps every table card (never for a real table), -2 on no memory,
     -4 / -5 past the node / time limit set in ``w`` (none by default). A value of 0 means no legal play (no hand card can be played)."""
     cdef Pos pp = pos0[0]
+    cdef int32_t v, full
     _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
+    full = _hand_value(r, &pp)
+    if full > 0 and _big_position(&pp):
+        # the upper bound first: every hand card that fits some meld placed. Only the
+        # states that have placed every hand card so far live (``want``), so a hand
+        # that can go out ends in the first layers; the value is exact when reached.
+        v = _solve_dp(r, &pp, w, full, NULL)
+        if v == full or v == -2 or v == -4 or v == -5:
+            return v
     return _solve_dp(r, &pp, w, 0, NULL)
+
+
+cdef inline int32_t _hand_value(const CRules* r, const Pos* pos) noexcept nogil:
+    """The value of placing every hand card of ``pos`` (the upper bound of a play)."""
+    cdef int c
+    cdef int32_t v = pos.JH * (r.val[52] * VALMUL + 1)
+    for c in range(52):
+        v += pos.H[c] * (r.val[c] * VALMUL + 1)
+    return v
+
+
+cdef inline int _big_position(const Pos* pos) noexcept nogil:
+    """Whether the bound's extra run is worth trying first: 40 cards or more between
+    table and hand (small positions answer in less than the extra run costs)."""
+    cdef int c, n = pos.JT + pos.JH
+    for c in range(52):
+        n += pos.T[c] + pos.H[c]
+    return 1 if n >= BOUND_FROM else 0
 
 
 cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
