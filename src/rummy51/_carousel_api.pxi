@@ -11,14 +11,16 @@ cdef class CoreRules:
     """The rules the kernel reads, compiled once from a ``CarouselRules``."""
     cdef CRules r
 
-    def __cinit__(self, rules):
+    def __cinit__(self, rules, cards_only=False):
+        """``cards_only``: every card worth 0 points, so a solve's value is the most
+        hand cards a legal play places (``carousel.max_cards_played``)."""
         cdef int c
         self.r.ace_high = 1 if rules.ace_high else 0
         self.r.mj = 99 if rules.max_jokers_per_meld is None else int(rules.max_jokers_per_meld)
         self.r.decks = int(rules.decks)
         self.r.jokers = int(rules.jokers)
         for c in range(53):
-            self.r.val[c] = int(rules.card_value(c))
+            self.r.val[c] = 0 if cards_only else int(rules.card_value(c))
         _set_types(&self.r)
 
 
@@ -120,9 +122,11 @@ def _row_error(int err, int detail, Py_ssize_t i, Py_ssize_t row, tables, hands,
 
 
 def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                 const uint8_t[::1] D, int JT, int JH):
+                 const uint8_t[::1] D, int JT, int JH, int64_t node_limit=0,
+                 double time_limit=0):
     """Best value ``points * 256 + cards`` for raw counts (52 each), -1 if no
-    arrangement keeps every required card. Used by the solver's reconstruction."""
+    arrangement keeps every required card, -4 / -5 past ``node_limit`` states /
+    ``time_limit`` seconds (0: no limit). Used by the solver's reconstruction."""
     cdef Pos pos
     cdef Work w
     cdef int32_t v
@@ -131,6 +135,7 @@ def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
+        _set_limits(&w, node_limit, time_limit)
         v = _solve(&rules.r, &pos, &w)
     _work_free_kept(&w)
     if v == -2:
@@ -139,10 +144,14 @@ def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
 
 
 def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, ::1] hands,
-                int32_t[::1] points_left, int32_t[::1] cards_played, int64_t row0=0):
+                int32_t[::1] points_left, int32_t[::1] cards_played, int64_t row0=0,
+                int64_t node_limit=0, double time_limit=0):
     """Rows of ``tables`` and ``hands`` (uint8 codes, 255 pads; a table joker declared
     d is 53 + d) -> points left after the best play and cards it plays (GIL released).
-    A row whose table cannot be arranged gets points_left -1."""
+    A row whose table cannot be arranged gets points_left -1; a row that gives up
+    gets points_left -2 and cards_played naming why: -2 no memory, -4 more than
+    ``node_limit`` states expanded, -5 more than ``time_limit`` seconds (each row on
+    its own; 0: no limit)."""
     cdef Py_ssize_t n = tables.shape[0], i, nt = tables.shape[1], nh = hands.shape[1]
     cdef Pos pos
     cdef Work w
@@ -161,11 +170,13 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
             if err != 0:
                 bad = i
                 break
+            _set_limits(&w, node_limit, time_limit)
             v = _solve(&rules.r, &pos, &w)
-            if v == -2:
-                err = -2
-                bad = i
-                break
+            if v == -2 or v == -4 or v == -5:
+                # gave up: no memory (-2), past the node (-4) or time (-5) limit
+                points_left[i] = -2
+                cards_played[i] = v
+                continue
             if v < 0:
                 points_left[i] = -1
                 cards_played[i] = 0
@@ -173,7 +184,5 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
                 points_left[i] = hp - v // VALMUL
                 cards_played[i] = v % VALMUL
     _work_free_kept(&w)
-    if err == -2:
-        raise MemoryError(f"the carousel solver ran out of memory on row {row0 + bad}")
     if err != 0:
         raise _row_error(err, detail, bad, row0 + bad, np.asarray(tables), np.asarray(hands), rules)

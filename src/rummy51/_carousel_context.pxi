@@ -35,7 +35,6 @@ cdef struct Cache:
     int64_t pool_n
     uint64_t epoch         # keys of one layer only (see _solve_dp) made so far
 
-DEF PATH_MAX = 1 << 20   # entries of all the layers a Path keeps, at most
 
 # The steps of every layer of a solve (_solve_dp with a Path): layer p's entries are
 # par[off[p] .. off[p] + n[p]) and info[...]; ``best`` the final entry.

@@ -1,4 +1,7 @@
 # _carousel_dp.pxi: the solver: the dynamic program over rank positions.
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+DEF BOUND_FROM = 40       # cards in a position from which _solve tries the upper bound first
 #
 # The exact cuts before it (_prune_hand, _fix_forced_jokers), the layer-by-layer
 # program (_solve_dp, with its grouped layers), the best play's path
@@ -70,12 +73,39 @@ cdef int _prune_hand_fixpoint(const CRules* r, Pos* pos) noexcept nogil:
 
 cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     """Best value (points * 256 + cards) of the hand cards a play can place, -1 when no
-    arrangement keeps every table card (never for a real table), -2 on no memory.
-    A value of 0 means no legal play (no hand card can be played)."""
+    arrangement keeps every table card (never for a real table), -2 on no memory,
+    -4 / -5 past the node / time limit set in ``w`` (none by default). A value of 0 means no legal play (no hand card can be played)."""
     cdef Pos pp = pos0[0]
+    cdef int32_t v, full
     _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
+    full = _hand_value(r, &pp)
+    if full > 0 and _big_position(&pp):
+        # the upper bound first: every hand card that fits some meld placed. Only the
+        # states that have placed every hand card so far live (``want``), so a hand
+        # that can go out ends in the first layers; the value is exact when reached.
+        v = _solve_dp(r, &pp, w, full, NULL)
+        if v == full or v == -2 or v == -4 or v == -5:
+            return v
     return _solve_dp(r, &pp, w, 0, NULL)
+
+
+cdef inline int32_t _hand_value(const CRules* r, const Pos* pos) noexcept nogil:
+    """The value of placing every hand card of ``pos`` (the upper bound of a play)."""
+    cdef int c
+    cdef int32_t v = pos.JH * (r.val[52] * VALMUL + 1)
+    for c in range(52):
+        v += pos.H[c] * (r.val[c] * VALMUL + 1)
+    return v
+
+
+cdef inline int _big_position(const Pos* pos) noexcept nogil:
+    """Whether the bound's extra run is worth trying first: 40 cards or more between
+    table and hand (small positions answer in less than the extra run costs)."""
+    cdef int c, n = pos.JT + pos.JH
+    for c in range(52):
+        n += pos.T[c] + pos.H[c]
+    return 1 if n >= BOUND_FROM else 0
 
 
 cdef void _fix_forced_jokers(const CRules* r, Pos* pos) noexcept nogil:
@@ -142,14 +172,13 @@ cdef inline int _ctx_fits(const CRules* r, const Pos* pos) noexcept nogil:
 
 
 cdef int _path_keep(Path* path, int p, const Table* t) noexcept nogil:
-    """Keep layer p's steps (its entries' par and info) in ``path``; -1 if too many."""
+    """Keep layer p's steps (its entries' par and info) in ``path``, which grows as
+    needed (no cap: a full store must never read as "no play"); -1 on no memory."""
     cdef int64_t need = path.off[p - 1] + path.n[p - 1] + t.n
     cdef int64_t cap
     cdef int32_t* par
     cdef uint32_t* info
     if need > path.cap:
-        if need > PATH_MAX:
-            return -1
         cap = path.cap * 2 if path.cap > 0 else 4096
         while cap < need:
             cap *= 2
@@ -167,6 +196,24 @@ cdef int _path_keep(Path* path, int p, const Table* t) noexcept nogil:
     memcpy(&path.par[path.off[p]], t.par, t.n * sizeof(int32_t))
     memcpy(&path.info[path.off[p]], t.info, t.n * sizeof(uint32_t))
     return 0
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + 1e-9 * ts.tv_nsec
+
+
+cdef inline int _over_limit(Work* w) noexcept nogil:
+    """Count one state expanded against the solve's limits (``Work.node_limit``,
+    ``Work.deadline``): 0 within them, -4 past the node limit, -5 past the deadline
+    (the clock is read every 1024 states)."""
+    w.nodes += 1
+    if w.node_limit > 0 and w.nodes > w.node_limit:
+        return -4
+    if w.deadline > 0 and (w.nodes & 1023) == 0 and _now() > w.deadline:
+        return -5
+    return 0
+
 
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                        Path* path) noexcept nogil:
@@ -212,6 +259,8 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
     cdef uint64_t kc_rest = 0
     cdef uint64_t acemask = (<uint64_t>0xFFFFFFFF) << 8   # the aces' fields (third key word)
     cdef int32_t layer_minval
+    cdef int limited = 1 if (w.node_limit > 0 or w.deadline > 0) else 0
+    cdef int lim
     memset(&c, 0, sizeof(Ctx))
     c.set_na = set_na
     c.set_nj = set_nj
@@ -286,6 +335,10 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             if sm == 0:
                 for e in range(cur.n):
                     _n_states += 1
+                    if limited:
+                        lim = _over_limit(w)
+                        if lim != 0:
+                            return lim
                     if _runs_complete(cur.keys[3 * e]) and _runs_complete(cur.keys[3 * e + 1]):
                         if _table_put(nxt, 0, 0, cur.keys[3 * e + 2], cur.vals[e],
                                       <int32_t>e, 0) != 0:
@@ -440,6 +493,10 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             w.rec_n = 0
         for e in range(cur.n):
             _n_states += 1
+            if limited:
+                lim = _over_limit(w)
+                if lim != 0:
+                    return lim
             c.parent = <int32_t>e
             ka = cur.keys[3 * e]
             kb = cur.keys[3 * e + 1]
@@ -596,8 +653,8 @@ cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, u
                          uint8_t* nD, int* nJT) noexcept nogil:
     """``_solve`` that also reads the play off the program's path: the table after it
     as counts (naturals ``nT``, jokers declared as each card ``nD``, ``nJT`` jokers).
-    The value as ``_solve`` gives it (0: no play, the outputs untouched; -1, -2 as
-    there); -3 when the path cannot be read (more than 7 jokers, or a bug)."""
+    The value as ``_solve`` gives it (0: no play, the outputs untouched; -2, -4, -5
+    as there); -3 when the path cannot be read (more than 7 jokers, or a bug)."""
     cdef Pos pp = pos[0]
     cdef uint8_t hand[52]
     cdef uint8_t js[52]
@@ -612,6 +669,8 @@ cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, u
         return 0                # nothing in the hand can be placed (a valid table assumed)
     # only a play (value 1 or more) is of use: states that cannot make one are dropped
     v = _solve_dp(r, &pp, w, 1, path)
+    if v == -2 or v == -4 or v == -5:
+        return v                # no memory (the path store too), or past a limit
     if v <= 0:
         return 0
     if path.best < 0:
@@ -657,12 +716,23 @@ cdef int _counts_pos(const uint8_t[::1] T, const uint8_t[::1] H, const uint8_t[:
     return 0
 
 
+cdef int _set_limits(Work* w, int64_t node_limit, double time_limit) noexcept nogil:
+    """A solve's limits into ``w`` (0: none); the time limit counts from now."""
+    w.node_limit = node_limit if node_limit > 0 else 0
+    w.deadline = _now() + time_limit if time_limit > 0 else 0
+    w.nodes = 0
+    return 0
+
+
 def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                const uint8_t[::1] D, int JT, int JH):
+                const uint8_t[::1] D, int JT, int JH, int64_t node_limit=0,
+                double time_limit=0):
     """The best play of raw counts, read off the program's own path: ``(value, nT, nD,
     nJT)``, the table after the play as counts (naturals, jokers declared as each
     card, jokers), or ``(value, None, None, None)`` when there is no play (value 0 or
-    -1) or the path cannot be read (value -3: more than 7 jokers). GIL released."""
+    -1), the path cannot be read (value -3: more than 7 jokers), no memory for it
+    (-2) or a limit was reached (-4: more than ``node_limit`` states expanded, -5:
+    ``time_limit`` seconds passed; 0 means no limit). GIL released."""
     cdef Pos pos
     cdef Work w
     cdef Path path
@@ -675,12 +745,11 @@ def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
+        _set_limits(&w, node_limit, time_limit)
         v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT)
     _work_free_kept(&w)
     free(path.par)
     free(path.info)
-    if v == -2:
-        raise MemoryError("the carousel solver ran out of memory")
     if v <= 0:
         return v, None, None, None
     return v, bytes(nT[:52]), bytes(nD[:52]), nJT

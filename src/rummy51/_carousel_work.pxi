@@ -31,6 +31,11 @@ cdef struct Work:
     int32_t* nextm            # the states of a group, chained (_drop_dominated_grouped)
     int64_t next_cap
     Cache cache
+    # limits of one solve (0: none), set by the caller after _work_init; ``nodes`` the
+    # states expanded so far (_solve_dp counts them only when a limit is set)
+    int64_t node_limit
+    double deadline           # CLOCK_MONOTONIC seconds
+    int64_t nodes
 
 cdef int _work_init(Work* w) noexcept nogil:
     memset(w, 0, sizeof(Work))

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import os
 import threading
+from operator import add
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -52,7 +53,7 @@ from .. import _carousel
 from ..cards import JOKER, card_text, cards_text
 from .actions import IllegalMove
 from .rules import CarouselRules
-from .table import (TableMeld, check_position, make_meld, parse_hand, parse_table,
+from .table import (TableMeld, check_position, make_meld, parse_hand, parse_meld, parse_table,
                     sort_melds)
 
 __all__ = [
@@ -62,6 +63,8 @@ __all__ = [
     "can_knock",
     "best_play_points",
     "best_play_values",
+    "max_cards_played",
+    "max_cards_played_counts",
     "can_meld_flags",
     "can_knock_flags",
     "pack_positions",
@@ -78,8 +81,43 @@ _JOKER_BASE = 53  # table joker declared d is 53 + d in batch arrays
 
 
 class GaveUp(RuntimeError):
-    """The meld reconstruction could not rebuild a table reaching the core's value
-    (never expected: it would be a bug, reported instead of a wrong answer)."""
+    """No answer, said instead of a wrong one: a ``node_limit`` or ``time_limit`` given
+    to the call was reached, the position needs more memory than there is, or (never
+    expected: it would be a bug) the meld reconstruction could not rebuild a table
+    reaching the core's value. The message names which."""
+
+
+def _limits(node_limit, time_limit) -> tuple[int, float]:
+    """The core's ``(node_limit, time_limit)`` (0: none) from the API's arguments
+    (None: none), or a one-line error naming the bad one."""
+    nl, tl = 0, 0.0
+    if node_limit is not None:
+        if isinstance(node_limit, bool) or not isinstance(node_limit, (int, np.integer)):
+            raise TypeError(f"node_limit must be an int or None, got {type(node_limit).__name__}")
+        if node_limit <= 0:
+            raise ValueError(f"node_limit must be positive (states the search may expand), got "
+                             f"{int(node_limit)}")
+        nl = min(int(node_limit), (1 << 62))
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer,
+                                                                        np.floating)):
+            raise TypeError(f"time_limit must be a number of seconds or None, got "
+                            f"{type(time_limit).__name__}")
+        if not time_limit > 0 or time_limit != time_limit or time_limit == float("inf"):
+            raise ValueError(f"time_limit must be a positive finite number of seconds, got "
+                             f"{time_limit}")
+        tl = float(time_limit)
+    return nl, tl
+
+
+def _limit_error(code: int, nl: int, tl: float) -> GaveUp:
+    if code == -4:
+        return GaveUp(f"gave up: the search expanded more than node_limit={nl} states")
+    return GaveUp(f"gave up: the search took more than time_limit={tl:g} s")
+
+
+def _memory_error() -> GaveUp:
+    return GaveUp("gave up: the position needs more memory than the solver could allocate")
 
 
 @dataclass(frozen=True)
@@ -120,6 +158,12 @@ def _core_rules(rules: CarouselRules):
     return _carousel.CoreRules(rules)
 
 
+@lru_cache(maxsize=32)
+def _core_rules_cards(rules: CarouselRules):
+    """The rules with every card worth 0: the core's value is then the cards played."""
+    return _carousel.CoreRules(rules, True)
+
+
 class _Counts:
     """Counts of a (partial) position: T required naturals, H hand naturals, D slot
     demands, JT jokers that must be placed, JH hand jokers."""
@@ -129,16 +173,76 @@ class _Counts:
     def __init__(self, T, H, D, JT, JH):
         self.T, self.H, self.D, self.JT, self.JH = T, H, D, JT, JH
 
-    def value(self, core) -> int:
+    def value(self, core, nl: int = 0, tl: float = 0.0) -> int:
         return _carousel.solve_counts(core, bytes(self.T), bytes(self.H), bytes(self.D),
-                                      self.JT, self.JH)
+                                      self.JT, self.JH, nl, tl)
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld_of_text(text: str, rules: CarouselRules) -> TableMeld:
+    """``parse_meld`` of one meld text, memoised (a TableMeld is immutable, and the
+    same melds stay on the table turn after turn; a bad text raises every time, as
+    ``lru_cache`` keeps no exception)."""
+    return parse_meld(text, rules)
+
+
+@lru_cache(maxsize=1 << 14)
+def _hand_of_text(text: str) -> tuple[int, ...]:
+    return tuple(parse_hand(text))
 
 
 def _position(table, hand, rules):
-    melds = parse_table(table, rules)
-    codes = parse_hand(hand)
+    """Parsed and checked ``(melds, codes)``: ``parse_table``, ``parse_hand`` and
+    ``check_position``, with the texts of a table given as a list of meld texts and of
+    a hand given as text memoised (the same results and errors)."""
+    if type(table) is list and all(type(m) is str for m in table):
+        melds = [_meld_of_text(m, rules) for m in table]
+    else:
+        melds = parse_table(table, rules)
+    codes = list(_hand_of_text(hand)) if type(hand) is str else parse_hand(hand)
     check_position(melds, codes, rules)
     return melds, codes
+
+
+@lru_cache(maxsize=1 << 14)
+def _meld_ok(meld: TableMeld, rules: CarouselRules) -> bool:
+    """``check_position``'s check of one meld under ``rules`` (raises as it does)."""
+    check_position([meld], [], rules)
+    return True
+
+
+def _position_counts(table, hand, rules):
+    """``_position`` and ``_counts`` in one pass over the cards: ``(melds, codes,
+    counts)``. The checks are ``check_position``'s, in its order (copies and jokers
+    first, then each meld under the rules); a position that fails one goes through
+    ``check_position`` itself, so the errors are the same."""
+    if type(table) is list and all(type(m) is str for m in table):
+        melds = [_meld_of_text(m, rules) for m in table]
+    else:
+        melds = parse_table(table, rules)
+    codes = list(_hand_of_text(hand)) if type(hand) is str else parse_hand(hand)
+    T = [0] * 52
+    H = [0] * 52
+    D = [0] * 52
+    JT = 0
+    for m in melds:
+        for c, r in zip(m.cards, m.represents):
+            if c == JOKER:
+                D[r] += 1
+                JT += 1
+            else:
+                T[c] += 1
+    JH = 0
+    for c in codes:
+        if c == JOKER:
+            JH += 1
+        else:
+            H[c] += 1
+    if JT + JH > rules.jokers or max(map(add, T, H)) > rules.decks:
+        check_position(melds, codes, rules)
+    for m in melds:
+        _meld_ok(m, rules)
+    return melds, codes, _Counts(T, H, D, JT, JH)
 
 
 def _counts(melds, codes) -> _Counts:
@@ -304,25 +408,50 @@ def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
     return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], played_jokers
 
 
-def _rebuild_path(st: _Counts, target: int, rules: CarouselRules, core):
-    """The melds of the play the core's own program found (``_carousel.play_counts``):
-    the table after it as counts (naturals, and the card each joker stands for),
-    arranged into melds by ``_rebuild`` with nothing left to choose (no hand; every
-    card, and every joker's card, required). Positions whose program path cannot be
-    read (more than 7 jokers) use ``_rebuild`` on the position itself."""
+def _path_play(st: _Counts, rules: CarouselRules, core, nl: int = 0, tl: float = 0.0):
+    """The best play in one core run: ``(value, melds, hand_jokers)``, the melds of the
+    play the core's own program found (``_carousel.play_counts``: the table after it as
+    counts, naturals and the card each joker stands for) arranged by ``_rebuild`` with
+    nothing left to choose (no hand; every card, and every joker's card, required);
+    ``(0, None, 0)`` with no play. Positions whose path cannot be read (more than 7
+    jokers), or whose path store finds no memory, take the value alone and rebuild
+    the melds from it (``_rebuild`` on the position itself). GaveUp past a limit."""
     value, nT, nD, nJT = _carousel.play_counts(core, bytes(st.T), bytes(st.H), bytes(st.D),
-                                               st.JT, st.JH)
+                                               st.JT, st.JH, nl, tl)
+    if value in (-4, -5):
+        raise _limit_error(value, nl, tl)
+    if value in (-2, -3):
+        try:
+            value = st.value(core, nl, tl)
+        except MemoryError:
+            raise _memory_error() from None
+        if value in (-4, -5):
+            raise _limit_error(value, nl, tl)
+        if value <= 0:
+            return 0, None, 0
+        try:
+            built, hj = _rebuild(st, value, rules, core)
+        except MemoryError:
+            raise _memory_error() from None
+        return value, built, hj
     if nT is None or nD is None or nJT is None:
-        if value == -3:
-            return _rebuild(st, target, rules, core)
-        raise GaveUp(f"the core found no play (value {value}) where it had found {target}")
-    if value != target:
-        raise GaveUp(f"the core's play is worth {value}, not {target}")
-    slots = bytes(a + b for a, b in zip(nT, nD))
+        return 0, None, 0
+    slots = bytes(map(add, nT, nD))
     status, detail, built, _ = _carousel.rebuild_counts(core, nT, bytes(52), slots, nJT, 0, 0)
     if status != 0:
         raise reconstruction_error(status, detail)
-    return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], nJT - st.JT
+    return value, [_rebuilt_meld(tuple(pairs), rules) for pairs in built], nJT - st.JT
+
+
+def _rebuild_path(st: _Counts, target: int, rules: CarouselRules, core):
+    """``_path_play`` as a reconstruction of ``target`` (the value ``solve_counts``
+    gives): its melds and hand jokers, GaveUp if the core's play is worth another."""
+    value, built, hj = _path_play(st, rules, core)
+    if built is None:
+        raise GaveUp(f"the core found no play (value {value}) where it had found {target}")
+    if value != target:
+        raise GaveUp(f"the core's play is worth {value}, not {target}")
+    return built, hj
 
 
 @lru_cache(maxsize=1 << 16)
@@ -333,30 +462,44 @@ def _rebuilt_meld(pairs: tuple, rules: CarouselRules) -> TableMeld:
 
 
 # --------------------------------------------------------------------------- single positions
-def best_play(table, hand, rules: Optional[CarouselRules] = None) -> Play:
+def best_play(table, hand, rules: Optional[CarouselRules] = None, *, node_limit=None,
+              time_limit=None) -> Play:
     """The legal play leaving the fewest points in hand (ties: most cards played).
 
     ``table``: a list of meld texts (``["6S 7S JK(8S)", "9H 9D 9C"]``), one string with
     melds separated by `` | ``, or melds as code lists (a table joker ``[52, declared]``);
     ``hand``: card text (``"5S 9S JK"``) or codes. Raises ValueError / TypeError naming
-    the bad input."""
-    return _best_play(table, hand, rules, _rebuild_path)
+    the bad input. The search is exact and has no limit by default: ``node_limit``
+    (states the search may expand) and ``time_limit`` (seconds) make it raise
+    ``GaveUp`` naming the limit instead of answering late (never a wrong answer);
+    so does a position that needs more memory than there is."""
+    return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit)
 
 
-def _best_play(table, hand, rules, rebuild) -> Play:
-    """``best_play`` with the meld reconstruction ``rebuild`` (``_rebuild``, or the
-    slow reference ``_rebuild_python`` for tests and benchmarks)."""
+def _best_play(table, hand, rules, rebuild, node_limit=None, time_limit=None) -> Play:
+    """``best_play`` with the meld reconstruction ``rebuild`` (``_rebuild_path``: the
+    core's own path, one core run; ``_rebuild`` or the slow reference
+    ``_rebuild_python`` for tests and benchmarks: the value, then the melds)."""
     rules = _rules(rules)
-    melds, codes = _position(table, hand, rules)
-    st = _counts(melds, codes)
+    nl, tl = _limits(node_limit, time_limit)
+    melds, codes, st = _position_counts(table, hand, rules)
     core = _core_rules(rules)
-    value = st.value(core)
     total = rules.hand_points(codes)
-    if value < 0:  # never for melds that parse: each is a valid meld
-        raise ValueError("the table is not valid: its cards cannot be arranged into melds")
-    if value == 0:
+    if rebuild is _rebuild_path:
+        value, new_melds, hand_jokers = _path_play(st, rules, core, nl, tl)
+    else:
+        try:
+            value = st.value(core, nl, tl)
+        except MemoryError:
+            raise _memory_error() from None
+        if value in (-4, -5):
+            raise _limit_error(value, nl, tl)
+        if value < 0:  # never for melds that parse: each is a valid meld
+            raise ValueError("the table is not valid: its cards cannot be arranged into melds")
+        if value > 0:
+            new_melds, hand_jokers = rebuild(st, value, rules, core)
+    if value <= 0:
         return Play(total, 0, (), tuple(melds), False, total <= rules.knock_limit, total)
-    new_melds, hand_jokers = rebuild(st, value, rules, core)
     table_nat = Counter(c for m in melds for c in m.cards if c != JOKER)
     final_nat = Counter(c for m in new_melds for c in m.cards if c != JOKER)
     played = sorted((final_nat - table_nat).elements()) + [JOKER] * hand_jokers
@@ -369,8 +512,35 @@ def _best_play(table, hand, rules, rebuild) -> Play:
 def can_meld(table, hand, rules: Optional[CarouselRules] = None) -> bool:
     """Whether a legal play exists (at least one hand card placed)."""
     rules = _rules(rules)
-    melds, codes = _position(table, hand, rules)
-    return _counts(melds, codes).value(_core_rules(rules)) > 0
+    return _position_counts(table, hand, rules)[2].value(_core_rules(rules)) > 0
+
+
+def max_cards_played(table, hand, rules: Optional[CarouselRules] = None, *, node_limit=None,
+                     time_limit=None) -> int:
+    """The most hand cards any legal play of the position places (0 when there is no
+    legal play): not always the best play's ``cards_played``, which leaves the fewest
+    points. ``node_limit`` / ``time_limit`` as in ``best_play`` (GaveUp past them).
+
+    >>> max_cards_played(["4C JK(5C) 6C"], "AC 4C 5C 8C JK")
+    4
+    >>> p = best_play(["4C JK(5C) 6C"], "AC 4C 5C 8C JK")
+    >>> p.cards_played, p.points_left
+    (3, 5)
+    >>> max_cards_played(["QH KH AH"], "2H 3H")
+    0
+    """
+    rules = _rules(rules)
+    nl, tl = _limits(node_limit, time_limit)
+    st = _position_counts(table, hand, rules)[2]
+    try:
+        value = st.value(_core_rules_cards(rules), nl, tl)
+    except MemoryError:
+        raise _memory_error() from None
+    if value in (-4, -5):
+        raise _limit_error(value, nl, tl)
+    if value < 0:  # never for melds that parse: each is a valid meld
+        raise ValueError("the table is not valid: its cards cannot be arranged into melds")
+    return value % _VALMUL
 
 
 def can_knock(table, hand, rules: Optional[CarouselRules] = None) -> bool:
@@ -438,13 +608,26 @@ def _threads(threads, n: int) -> int:
     return max(1, min(int(threads), max(n, 1)))
 
 
-def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threads=None):
+def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threads=None, *,
+                     node_limit=None, time_limit=None):
     """``(points_left, cards_played)`` int32 arrays of the best play of each row.
 
     ``tables``/``hands``: uint8 arrays (module docstring) or lists of positions (packed
     with ``pack_positions``). Rows are split over ``threads`` (default: the cores, for
-    batches of 512+ rows); the GIL is released."""
+    batches of 512+ rows); the GIL is released. The search is exact and unlimited by
+    default; with ``node_limit`` (states a row's search may expand) or ``time_limit``
+    (seconds a row's search may take) a row that reaches its limit gives up: its
+    ``points_left`` is -2 and its ``cards_played`` names the limit, -4 ``node_limit``
+    or -5 ``time_limit``; -2 there: the row needed more memory than there was (never a
+    wrong answer; the other rows are exact)."""
     rules = _rules(rules)
+    nl, tl = _limits(node_limit, time_limit)
+    return _batch(tables, hands, rules, threads, nl, tl, _core_rules(rules))
+
+
+def _batch(tables, hands, rules, threads, nl, tl, core):
+    """``best_play_values`` with the core rules ``core`` (the cards-only ones for
+    ``max_cards_played_counts``)."""
     if isinstance(tables, np.ndarray) != isinstance(hands, np.ndarray):
         raise TypeError("tables and hands must both be numpy arrays (see pack_positions) or both "
                         f"lists of positions, got {type(tables).__name__} and {type(hands).__name__}")
@@ -456,16 +639,15 @@ def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threa
         raise ValueError(f"tables and hands must have the same number of rows, got "
                          f"{ta.shape[0]} and {ha.shape[0]}")
     n = ta.shape[0]
-    core = _core_rules(rules)
     left = np.empty(n, dtype=np.int32)
     cards = np.empty(n, dtype=np.int32)
     t = _threads(threads, n)
     if t == 1:
-        _carousel.solve_batch(core, ta, ha, left, cards, 0)
+        _carousel.solve_batch(core, ta, ha, left, cards, 0, nl, tl)
     else:
         bounds = np.linspace(0, n, t + 1).astype(np.int64)
         futures = [_executor().submit(_carousel.solve_batch, core, ta[a:b], ha[a:b],
-                                      left[a:b], cards[a:b], int(a))
+                                      left[a:b], cards[a:b], int(a), nl, tl)
                    for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
         errors = []
         for f in futures:
@@ -475,16 +657,29 @@ def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threa
                 errors.append(e)
         if errors:
             raise errors[0]
-    bad = np.flatnonzero(left < 0)
+    bad = np.flatnonzero(left == -1)
     if bad.size:
         raise ValueError(f"tables row {int(bad[0])} is not a valid table: its cards cannot be "
                          "arranged into melds")
     return left, cards
 
 
-def best_play_points(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:
-    """Points left in hand after the best play of each row (int32 array)."""
-    return best_play_values(tables, hands, rules, threads)[0]
+def best_play_points(tables, hands, rules: Optional[CarouselRules] = None, threads=None, *,
+                     node_limit=None, time_limit=None) -> np.ndarray:
+    """Points left in hand after the best play of each row (int32 array; -2 for a row
+    that gave up at ``node_limit`` / ``time_limit``, as in ``best_play_values``)."""
+    return best_play_values(tables, hands, rules, threads, node_limit=node_limit,
+                            time_limit=time_limit)[0]
+
+
+def max_cards_played_counts(tables, hands, rules: Optional[CarouselRules] = None, threads=None,
+                            *, node_limit=None, time_limit=None) -> np.ndarray:
+    """The most hand cards a legal play of each row places (int32 array, 0: no legal
+    play); ``max_cards_played`` of each row. A row that gives up holds -4 (past
+    ``node_limit``), -5 (past ``time_limit``) or -2 (no memory)."""
+    rules = _rules(rules)
+    nl, tl = _limits(node_limit, time_limit)
+    return _batch(tables, hands, rules, threads, nl, tl, _core_rules_cards(rules))[1]
 
 
 def can_meld_flags(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:

@@ -1,0 +1,125 @@
+"""Big Carousel positions and the solver's limits (issue 31).
+
+``best_play`` must answer every legal position the batch answers: before issue 31 its
+path store was capped (2**20 entries) and a full store read as "no play", so it raised
+``GaveUp`` on big positions and on the positions holding the whole two-deck set of
+naturals with two jokers (``full_naturals_positions``: each case here gave up then).
+Every answer is checked as a legal play (``check_play``) reaching the batch's figures.
+The batch (``_solve``) tries the upper bound first on positions of 40 cards or more
+(every placeable hand card placed), ``best_play`` (``_solve_play``) does not: equal
+figures on these big positions show the bound changes no answer.
+
+``node_limit`` / ``time_limit``: past them a call raises ``GaveUp`` naming the limit and
+a batch row says it gave up (points_left -2, cards_played -4 or -5), never a wrong
+answer; a row within its limit answers exactly as without one."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from carousel_big import big_positions, full_naturals_positions
+from carousel_helpers import check_play
+from rummy51 import carousel
+from rummy51.carousel import GaveUp
+from rummy51.carousel.table import parse_hand, parse_table
+
+
+def _check(table, hand, rules, **limits):
+    play = carousel.best_play(table, hand, rules, **limits)
+    left, cards = carousel.best_play_values([table], [hand], rules, threads=1)
+    assert (play.points_left, play.cards_played) == (int(left[0]), int(cards[0]))
+    check_play(parse_table(table, rules), parse_hand(hand), play, rules)
+    return play
+
+
+@pytest.mark.parametrize("i", range(len(full_naturals_positions())))
+def test_full_two_deck_naturals_answer(i):
+    table, hand, rules = full_naturals_positions()[i]
+    play = _check(table, hand, rules)
+    # every hand card fits: the table's runs take any natural, a joker extends one
+    assert play.cards_played == len(hand)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_big_positions_answer_like_the_batch(seed):
+    """Big positions (50-100 table cards, 0-4 jokers, hands 8-20, one joker per meld or
+    any, going out and not) that the batch answers within 30,000 states: best_play
+    answers them too, with the batch's figures and a legal play."""
+    positions = big_positions(16, 1000 + seed)
+    checked = 0
+    for table, hand, rules in positions:
+        left, _ = carousel.best_play_values([table], [hand], rules, threads=1,
+                                            node_limit=30_000)
+        if left[0] == -2:
+            continue
+        _check(table, hand, rules)
+        checked += 1
+    assert checked >= 3
+
+
+@pytest.mark.slow
+def test_big_positions_slow():
+    """The full two-deck naturals with one joker per meld (a minute each before issue
+    31, then GaveUp) and more big positions, every one answered."""
+    import dataclasses
+    for table, hand, rules in full_naturals_positions():
+        _check(table, hand, dataclasses.replace(rules, max_jokers_per_meld=1))
+    for table, hand, rules in big_positions(40, 31):
+        _check(table, hand, rules)
+
+
+# --------------------------------------------------------------------------- limits
+def _big():
+    table, hand, rules = full_naturals_positions()[1]
+    return table, hand, rules
+
+
+def test_node_limit_gives_up_naming_it():
+    table, hand, rules = _big()
+    with pytest.raises(GaveUp, match=r"node_limit=1000 "):
+        carousel.best_play(table, hand, rules, node_limit=1000)
+    left, cards = carousel.best_play_values([table, ["AS 2S 3S"]], [hand, "4S"], rules,
+                                            threads=1, node_limit=1000)
+    assert left[0] == -2 and cards[0] == -4
+    assert (left[1], cards[1]) == (0, 1)     # a small row answers within the limit
+
+
+def test_time_limit_gives_up_naming_it():
+    table, hand, rules = _big()
+    with pytest.raises(GaveUp, match=r"time_limit=1e-09 s"):
+        carousel.best_play(table, hand, rules, time_limit=1e-9)
+    left, cards = carousel.best_play_values([table], [hand], rules, threads=1, time_limit=1e-9)
+    assert left[0] == -2 and cards[0] == -5
+
+
+def test_a_generous_limit_changes_nothing():
+    table, hand, rules = full_naturals_positions()[0]
+    free = carousel.best_play(table, hand, rules)
+    assert carousel.best_play(table, hand, rules, node_limit=10**9, time_limit=600) == free
+
+
+@pytest.mark.parametrize("kw, err, text", [
+    ({"node_limit": 0}, ValueError, "node_limit must be positive"),
+    ({"node_limit": -3}, ValueError, "node_limit must be positive"),
+    ({"node_limit": True}, TypeError, "node_limit must be an int or None, got bool"),
+    ({"node_limit": 2.5}, TypeError, "node_limit must be an int or None, got float"),
+    ({"time_limit": 0}, ValueError, "time_limit must be a positive finite number"),
+    ({"time_limit": -1.0}, ValueError, "time_limit must be a positive finite number"),
+    ({"time_limit": math.nan}, ValueError, "time_limit must be a positive finite number"),
+    ({"time_limit": math.inf}, ValueError, "time_limit must be a positive finite number"),
+    ({"time_limit": "1"}, TypeError, "time_limit must be a number of seconds or None, got str"),
+])
+def test_bad_limits_are_one_line_errors(kw, err, text):
+    for call in (lambda: carousel.best_play(["AS 2S 3S"], "4S", **kw),
+                 lambda: carousel.best_play_values([["AS 2S 3S"]], ["4S"], **kw),
+                 lambda: carousel.best_play_points([["AS 2S 3S"]], ["4S"], **kw)):
+        with pytest.raises(err, match=text) as e:
+            call()
+        assert "\n" not in str(e.value)
+
+
+def test_numpy_ints_are_limits():
+    play = carousel.best_play(["AS 2S 3S"], "4S", node_limit=np.int64(1000))
+    assert play.cards_played == 1
