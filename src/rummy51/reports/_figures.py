@@ -6,12 +6,12 @@ from __future__ import annotations
 import functools
 import io
 import math
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from ._model import ReportError, fmt_pct
-
 
 # --------------------------------------------------------------------------- figures
 _COLORS = ("#1f5fa8", "#d9622b", "#2a9d57", "#b8336a", "#7a5cc0", "#8c6d31", "#2ab0b8",
@@ -82,7 +82,7 @@ def _styled(fn):
     return wrapper
 
 
-def _percent_axis(ax, top: Optional[float] = 1.0) -> None:
+def _percent_axis(ax, top: float | None = 1.0) -> None:
     from matplotlib.ticker import PercentFormatter
 
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -95,9 +95,9 @@ def _legend(fig, axes, n_entries: int) -> None:
         return
     seen: dict[str, Any] = {}
     for ax in axes:
-        for h, l in zip(*ax.get_legend_handles_labels()):
-            seen.setdefault(l, h)
-    longest = max(len(l) for l in seen)
+        for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            seen.setdefault(label, h)
+    longest = max(len(label) for label in seen)
     fig.legend(list(seen.values()), list(seen), loc="outside lower center", fontsize=9,
                ncols=max(1, min(len(seen), 5, 120 // (longest + 6))))
 

@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, TypeGuard, Union
+from typing import Any, TypeGuard
 
 import numpy as np
 
 from ..stats import Z95
-
-
 
 #: Columns a games run's records must have (one row per player and deal).
 GAME_COLUMNS = ("deal", "seat", "bot", "first_player", "score", "opened", "turn_opened",
@@ -65,7 +64,7 @@ def _load_carousel(path: Path):
 _LOADERS = {"openings": _load_openings, "games": _load_games, "carousel": _load_carousel}
 
 
-def load_run(path, name: Optional[str] = None) -> Run:
+def load_run(path, name: str | None = None) -> Run:
     """Read the run directory ``path`` by the ``kind`` of its ``manifest.json``.
 
     Raises ``ReportError`` naming the path and the problem when the directory is
@@ -115,7 +114,7 @@ def load_runs(paths: Iterable) -> tuple[Run, ...]:
             names[i] = "/".join(parts[-2:]) if len(parts) >= 2 else r.name
     seen: dict[str, int] = {}
     out = []
-    for r, n in zip(runs, names):
+    for r, n in zip(runs, names, strict=True):
         k = seen.get(n, 0)
         seen[n] = k + 1
         out.append(dataclasses.replace(r, name=n if not k else f"{n} ({k + 1})"))
@@ -148,9 +147,9 @@ class Column:
     key: str
     header: str
     kind: str = "text"
-    lo: Optional[str] = None
-    hi: Optional[str] = None
-    se: Optional[str] = None
+    lo: str | None = None
+    hi: str | None = None
+    se: str | None = None
     digits: int = 2
 
 
@@ -183,7 +182,7 @@ class Section:
     title: str
     anchor: str
     intro: str
-    items: tuple[Union[ReportTable, ReportFigure], ...]
+    items: tuple[ReportTable | ReportFigure, ...]
 
 
 @dataclass(frozen=True)
@@ -194,8 +193,8 @@ class Headline:
     label: str
     value: Any
     kind: str = "pct"
-    lo: Optional[float] = None
-    hi: Optional[float] = None
+    lo: float | None = None
+    hi: float | None = None
     note: str = ""
     digits: int = 0
     run: str = ""  # the run it belongs to (the page groups the headlines by run)
@@ -221,7 +220,7 @@ class Report:
 
 
 # --------------------------------------------------------------------------- formatting
-def _finite(x: Any) -> "TypeGuard[float]":
+def _finite(x: Any) -> TypeGuard[float]:
     try:
         return x is not None and np.isfinite(float(x))
     except (TypeError, ValueError):
@@ -234,7 +233,7 @@ def _pct_digits(*ps) -> int:
     return 2 if low >= 1 else 3 if low >= 0.01 else 4
 
 
-def fmt_pct(p, digits: Optional[int] = None) -> str:
+def fmt_pct(p, digits: int | None = None) -> str:
     """A probability in percent: ``fmt_pct(0.36414) == '36.41%'``; 3 decimals below 1 %
     (4 below 0.01 %), '–' for NaN."""
     if not _finite(p):
