@@ -4,6 +4,7 @@ every table and every figure's data as CSV.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -90,7 +91,7 @@ def build_report(runs: Iterable, title: str | None = None, *, bootstrap: int = 2
 
 
 # --------------------------------------------------------------------------- CSV
-def write_tables(report: Report, directory) -> list[Path]:
+def write_tables(report: Report, directory: str | os.PathLike[str]) -> list[Path]:
     """Write every table (``<name>.csv``) and every figure's data (``fig_<name>.csv``)
     into ``directory`` (created if needed); returns the paths written."""
     d = Path(directory)

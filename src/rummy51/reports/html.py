@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import base64
 import html
+from typing import TYPE_CHECKING, Any
 
 from ._figures import figure_png
 from ._model import Report, ReportFigure, ReportTable, _finite, _headline_text, cell_text
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 # --------------------------------------------------------------------------- HTML
 _CSS = """
@@ -60,11 +64,11 @@ a.csv{font-size:12px;color:var(--accent);margin-left:8px;font-weight:400}
 """
 
 
-def _e(x) -> str:
+def _e(x: object) -> str:
     return html.escape(str(x), quote=True)
 
 
-def row_dicts(df) -> list[dict]:
+def row_dicts(df: pd.DataFrame) -> list[dict[str, Any]]:
     return df.to_dict("records")
 
 

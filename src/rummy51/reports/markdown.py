@@ -2,6 +2,7 @@
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ._figures import figure_png
@@ -10,7 +11,7 @@ from .html import row_dicts
 
 
 # --------------------------------------------------------------------------- Markdown
-def _md(text) -> str:
+def _md(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
@@ -35,7 +36,7 @@ def _md_table(t: ReportTable, tables_href: str | None) -> str:
     return "\n".join(out)
 
 
-def render_markdown(report: Report, assets_dir, *, assets_href: str | None = None,
+def render_markdown(report: Report, assets_dir: str | os.PathLike[str], *, assets_href: str | None = None,
                     tables_href: str | None = None) -> str:
     """The report as Markdown: writes each figure as ``<assets_dir>/<name>.png`` and
     returns the text, which links them as ``<assets_href>/<name>.png`` (default: the
