@@ -149,11 +149,9 @@ def test_under_the_package_main_cli(monkeypatch, capsys):
 # --------------------------------------------------------------------------- rule flags (issue 27)
 import dataclasses  # noqa: E402
 import typing  # noqa: E402
-from typing import Optional  # noqa: E402
 
 import rummy51.cli as top  # noqa: E402
 from rummy51.carousel import CarouselRules  # noqa: E402
-from rummy51.cli import carousel_simulate as cli_simulate  # noqa: E402
 from rummy51.carousel.presets import PRESETS, preset  # noqa: E402
 
 COMMANDS = (["carousel", "best", "--hand", "2C"], ["carousel", "simulate"], ["carousel", "play"])
@@ -174,7 +172,7 @@ def _other_value(f):
     hint = HINTS[f.name]
     if hint is bool:
         return ([flag] if not default else ["--no-" + flag[2:]]), (not default)
-    if hint == Optional[int]:
+    if hint == (int | None):
         return [flag, "1"], 1
     if hint is int:
         for v in (default + 1, default - 1):

@@ -19,8 +19,8 @@ import rummy51.cli as top
 from rummy51.cards import to_codes
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.bots import GreedyBot
-from rummy51.cli.carousel_play import _Game
 from rummy51.carousel.engine import GameState
+from rummy51.cli.carousel_play import _Game
 
 CYCLE = "meld best\nknock\ndraw\npass\n"
 
@@ -33,7 +33,8 @@ def _run(monkeypatch, capsys, argv, stdin: str):
 
 
 GAMES = [(seed, bots) for seed, bots in zip(
-    range(20), ["greedy", "careful", "greedy,careful", "random,greedy", "careful,careful,greedy"] * 4)]
+    range(20), ["greedy", "careful", "greedy,careful", "random,greedy", "careful,careful,greedy"] * 4,
+    strict=True)]
 
 
 @pytest.mark.parametrize("seed, bots", GAMES, ids=[f"{s}-{b}" for s, b in GAMES])
@@ -158,7 +159,7 @@ def test_bad_input_is_one_line_and_the_game_goes_on(monkeypatch, capsys):
         "refused: draw takes no cards",
     ]
     assert len(err) == len(want), err
-    for line, w in zip(err, want):
+    for line, w in zip(err, want, strict=True):
         assert line.startswith(w) or (w.endswith("card") and w[9:] in line), (line, w)
     after = out[out.index("you meld 2C 3C 4C"):]
     assert re.match(r"you meld 2C 3C 4C\n\nround 1, turn 1; .*\ntable:\n  \[1\] 2C 3C 4C\n"

@@ -21,14 +21,12 @@ import pytest
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from rummy51.cards import JOKER, card_text, cards_text, to_codes
+from carousel_helpers import DrawChoices, RandomChoices, check_play, describe, random_position, random_rules
+from rummy51.cards import JOKER, cards_text, to_codes
 from rummy51.carousel import CarouselRules, best_play, reference
 from rummy51.carousel.actions import IllegalMove
 from rummy51.carousel.solver import can_play_cards, play_cards, playable_cards
 from rummy51.carousel.table import parse_table
-
-from carousel_helpers import (DrawChoices, RandomChoices, check_play, describe, random_position,
-                              random_rules)
 
 SETTINGS = dict(deadline=None, derandomize=False, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -41,7 +39,7 @@ def ref_can_place(melds, chosen, optional, rules) -> bool:
     T, H, D = [0] * 52, [0] * 52, [0] * 52
     JT = 0
     for m in melds:
-        for c, r in zip(m.cards, m.represents):
+        for c, r in zip(m.cards, m.represents, strict=True):
             if c == JOKER:
                 D[r] += 1
                 JT += 1
@@ -61,7 +59,7 @@ def sub_multisets(cards):
     """Every sub-multiset of ``cards`` (as sorted lists), once each."""
     counts = sorted(Counter(cards).items())
     for ks in itertools.product(*[range(n + 1) for _, n in counts]):
-        yield [c for (c, _), k in zip(counts, ks) for _ in range(k)]
+        yield [c for (c, _), k in zip(counts, ks, strict=True) for _ in range(k)]
 
 
 def check_position(rules, table, hand, picks) -> int:

@@ -185,7 +185,7 @@ def test_opening_numbers_equal_the_run_tables(runs, page):
     shown = rows(p, "openings_summary")
     assert [r["hand_text"]["v"] for r in shown] == [
         "first player, 15 cards", "other player, 14 + 1 drawn", "raw 14-card hand"]
-    for r, hand in zip(shown, ["first", "other", "raw"]):
+    for r, hand in zip(shown, ["first", "other", "raw"], strict=True):
         want = alls.loc[hand]
         cell = r["p_open"]
         assert float(cell["value"]) == pytest.approx(want.p_open, rel=1e-12)
@@ -445,7 +445,7 @@ def _chromium(tmp_path: Path, page: Path, *extra: str) -> subprocess.CompletedPr
 
 
 def _console(stderr: str) -> list[str]:
-    return [l for l in stderr.splitlines() if ":CONSOLE" in l or "Uncaught" in l]
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line or "Uncaught" in line]
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (Debian: apt-get install "
@@ -456,7 +456,7 @@ def test_page_renders_in_headless_chromium(page, tmp_path):
     bad.write_text('<!DOCTYPE html><link rel="icon" href="data:,"><p>x</p>'
                    "<script>notDefined();</script>")
     res = _chromium(tmp_path, bad, f"--screenshot={tmp_path / 'bad.png'}")
-    assert any("notDefined" in l for l in _console(res.stderr)), res.stderr[-2000:]
+    assert any("notDefined" in line for line in _console(res.stderr)), res.stderr[-2000:]
 
     shot = tmp_path / "report.png"
     res = _chromium(tmp_path, page, f"--screenshot={shot}")

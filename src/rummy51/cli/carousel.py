@@ -22,7 +22,6 @@ import dataclasses
 import enum
 import json
 import sys
-from typing import Optional
 
 from ..cards import cards_text
 from ..carousel.presets import PRESET_NOTES, PRESETS, preset
@@ -36,7 +35,7 @@ from .carousel_simulate import add_simulate_parser
 __all__ = ["add_parser", "run"]
 
 
-def _add_best(sub) -> None:
+def _add_best(sub: argparse._SubParsersAction) -> None:
     best = sub.add_parser("best", help="the best play of a table and a hand",
                           description="The best play of a Carousel position: the legal play "
                                       "leaving the fewest points in hand.")
@@ -52,7 +51,7 @@ def _add_best(sub) -> None:
     best.set_defaults(_carousel_run=_run_best)
 
 
-def _add_rules(sub) -> None:
+def _add_rules(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("rules", help="the Carousel rule presets (--rules NAME) with their sources",
                        description="List the presets --rules NAME takes, each with what it is "
                                    "and the rule text it follows; with NAME, every flag in "
@@ -63,7 +62,7 @@ def _add_rules(sub) -> None:
     p.set_defaults(_carousel_run=_run_rules)
 
 
-def add_parser(subparsers) -> argparse.ArgumentParser:
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``carousel`` (``best``, ``simulate``, ``play``, ``rules``) on an argparse
     subparsers object.
 
@@ -84,7 +83,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return car
 
 
-def _dispatch(args) -> int:
+def _dispatch(args: argparse.Namespace) -> int:
     try:
         return int(args._carousel_run(args))
     except (ValueError, TypeError) as e:
@@ -94,7 +93,7 @@ def _dispatch(args) -> int:
         raise (TypeError if isinstance(e, TypeError) else ValueError)(msg) from None
 
 
-def _nonblank(value: Optional[str], flag: str, example: str, optional: bool = False) -> Optional[str]:
+def _nonblank(value: str | None, flag: str, example: str, optional: bool = False) -> str | None:
     if value is None:
         return None
     if not value.strip():
@@ -103,7 +102,7 @@ def _nonblank(value: Optional[str], flag: str, example: str, optional: bool = Fa
     return value
 
 
-def _run_best(args) -> int:
+def _run_best(args: argparse.Namespace) -> int:
     table = _nonblank(args.table, "--table", "6S 7S 8S | 9H 9D 9C", optional=True)
     hand = _nonblank(args.hand, "--hand", "5S 9S JK 2C")
     rules = rules_from_args(args, 4 if args.players is None else args.players)
@@ -136,7 +135,7 @@ def _run_best(args) -> int:
     return 0
 
 
-def _shown(v) -> str:
+def _shown(v: object) -> str:  # a rule field's value
     if v is None:
         return "any"
     if isinstance(v, bool):
@@ -144,7 +143,7 @@ def _shown(v) -> str:
     return str(v.value if isinstance(v, enum.Enum) else v)
 
 
-def _run_rules(args) -> int:
+def _run_rules(args: argparse.Namespace) -> int:
     if args.name is None:
         for name in PRESETS:
             note = PRESET_NOTES[name]
@@ -167,7 +166,7 @@ def _run_rules(args) -> int:
     return 0
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Execute a parsed ``carousel`` namespace; errors become one stderr line and 2."""
     try:
         return _dispatch(args)

@@ -19,8 +19,10 @@ import dataclasses
 import enum
 import re
 import sys
+import types
 import typing
-from typing import Any, Optional
+from collections.abc import Callable
+from typing import Any
 
 from ..carousel import rules as _rules_module
 from ..carousel.presets import PRESETS, preset
@@ -60,7 +62,7 @@ _HELP = {
 }
 
 
-def _field_docs(cls=CarouselRules) -> dict[str, str]:
+def _field_docs(cls: type = CarouselRules) -> dict[str, str]:
     """Each field's description from the bullets of ``CarouselRules``' docstring
     (``* ``name`` (default): text``; a bullet naming several fields gives each the text)."""
     out: dict[str, str] = {}
@@ -78,7 +80,7 @@ def _field_docs(cls=CarouselRules) -> dict[str, str]:
     return out
 
 
-def _choices(name: str, default, module) -> Optional[tuple]:
+def _choices(name: str, default: object, module: types.ModuleType) -> tuple[str, ...] | None:
     """The values of a text field: a tuple of strings in the rules' module holding its
     default (``GAME_TIES`` for ``game_tie``), or the values of an Enum field."""
     if isinstance(default, enum.Enum):
@@ -106,10 +108,10 @@ class _Any:
 ANY = _Any()
 
 
-def int_option(flag: str, allow_none: bool = False):
+def int_option(flag: str, allow_none: bool = False) -> Callable[[str], int | _Any]:
     """argparse type: a whole number (with ``allow_none``, ``any`` too: ``ANY``)."""
 
-    def parse(text: str):
+    def parse(text: str) -> int | _Any:
         if allow_none and text.strip().lower() in ("none", "any"):
             return ANY
         try:
@@ -121,7 +123,7 @@ def int_option(flag: str, allow_none: bool = False):
     return parse
 
 
-def _rule_specs(cls=CarouselRules) -> list[tuple[str, dict[str, Any]]]:
+def _rule_specs(cls: type = CarouselRules) -> list[tuple[str, dict[str, Any]]]:
     """``(field, argparse keywords)`` of each rule flag, from the fields of ``cls`` (the
     rules dataclass): the type from the annotation (bool: ``--x/--no-x``; int; optional
     int: a number or ``any``; text: the choices its module lists), the help from the
@@ -146,7 +148,7 @@ def _rule_specs(cls=CarouselRules) -> list[tuple[str, dict[str, Any]]]:
             shown = "on" if value else "off"
         elif hint is int:
             kw.update(type=int_option(_flag(f.name)), metavar="N")
-        elif hint == Optional[int]:
+        elif hint == (int | None):
             kw.update(type=int_option(_flag(f.name), allow_none=True), metavar="N")
             shown = "any" if value is None else value
             text = re.sub(r"\bNone\b", "any", text)
@@ -181,7 +183,7 @@ def add_rule_options(parser: argparse.ArgumentParser) -> argparse._ArgumentGroup
     return group
 
 
-def _given(args) -> dict[str, Any]:
+def _given(args: argparse.Namespace) -> dict[str, Any]:
     """The rule flags given: field -> value (``any`` -> None)."""
     out = {}
     for name, _ in RULE_FLAGS:
@@ -191,7 +193,7 @@ def _given(args) -> dict[str, Any]:
     return out
 
 
-def rules_from_args(args, players: int, required: bool = True) -> Optional[CarouselRules]:
+def rules_from_args(args: argparse.Namespace, players: int, required: bool = True) -> CarouselRules | None:
     """The ``CarouselRules`` of ``--rules`` and the rule flags for ``players`` players
     (None when neither is given and not ``required``). ``--decks D`` without
     ``--jokers`` takes D jokers (the source's table). Errors name flags."""

@@ -25,12 +25,27 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..cards import cards_text
-from ..carousel.actions import (DealRecord, DrawRecord, IllegalMove, KnockRecord, MeldRecord,
-                                PassRecord, Phase, RoundRecord)
+from ..carousel.actions import (
+    DealRecord,
+    DrawRecord,
+    IllegalMove,
+    KnockRecord,
+    MeldRecord,
+    PassRecord,
+    Phase,
+    Record,
+    RoundRecord,
+    RoundResult,
+)
 from .carousel_options import add_rule_options, int_option, rules_from_args
+
+if TYPE_CHECKING:
+    from ..carousel.bots import Bot
+    from ..carousel.engine import GameState
 
 __all__ = ["add_play_parser", "run_play", "HELP"]
 
@@ -46,7 +61,7 @@ commands:
   quit            leave the game (end of input does too)"""
 
 
-def add_play_parser(subparsers) -> argparse.ArgumentParser:
+def add_play_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``play`` on the ``carousel`` subparsers object."""
     from ..carousel.bots import BOTS
 
@@ -72,7 +87,7 @@ def add_play_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def _bots(args) -> list[str]:
+def _bots(args: argparse.Namespace) -> list[str]:
     from ..studies._carousel_plan import parse_bots
 
     names = [b.strip() for b in args.bots.split(",")]
@@ -93,7 +108,7 @@ def _bots(args) -> list[str]:
         raise ValueError(str(e).replace("bots: ", "--bots: ", 1)) from None
 
 
-def run_play(args) -> int:
+def run_play(args: argparse.Namespace) -> int:
     """Execute a parsed ``carousel play`` namespace; returns the exit status."""
     import numpy as np
 
@@ -112,14 +127,15 @@ def run_play(args) -> int:
     rules = rules_from_args(args, players)
     state = GameState.new(rules, seed=args.seed)
     root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
-    bots = [make_bot(n, seed=ss) for n, ss in zip(names, root.spawn(len(names)))]
+    bots = [make_bot(n, seed=ss) for n, ss in zip(names, root.spawn(len(names)), strict=True)]
     return _Game(state, bots, names, args.unicode, args.rounds).run()
 
 
 class _Game:
     """The loop of one game: the bots' moves, the player's commands, the display."""
 
-    def __init__(self, state, bots, names, unicode: bool, rounds: Optional[int]):
+    def __init__(self, state: GameState, bots: Sequence[Bot], names: Sequence[str], unicode: bool,
+                 rounds: int | None) -> None:
         self.state = state
         self.bots = bots
         self.names = names
@@ -134,10 +150,10 @@ class _Game:
     def who(self, p: int) -> str:
         return "you" if p == 0 else f"seat {p} ({self.names[p - 1]})"
 
-    def seats(self, values) -> str:
+    def seats(self, values: Iterable[object]) -> str:
         return ", ".join(f"{'you' if p == 0 else f'seat {p}'} {v}" for p, v in enumerate(values))
 
-    def cards(self, codes) -> str:
+    def cards(self, codes: Iterable[int]) -> str:
         return cards_text(sorted(codes), self.u)
 
     # ------------------------------------------------------------------ the loop
@@ -164,6 +180,7 @@ class _Game:
                 return 0
         self.show_history()
         if s.over:
+            assert s.final is not None  # set when the game is over
             winners = " and ".join(self.who(p) for p in s.winners)
             print(f"game over after {len(s.rounds)} rounds: final totals (with the bonuses) "
                   f"{self.seats(s.final)}; {winners} won")
@@ -206,11 +223,11 @@ class _Game:
             self._flush(key, turn)
         self.shown = len(hist)
 
-    def _flush(self, key, words) -> None:
+    def _flush(self, key: tuple[int, int, int] | None, words: list[str]) -> None:
         if key is not None and key[2] > 0:
             print(f"  {self.who(key[2])}: {', '.join(words)}")
 
-    def move_text(self, rec) -> str:
+    def move_text(self, rec: Record) -> str:
         if isinstance(rec, DrawRecord):
             return "draws (the stock is empty)" if rec.empty else "draws"
         if isinstance(rec, MeldRecord):
@@ -221,7 +238,7 @@ class _Game:
             return "passes"
         return str(rec.action)
 
-    def show_round(self, res) -> None:
+    def show_round(self, res: RoundResult) -> None:
         if res.knocker is None:
             how = "the stock ran out, no one knocked" if res.how == "stock" else res.how
         else:
@@ -271,7 +288,7 @@ class _Game:
         return (f"the end of your turn: pass (knocking needs {r.knock_limit} points or fewer, "
                 f"you hold {pts})")
 
-    def read(self) -> Optional[str]:
+    def read(self) -> str | None:
         if self.tty:
             sys.stdout.write("your move: ")
             sys.stdout.flush()
@@ -371,7 +388,7 @@ class _Game:
             best = best_play(list(v.table), list(v.hand), s.rules)
             if not best.can_meld:
                 raise IllegalMove("4", "no play places a card of your hand")
-            cards: "list[int] | str" = list(best.played)
+            cards: list[int] | str = list(best.played)
         else:
             cards = " ".join(rest)
         play = play_cards(list(v.table), cards, list(v.hand), s.rules)
@@ -391,7 +408,7 @@ def _refuse(msg: str) -> None:
     sys.stderr.flush()
 
 
-def _isatty(stream) -> bool:
+def _isatty(stream: Any) -> bool:  # any stream (a replaced one may have no isatty)
     try:
         return stream.isatty()
     except (AttributeError, ValueError):

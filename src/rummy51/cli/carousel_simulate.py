@@ -22,17 +22,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shlex
+from typing import TYPE_CHECKING
 
 from ..stats import Z95
 from ._common import _fmt_table
 from .carousel_options import ANY, RULE_FLAGS, add_rule_options, flag_words, rules_from_args
 
+if TYPE_CHECKING:
+    from ..studies.carousel import CarouselStudy
+
 __all__ = ["add_simulate_parser", "run_simulate"]
 
 
-def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
+def add_simulate_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Register ``simulate`` on the ``carousel`` subparsers object."""
     p = subparsers.add_parser(
         "simulate", help="play whole Carousel games between bots and record every round",
@@ -102,17 +107,17 @@ def _flag_words(msg: str) -> str:
     msg = (msg.replace("seats 'permute' plays every deal", "--seats permute plays every game")
            .replace("(use seats 'rotate')", "(use --seats rotate)")
            .replace("give out (or resume)", "give --out (or --resume)"))
-    msg = re.sub(r"^(%s)\b" % "|".join(_PARAMS), lambda m: "--" + m.group(1).replace("_", "-"),
+    msg = re.sub(rf"^({'|'.join(_PARAMS)})\b", lambda m: "--" + m.group(1).replace("_", "-"),
                  msg)
     msg = re.sub(r"(?<!-)\b(out|resume) \((an? (?:new|existing) [^)]*)\)", r"--\1 (\2)", msg)
     return msg.replace("backend='dask'", "--backend dask")
 
 
-def _pct(p, lo, hi) -> str:
+def _pct(p: float, lo: float, hi: float) -> str:
     return f"{100 * p:5.1f}% [{100 * lo:.1f}–{100 * hi:.1f}]"
 
 
-def study_text(st) -> str:
+def study_text(st: CarouselStudy) -> str:
     """The figures of a ``CarouselStudy`` as plain text."""
     ov = st.overview().iloc[0]
     k = len(st.arrangements)
@@ -147,7 +152,7 @@ def study_text(st) -> str:
     return "\n".join(lines)
 
 
-def ratings_lines(st) -> list[str]:
+def ratings_lines(st: CarouselStudy) -> list[str]:
     """Bradley-Terry ratings of the bots from the games' winners; with seats that move,
     every pair of bots compared game by game (``rummy51.ratings``, as ``simulate
     games``). Nothing for one bot."""
@@ -181,7 +186,7 @@ def _indent(text: str) -> str:
     return "\n".join("  " + line for line in text.splitlines())
 
 
-def _command(args) -> str:
+def _command(args: argparse.Namespace) -> str:
     """The command line of the run, for its manifest: the main CLI's own argv when it
     parsed it, else rebuilt from the options given."""
     argv = getattr(args, "_argv", None)
@@ -206,7 +211,7 @@ def _command(args) -> str:
     return " ".join(parts)
 
 
-def _run_players(where) -> "int | None":
+def _run_players(where: str | os.PathLike[str]) -> int | None:
     """The players of the run in ``where`` (rule flags given on resume are for its
     table), None when it cannot be read (the resume then says what is wrong)."""
     from ..runs import RunDir
@@ -219,7 +224,7 @@ def _run_players(where) -> "int | None":
     return players if isinstance(players, int) else None
 
 
-def run_simulate(args) -> int:
+def run_simulate(args: argparse.Namespace) -> int:
     """Execute a parsed ``carousel simulate`` namespace; returns the exit status."""
     from ..studies.carousel import simulate_carousel
 

@@ -40,6 +40,7 @@ dtype) is a one-line ``TypeError``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -62,16 +63,19 @@ from ..rules import RuleSet  # noqa: E402
 
 __all__ = ["Rummy51GymEnv", "CarouselGymEnv", "MaskedDiscrete", "register"]
 
+Obs = dict[str, np.ndarray]  # {"observation": float32 tensor, "action_mask": int8 mask}
+Step = tuple[float, bool, bool, dict[str, Any]]  # reward, terminated, truncated, info
 
-class MaskedDiscrete(_spaces.Discrete):
+
+class MaskedDiscrete(_spaces.Discrete):  # gymnasium is untyped here (Any, above): our side is annotated
     """A ``Discrete`` space whose ``sample()`` without a mask draws a legal id of the
     environment's current position (with a mask, as ``Discrete`` does)."""
 
-    def __init__(self, n: int, env: _Base, seed=None) -> None:
+    def __init__(self, n: int, env: _Base, seed: Any = None) -> None:  # seed: as Discrete takes it
         super().__init__(n, seed=seed)
         self._env = env
 
-    def sample(self, mask=None, probability=None):
+    def sample(self, mask: np.ndarray | None = None, probability: np.ndarray | None = None) -> np.int64:
         if mask is None and probability is None and self._env._state is not None:
             mask = self._env.action_masks().astype(np.int8)
             if not mask.any():
@@ -79,7 +83,7 @@ class MaskedDiscrete(_spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-def _action_id(action) -> int:
+def _action_id(action: object) -> int:
     """``action`` as an int: an int, a numpy integer, or a 0-d / 1-element integer array."""
     if isinstance(action, np.ndarray):
         if action.dtype.kind not in "iu" or action.size != 1:
@@ -91,7 +95,7 @@ def _action_id(action) -> int:
     return int(action)
 
 
-def _opponents(opponents, players: int, seat: int, bots: dict) -> list[str]:
+def _opponents(opponents: str | Iterable[str], players: int, seat: int, bots: Mapping[str, Any]) -> list[str]:
     names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
     if len(names) != players - 1:
         raise ValueError(f"opponents: {players - 1} bot names for {players} players, got "
@@ -104,14 +108,14 @@ def _opponents(opponents, players: int, seat: int, bots: dict) -> list[str]:
     return names
 
 
-class _Base(_gym.Env):
+class _Base(_gym.Env):  # gymnasium is untyped here (Any, above): our side is annotated
     """What both games share: the loop of the other seats, masks, checks."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
     _state: Any
 
-    def _setup(self, obs_size: int, n_actions: int, seat: int, reward: str, rewards: tuple,
-               illegal_action: str, illegal_reward: float, render_mode) -> None:
+    def _setup(self, obs_size: int, n_actions: int, seat: int, reward: str, rewards: tuple[str, ...],
+               illegal_action: str, illegal_reward: float, render_mode: str | None) -> None:
         if reward not in rewards:
             raise ValueError(f"reward must be one of {', '.join(map(repr, rewards))}, got {reward!r}")
         if illegal_action not in ("raise", "terminate"):
@@ -137,13 +141,13 @@ class _Base(_gym.Env):
             return np.zeros(self.action_space.n, bool)
         return self._state.legal_actions_mask().astype(bool)
 
-    def _obs(self) -> dict:
+    def _obs(self) -> Obs:
         s = self._state
         mask = (np.zeros(self.action_space.n, np.int8) if self._done
                 else s.legal_actions_mask())
         return {"observation": np.array(s.observation(self.seat), np.float32), "action_mask": mask}
 
-    def step(self, action):
+    def step(self, action: object) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         if self._state is None:
             raise ValueError("call reset() before step()")
         a = _action_id(action)
@@ -159,7 +163,7 @@ class _Base(_gym.Env):
             self.render()
         return self._obs(), reward, terminated, truncated, info
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None or self._state is None:
             return None
         text = self._state.observation_string(self.seat)
@@ -172,7 +176,8 @@ class _Base(_gym.Env):
 class Rummy51GymEnv(_Base):
     """Rummy 51 for one seat against bots (see the module docstring)."""
 
-    def __init__(self, rules=None, players: int = 4, opponents="greedy", seat: int = 0,
+    def __init__(self, rules: RuleSet | dict[str, Any] | None = None, players: int = 4,
+                 opponents: str | Iterable[str] = "greedy", seat: int = 0,
                  reward: str = "deal", deals: int = 1, first: int = 0,
                  illegal_action: str = "raise", illegal_reward: float = -1.0,
                  render_mode: str | None = None) -> None:
@@ -192,7 +197,8 @@ class Rummy51GymEnv(_Base):
         self._setup(layout_for(self.rules, self.players).size, codec_for(self.rules).size,
                     seat, reward, ("deal", "game"), illegal_action, illegal_reward, render_mode)
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         others = [p for p in range(self.players) if p != self.seat]
@@ -219,7 +225,7 @@ class Rummy51GymEnv(_Base):
             for a in s.encode_sequence(self._bots[p].choose(s.view(p))):
                 s.apply_action(a)
 
-    def _advance(self, a: int):
+    def _advance(self, a: int) -> Step:
         s = self._state
         s.apply_action(a)
         self._play_others()
@@ -248,7 +254,8 @@ class Rummy51GymEnv(_Base):
 class CarouselGymEnv(_Base):
     """Carousel for one seat against bots (see the module docstring)."""
 
-    def __init__(self, rules=None, players: int | None = None, opponents="greedy",
+    def __init__(self, rules: CarouselRules | dict[str, Any] | None = None, players: int | None = None,
+                 opponents: str | Iterable[str] = "greedy",
                  seat: int = 0, reward: str = "game", illegal_action: str = "raise",
                  illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
         if isinstance(rules, dict):
@@ -266,7 +273,8 @@ class CarouselGymEnv(_Base):
         self._setup(carousel_layout_for(rules).size, NUM_ACTIONS, seat, reward,
                     ("round", "game"), illegal_action, illegal_reward, render_mode)
 
-    def reset(self, *, seed=None, options=None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         rng = self.np_random
         others = [p for p in range(self.players) if p != self.seat]
@@ -286,7 +294,7 @@ class CarouselGymEnv(_Base):
             p = s.current_player()
             s.apply_engine_action(self._bots[p].choose(s.game.view(p)))
 
-    def _advance(self, a: int):
+    def _advance(self, a: int) -> Step:
         s = self._state
         s.apply_action(a)
         self._play_others()
@@ -296,7 +304,7 @@ class CarouselGymEnv(_Base):
             for res in g.rounds[self._rounds:]:
                 reward += res.scores[self.seat]
         self._rounds = len(g.rounds)
-        info: dict = {}
+        info: dict[str, Any] = {}
         if s.is_terminal():
             self._done = True
             final = s.returns()

@@ -26,8 +26,9 @@ Carousel codec's ids, a meld play also written whole as the hand cards it places
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
-from ..r51.actions import action_to_json
+from ..r51.actions import Action, action_to_json
 from ..r51.agent import AgentState
 from ..r51.codec import Cancel, Stage
 from ..r51.notation import action_text, parse_action
@@ -39,6 +40,9 @@ from .llm_carousel import (  # noqa: F401  (Carousel's door, re-exported)
     carousel_turn_prompt,
     new_carousel_game,
 )
+
+if TYPE_CHECKING:
+    from ..runs.seeding import SeedLike
 
 __all__ = ["new_deal", "turn_prompt", "legal_action_dicts", "apply_reply", "move_to_json",
            "INSTRUCTIONS", "new_carousel_game", "carousel_turn_prompt", "carousel_apply_reply",
@@ -53,8 +57,8 @@ INSTRUCTIONS = (
     "time ('stage ...') and 'lay down ...' of the staged melds opens.")
 
 
-def new_deal(rules: RuleSet | None = None, players: int = 4, seed=None,
-             first: int = 0, **rule_fields) -> AgentState:
+def new_deal(rules: RuleSet | None = None, players: int = 4, seed: SeedLike = None,
+             first: int = 0, **rule_fields: Any) -> AgentState:
     """A new deal for the JSON door (``rules``, or RuleSet fields as keywords)."""
     if rules is None:
         rules = RuleSet(**rule_fields)
@@ -63,7 +67,7 @@ def new_deal(rules: RuleSet | None = None, players: int = 4, seed=None,
     return AgentState.new(rules, players, seed=seed, first=first)
 
 
-def move_to_json(move) -> dict:
+def move_to_json(move: Action | Stage | Cancel) -> dict[str, Any]:
     """A move (an engine action, ``Stage`` or ``Cancel``) as JSON data."""
     if isinstance(move, Stage):
         d = {"stage": action_text(move)[len("stage "):].split()}
@@ -73,7 +77,7 @@ def move_to_json(move) -> dict:
     return action_to_json(move)
 
 
-def legal_action_dicts(state: AgentState) -> list[dict]:
+def legal_action_dicts(state: AgentState) -> list[dict[str, Any]]:
     """Every legal move now as ``{"id", "text", "action"}``."""
     out = []
     for a in state.legal_actions():
@@ -82,7 +86,7 @@ def legal_action_dicts(state: AgentState) -> list[dict]:
     return out
 
 
-def turn_prompt(state: AgentState, history: bool = True) -> dict:
+def turn_prompt(state: AgentState, history: bool = True) -> dict[str, Any]:
     """The turn of the player on turn as plain JSON data: ``instructions``, the ``view``
     (``history=False`` leaves the public history out), ``staged`` and ``legal_actions``."""
     if not isinstance(state, AgentState):
@@ -99,7 +103,7 @@ def turn_prompt(state: AgentState, history: bool = True) -> dict:
             "legal_actions": legal_action_dicts(state)}
 
 
-def apply_reply(state: AgentState, reply) -> list[int]:
+def apply_reply(state: AgentState, reply: object) -> list[int]:
     """Make the move the answer ``reply`` names and return the ids applied (see the module
     docstring). Nothing changes when the answer is not a legal move."""
     if not isinstance(state, AgentState):
@@ -139,6 +143,6 @@ def apply_reply(state: AgentState, reply) -> list[int]:
     return ids
 
 
-def dumps(prompt: dict, indent: int | None = None) -> str:
+def dumps(prompt: dict[str, Any], indent: int | None = None) -> str:
     """``json.dumps`` of a prompt (cards are ASCII text, so ``ensure_ascii`` does not matter)."""
     return json.dumps(prompt, indent=indent)

@@ -24,12 +24,17 @@ changes nothing.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..cards import card_text
 from ..carousel.actions import IllegalMove, Meld, Phase
 from ..carousel.agent import CarouselAgentState
 from ..carousel.codec import ADD0, COMMIT, DRAW, KNOCK, PASS, chosen_text
 from ..carousel.rules import CarouselRules
 from ..carousel.table import parse_hand
+
+if TYPE_CHECKING:
+    from ..runs.seeding import SeedLike
 
 __all__ = ["new_carousel_game", "carousel_turn_prompt", "carousel_apply_reply",
            "CAROUSEL_INSTRUCTIONS"]
@@ -45,7 +50,8 @@ _WORDS = {"draw": DRAW, "pass": PASS, "knock": KNOCK, "commit": COMMIT}
 
 
 def new_carousel_game(rules: CarouselRules | None = None, players: int | None = None,
-                      seed=None, round_only: bool = False, **rule_fields) -> CarouselAgentState:
+                      seed: SeedLike = None, round_only: bool = False,
+                      **rule_fields: Any) -> CarouselAgentState:
     """A new Carousel game for the JSON door (``rules``, or CarouselRules fields)."""
     if rules is None:
         base = CarouselRules.for_players(4 if players is None else players)
@@ -55,7 +61,7 @@ def new_carousel_game(rules: CarouselRules | None = None, players: int | None = 
     return CarouselAgentState.new(rules, players=players, seed=seed, round_only=round_only)
 
 
-def _check(state) -> CarouselAgentState:
+def _check(state: object) -> CarouselAgentState:
     if not isinstance(state, CarouselAgentState):
         raise TypeError(f"state must be a CarouselAgentState (rummy51.envs.llm."
                         f"new_carousel_game), got {type(state).__name__}")
@@ -64,7 +70,7 @@ def _check(state) -> CarouselAgentState:
     return state
 
 
-def carousel_turn_prompt(state: CarouselAgentState) -> dict:
+def carousel_turn_prompt(state: CarouselAgentState) -> dict[str, Any]:
     """The turn of the player on turn as plain JSON data (see the module docstring)."""
     s = _check(state)
     g = s.game
@@ -86,7 +92,7 @@ def carousel_turn_prompt(state: CarouselAgentState) -> dict:
             "legal_actions": legal, "meld_plays_possible": bool(may_meld or s.chosen)}
 
 
-def carousel_apply_reply(state: CarouselAgentState, reply) -> list[int]:
+def carousel_apply_reply(state: CarouselAgentState, reply: object) -> list[int]:
     """Make the move the answer ``reply`` names and return the ids applied (see the module
     docstring). Nothing changes when the answer is not a legal move."""
     s = _check(state)

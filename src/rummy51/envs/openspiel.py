@@ -25,7 +25,8 @@ IS-MCTS against greedy bots.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +37,7 @@ pyspiel: Any = need("pyspiel", "openspiel")
 _mcts: Any = need("open_spiel.python.algorithms.mcts", "openspiel")
 
 from ..r51.agent import AgentState, max_game_length, utility_bounds  # noqa: E402
+from ..r51.bots import Bot  # noqa: E402
 from ..r51.chance import seed_from  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
 from ..r51.infostate import infostate_layout_for  # noqa: E402
@@ -43,6 +45,10 @@ from ..r51.melds import card_value  # noqa: E402
 from ..r51.observation import layout_for  # noqa: E402
 from ..rules import RuleSet  # noqa: E402
 from ..solver import best_opening  # noqa: E402
+
+if TYPE_CHECKING:
+    from ..r51.chance import RngLike
+    from ..runs.seeding import SeedLike
 
 __all__ = ["Rummy51Game", "Rummy51State", "Rummy51Observer", "EngineBot", "PointsEvaluator",
            "resampler", "GAME_NAME", "PARAMETERS", "rules_of"]
@@ -74,7 +80,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def rules_of(params: dict) -> RuleSet:
+def rules_of(params: Mapping[str, Any]) -> RuleSet:
     """The RuleSet of a parameter dict (unknown names refused in one line)."""
     unknown = sorted(set(params) - set(PARAMETERS))
     if unknown:
@@ -83,10 +89,10 @@ def rules_of(params: dict) -> RuleSet:
     return RuleSet(**{k: params[k] for k in _RULE_FIELDS if k in params})
 
 
-class Rummy51Game(pyspiel.Game):
+class Rummy51Game(pyspiel.Game):  # pyspiel is untyped here (Any, above): our side is annotated
     """Rummy 51 as an OpenSpiel game (see the module docstring)."""
 
-    def __init__(self, params=None) -> None:
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         full = dict(PARAMETERS)
         full.update(params or {})
         self.rules = rules_of(full)
@@ -109,36 +115,37 @@ class Rummy51Game(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, full)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> Rummy51State:
         return Rummy51State(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None,  # a pyspiel.IIGObservationType
+                         params: Mapping[str, Any] | None = None) -> Rummy51Observer:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         return Rummy51Observer(
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self)
 
 
-class Rummy51State(pyspiel.State):
+class Rummy51State(pyspiel.State):  # pyspiel is untyped here (Any, above): our side is annotated
     """A deal in OpenSpiel's terms; ``agent`` is the ``AgentState`` underneath."""
 
     def __init__(self, game: Rummy51Game) -> None:
         super().__init__(game)
         self.agent = game._initial.clone()
 
-    def current_player(self):
+    def current_player(self) -> int:
         return self.agent.current_player()
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         return list(self.agent.legal_actions())
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.agent.chance_outcomes()
 
-    def _apply_action(self, action) -> None:
+    def _apply_action(self, action: int) -> None:
         self.agent.apply_action(action)
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         a = self.agent
         if player == pyspiel.PlayerId.CHANCE:
             return f"{'deal' if a.game is None else 'stock'} {int(action)}"
@@ -149,13 +156,13 @@ class Rummy51State(pyspiel.State):
             pass
         return a.codec.describe(action)
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.agent.is_terminal()
 
-    def returns(self):
+    def returns(self) -> list[float]:
         return self.agent.returns()
 
-    def resample_from_infostate(self, player_id, probability_sampler):
+    def resample_from_infostate(self, player_id: int, probability_sampler: RngLike) -> Rummy51State:
         """A state ``player_id`` cannot tell from this one, the hidden cards dealt again
         (``probability_sampler``: OpenSpiel's sampler, a seed, or a numpy Generator)."""
         new = self.clone()
@@ -167,14 +174,14 @@ class Rummy51State(pyspiel.State):
         return str(self.agent)
 
 
-def resampler(seed=None):
+def resampler(seed: SeedLike = None) -> Callable[[Rummy51State, int], Rummy51State]:
     """A resampler for ``ISMCTSBot.set_resampler``: the worlds come from a numpy Generator
     seeded with ``seed``, so a search replays. (OpenSpiel's IS-MCTS otherwise passes a
     fresh ``UniformProbabilitySampler``, which the OS seeds: its searches differ from run
     to run.)"""
     rng = np.random.default_rng(seed)
 
-    def resample(state, player):
+    def resample(state: Rummy51State, player: int) -> Rummy51State:
         return state.resample_from_infostate(player, rng)
 
     return resample
@@ -185,7 +192,7 @@ class Rummy51Observer:
     the information-state tensor and string; ``rummy51.r51.observation`` and
     ``rummy51.r51.infostate`` define them."""
 
-    def __init__(self, iig_obs_type, game: Rummy51Game) -> None:
+    def __init__(self, iig_obs_type: Any, game: Rummy51Game) -> None:  # a pyspiel.IIGObservationType
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER \
                 or not iig_obs_type.public_info:
             raise ValueError("python_rummy51 observes a single player's private and public "
@@ -201,33 +208,33 @@ class Rummy51Observer:
             o = layout.offsets[name]
             self.dict[name] = self.tensor[o:o + size]
 
-    def set_from(self, state, player) -> None:
+    def set_from(self, state: Rummy51State, player: int) -> None:
         if self.perfect_recall:
             state.agent.information_state_tensor(player, out=self.tensor)
         else:
             state.agent.observation(player, out=self.tensor)
 
-    def string_from(self, state, player):
+    def string_from(self, state: Rummy51State, player: int) -> str:
         if self.perfect_recall:
             return state.agent.information_state_string(player)
         return state.agent.observation_string(player)
 
 
-class EngineBot(pyspiel.Bot):
+class EngineBot(pyspiel.Bot):  # pyspiel is untyped here (Any, above): our side is annotated
     """One of rummy51's bots (``GreedyBot()``, ``TacticianBot()``...) as an OpenSpiel bot:
     it asks the bot for a move on its view and plays that move's integer actions (an
     opening is its melds staged, then open), one per ``step``."""
 
-    def __init__(self, bot, player_id: int) -> None:
+    def __init__(self, bot: Bot, player_id: int) -> None:
         pyspiel.Bot.__init__(self)
         self.bot = bot
         self.player_id = int(player_id)
         self._queue: list[int] = []
 
-    def restart_at(self, state) -> None:
+    def restart_at(self, state: Rummy51State) -> None:
         self._queue = []
 
-    def step(self, state):
+    def step(self, state: Rummy51State | AgentState) -> int:
         a = state.agent if isinstance(state, Rummy51State) else state
         legal = a.legal_actions()
         if self._queue and self._queue[0] in legal:
@@ -238,7 +245,7 @@ class EngineBot(pyspiel.Bot):
         return ids[0]
 
 
-class PointsEvaluator(_mcts.Evaluator):
+class PointsEvaluator(_mcts.Evaluator):  # open_spiel is untyped here (Any, above)
     """A quick leaf value for MCTS and IS-MCTS, without rollouts (a random Rummy 51 deal
     runs for hundreds of moves): minus the points each player would pay if another went
     out now (docs/rules.md 6): an opened player the cards left in hand, one who has not
@@ -246,7 +253,7 @@ class PointsEvaluator(_mcts.Evaluator):
     to the threshold), so that getting close to opening counts. At the end, the returns.
     A simple heuristic, not tuned: docs/agents.md gives its results against greedy bots."""
 
-    def evaluate(self, state):
+    def evaluate(self, state: Rummy51State | AgentState) -> np.ndarray:
         a = state.agent if isinstance(state, Rummy51State) else state
         if a.is_terminal():
             return np.array(a.returns())
@@ -264,7 +271,7 @@ class PointsEvaluator(_mcts.Evaluator):
                 out.append(-float(r.score_unopened) + 0.5 * min(v, r.threshold))
         return np.array(out)
 
-    def prior(self, state):
+    def prior(self, state: Rummy51State) -> list[tuple[int, float]]:
         if state.is_chance_node():
             return state.chance_outcomes()
         legal = state.legal_actions(state.current_player())

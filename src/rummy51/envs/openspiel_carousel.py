@@ -19,7 +19,8 @@ deck and one joker for two players, two and two otherwise).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +37,9 @@ from ..carousel.chance import (  # noqa: E402
 from ..carousel.codec import NUM_ACTIONS  # noqa: E402
 from ..carousel.rules import CarouselRules  # noqa: E402
 from ..r51.chance import seed_from  # noqa: E402
+
+if TYPE_CHECKING:
+    from ..r51.chance import RngLike
 
 __all__ = ["CarouselGame", "CarouselState", "CarouselObserver", "GAME_NAME", "PARAMETERS"]
 
@@ -67,7 +71,7 @@ _GAME_TYPE = pyspiel.GameType(
 )
 
 
-def _rules(params: dict) -> CarouselRules:
+def _rules(params: Mapping[str, Any]) -> CarouselRules:
     unknown = sorted(set(params) - set(PARAMETERS) - {"max_jokers_per_meld"})
     if unknown:
         raise ValueError(f"unknown {GAME_NAME} parameter(s): {', '.join(unknown)} (the parameters "
@@ -78,10 +82,10 @@ def _rules(params: dict) -> CarouselRules:
     return dataclasses.replace(base, **given) if given else base
 
 
-class CarouselGame(pyspiel.Game):
+class CarouselGame(pyspiel.Game):  # pyspiel is untyped here (Any, above): our side is annotated
     """Carousel as an OpenSpiel game (see the module docstring)."""
 
-    def __init__(self, params=None) -> None:
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
         params = dict(params or {})
         self.rules = _rules(params)
         full = dict(PARAMETERS)
@@ -111,36 +115,37 @@ class CarouselGame(pyspiel.Game):
         )
         super().__init__(_GAME_TYPE, info, full)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> CarouselState:
         return CarouselState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None,  # a pyspiel.IIGObservationType
+                         params: Mapping[str, Any] | None = None) -> CarouselObserver:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         return CarouselObserver(
             iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self)
 
 
-class CarouselState(pyspiel.State):
+class CarouselState(pyspiel.State):  # pyspiel is untyped here (Any, above): our side is annotated
     """A Carousel game in OpenSpiel's terms; ``agent`` is the ``CarouselChanceState``."""
 
     def __init__(self, game: CarouselGame) -> None:
         super().__init__(game)
         self.agent = game._initial.clone()
 
-    def current_player(self):
+    def current_player(self) -> int:
         return self.agent.current_player()
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         return list(self.agent.legal_actions())
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.agent.chance_outcomes()
 
-    def _apply_action(self, action) -> None:
+    def _apply_action(self, action: int) -> None:
         self.agent.apply_action(action)
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance {int(action)}"
         try:
@@ -148,13 +153,13 @@ class CarouselState(pyspiel.State):
         except ValueError:
             return f"action {int(action)}"
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.agent.is_terminal()
 
-    def returns(self):
+    def returns(self) -> list[float]:
         return self.agent.returns()
 
-    def resample_from_infostate(self, player_id, probability_sampler):
+    def resample_from_infostate(self, player_id: int, probability_sampler: RngLike) -> CarouselState:
         new = self.clone()
         new.agent = self.agent.resample_from_infostate(int(player_id),
                                                        seed_from(probability_sampler))
@@ -171,7 +176,7 @@ class CarouselObserver:
     """The observation tensor and string, or (``perfect_recall``) the information-state
     tensor and string (``rummy51.carousel.agent`` and ``rummy51.carousel.chance``)."""
 
-    def __init__(self, iig_obs_type, game: CarouselGame) -> None:
+    def __init__(self, iig_obs_type: Any, game: CarouselGame) -> None:  # a pyspiel.IIGObservationType
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER \
                 or not iig_obs_type.public_info:
             raise ValueError("python_carousel observes a single player's private and public "
@@ -180,17 +185,17 @@ class CarouselObserver:
         layout: Any = (carousel_info_layout_for if self.perfect_recall
                        else carousel_layout_for)(game.rules)
         self.tensor = np.zeros(layout.size, np.float32)
-        self.dict = {}
+        self.dict: dict[str, np.ndarray] = {}
         for name, size in layout.pieces:
             o = layout.offsets[name]
             self.dict[name] = self.tensor[o:o + size]
 
-    def set_from(self, state, player) -> None:
+    def set_from(self, state: CarouselState, player: int) -> None:
         a = state.agent
         self.tensor[:] = (a.information_state_tensor(player) if self.perfect_recall
                           else a.observation(player))
 
-    def string_from(self, state, player):
+    def string_from(self, state: CarouselState, player: int) -> str:
         a = state.agent
         if self.perfect_recall:
             return a.information_state_string(player)

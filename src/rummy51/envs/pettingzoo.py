@@ -51,19 +51,19 @@ from ..rules import RuleSet  # noqa: E402
 __all__ = ["env", "raw_env", "Rummy51Env", "carousel_env", "CarouselEnv"]
 
 
-def env(**kwargs) -> Rummy51Env:
+def env(**kwargs: Any) -> Rummy51Env:
     """A Rummy 51 AEC environment (see the module docstring)."""
     return Rummy51Env(**kwargs)
 
 
-class Rummy51Env(_pz.AECEnv):
+class Rummy51Env(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our side is annotated
     """One deal of Rummy 51 as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "rummy51_v0",
                 "is_parallelizable": False}
 
     def __init__(self, players: int = 4, first: int = 0, render_mode: str | None = None,
-                 **rules) -> None:
+                 **rules: Any) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
@@ -86,14 +86,14 @@ class Rummy51Env(_pz.AECEnv):
         self._seeds = np.random.default_rng()
         self.state: AgentState | None = None
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> Any:  # a gymnasium Dict space
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> Any:  # a gymnasium Discrete space
         return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ the AEC loop
-    def reset(self, seed=None, options=None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             deal_seed = seed
@@ -104,23 +104,22 @@ class Rummy51Env(_pz.AECEnv):
             first = options["first"]
         self.state = AgentState.new(self.rules, self.players, seed=deal_seed, first=first)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.rewards: dict[str, float] = {a: 0 for a in self.agents}
+        self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
-    def _seat(self, agent) -> int:
+    def _seat(self, agent: str) -> int:
         try:
             return self.possible_agents.index(agent)
         except ValueError:
             raise ValueError(f"{agent!r} is not an agent: {', '.join(self.possible_agents)}") from None
 
-    def observe(self, agent):
-        self._need_reset()
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        s = self._need_reset()
         p = self._seat(agent)
-        s = self.state
         obs = s.observation(p)
         if s.current_player() == p:
             mask = s.legal_actions_mask()
@@ -128,16 +127,16 @@ class Rummy51Env(_pz.AECEnv):
             mask = np.zeros(self.codec.size, np.int8)
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action):
-        self._need_reset()
+    def step(self, action: int) -> None:
+        s = self._need_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        s = self.state
         s.apply_action(action)  # a one-line ValueError / TypeError if bad; nothing changes
         self._cumulative_rewards[agent] = 0
         if s.is_terminal():
             g = s.game
+            assert g is not None and g.result is not None  # the deal is over
             capped = g.result.how == "capped"
             for a, r in zip(self.possible_agents, s.returns(), strict=True):
                 self.rewards[a] = r
@@ -152,16 +151,16 @@ class Rummy51Env(_pz.AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _need_reset(self) -> None:
+    def _need_reset(self) -> AgentState:
         if self.state is None:
             raise ValueError("call reset() before observe() or step()")
+        return self.state
 
     # ------------------------------------------------------------------ display
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        self._need_reset()
-        s = self.state
+        s = self._need_reset()
         p = s.current_player()
         text = s.observation_string(p if p >= 0 else 0)
         if self.render_mode == "human":
@@ -177,12 +176,12 @@ raw_env = Rummy51Env
 
 
 # --------------------------------------------------------------------------- Carousel
-def carousel_env(**kwargs) -> CarouselEnv:
+def carousel_env(**kwargs: Any) -> CarouselEnv:
     """A Carousel AEC environment (see the module docstring)."""
     return CarouselEnv(**kwargs)
 
 
-class CarouselEnv(_pz.AECEnv):
+class CarouselEnv(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our side is annotated
     """A game (or a round) of Carousel as a PettingZoo AEC environment."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "carousel_v0",
@@ -190,7 +189,7 @@ class CarouselEnv(_pz.AECEnv):
 
     def __init__(self, players: int | None = None, round_only: bool = False,
                  render_mode: str | None = None, rules: CarouselRules | None = None,
-                 **fields) -> None:
+                 **fields: Any) -> None:
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
@@ -218,13 +217,13 @@ class CarouselEnv(_pz.AECEnv):
         self._seeds = np.random.default_rng()
         self.state: CarouselAgentState | None = None
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> Any:  # a gymnasium Dict space
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> Any:  # a gymnasium Discrete space
         return self.action_spaces[agent]
 
-    def reset(self, seed=None, options=None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             game_seed = seed
@@ -232,27 +231,27 @@ class CarouselEnv(_pz.AECEnv):
             game_seed = int(self._seeds.integers(2**63))
         self.state = CarouselAgentState.new(self.rules, seed=game_seed, round_only=self.round_only)
         self.agents = self.possible_agents[:]
-        self.rewards = {a: 0 for a in self.agents}
-        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.rewards: dict[str, float] = {a: 0 for a in self.agents}
+        self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
-    def _seat(self, agent) -> int:
+    def _seat(self, agent: str) -> int:
         try:
             return self.possible_agents.index(agent)
         except ValueError:
             raise ValueError(f"{agent!r} is not an agent: {', '.join(self.possible_agents)}") from None
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         s = self._need_reset()
         p = self._seat(agent)
         mask = (s.legal_actions_mask() if s.current_player() == p
                 else np.zeros(CAROUSEL_ACTIONS, np.int8))
         return {"observation": s.observation(p), "action_mask": mask}
 
-    def step(self, action):
+    def step(self, action: int) -> None:
         s = self._need_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -278,7 +277,7 @@ class CarouselEnv(_pz.AECEnv):
             raise ValueError("call reset() before observe() or step()")
         return self.state
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         s = self._need_reset()

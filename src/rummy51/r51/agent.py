@@ -22,16 +22,19 @@ The OpenSpiel game, the PettingZoo environment and the JSON door for language mo
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..cards import card_text
 from ..rules import RuleSet
-from .actions import IllegalMove, Phase
-from .codec import CANCEL, DRAW_STOCK, MELD0, OPEN, ActionCodec, codec_for
+from .actions import Action, IllegalMove, Phase
+from .codec import CANCEL, DRAW_STOCK, MELD0, OPEN, ActionCodec, Cancel, Stage, codec_for
 from .engine import GameState, PlayerView
 from .notation import action_text
+
+if TYPE_CHECKING:
+    from .chance import RngLike
 
 __all__ = ["AgentState", "CHANCE", "TERMINAL", "max_game_length", "utility_bounds"]
 
@@ -72,7 +75,7 @@ def _deck_counts(rules: RuleSet) -> tuple[int, ...]:
     return tuple([rules.decks] * 52 + [rules.jokers])
 
 
-def _check_seats(rules: RuleSet, players, first) -> tuple[int, int]:
+def _check_seats(rules: RuleSet, players: object, first: object) -> tuple[int, int]:
     """``(players, first)`` as ints, checked as ``GameState.new`` checks them (without
     dealing: OpenSpiel makes a new initial state for every clone)."""
     if isinstance(players, (bool, np.bool_)) or not isinstance(players, (int, np.integer)) \
@@ -120,8 +123,8 @@ class AgentState:
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, rules: RuleSet | None = None, players: int = 4, seed=None, first: int = 0,
-            chance: bool = False, deck=None) -> AgentState:
+    def new(cls, rules: RuleSet | None = None, players: int = 4, seed: Any = None, first: int = 0,
+            chance: bool = False, deck: Any = None) -> AgentState:
         """A new deal: shuffled from ``seed`` (or dealt from ``deck``, top first), or with
         ``chance=True`` a state whose deal comes from chance outcomes."""
         rules = RuleSet() if rules is None else rules
@@ -179,10 +182,10 @@ class AgentState:
         s.__dict__ = d
         return s
 
-    def __deepcopy__(self, memo) -> AgentState:
+    def __deepcopy__(self, memo: dict[int, Any]) -> AgentState:
         return self.clone()
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         d = dict(self.__dict__)
         d.pop("codec", None)  # rebuilt from the rules (the meld table is large)
         d["_legal"] = None
@@ -190,7 +193,7 @@ class AgentState:
         d["_memo"] = {}
         return d
 
-    def __setstate__(self, d: dict) -> None:
+    def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
         self.codec = codec_for(self.rules)
 
@@ -227,6 +230,7 @@ class AgentState:
             if self.current_player() < 0:
                 self._legal = []
             else:
+                assert self.game is not None  # a player is on turn, so the deal is dealt
                 self._legal = self.codec.legal_actions(self.game, self.staged, not self._cancelled)
         return self._legal
 
@@ -251,17 +255,17 @@ class AgentState:
         total = sum(counts)
         return [(c, n / total) for c, n in enumerate(counts) if n]
 
-    def decode(self, action: int):
+    def decode(self, action: int) -> Action | Stage | Cancel:
         """The move id ``action`` stands for now (an engine action, ``Stage`` or ``Cancel``)."""
         g = self._need_game("decode an action")
         return self.codec.decode(action, g, self.staged)
 
-    def encode(self, action) -> int:
+    def encode(self, action: Action | Stage | Cancel) -> int:
         """The id of a move (an engine action, ``Stage`` or ``Cancel``) now."""
         g = self._need_game("encode an action")
         return self.codec.encode(action, g, self.staged)
 
-    def encode_sequence(self, action) -> list[int]:
+    def encode_sequence(self, action: Action | Stage | Cancel) -> list[int]:
         """The ids that make an engine move now (an opening: its melds staged, then open)."""
         g = self._need_game("encode an action")
         return self.codec.encode_sequence(action, g, self.staged)
@@ -320,13 +324,15 @@ class AgentState:
                 return f"{text}: a card must stay in the hand for the discard"
             return (f"{text}: no legal opening holds the staged melds and this one (an opening "
                     f"is worth at least {self.rules.threshold})")
+        # staging ids (a meld before opening, cancel) were explained above
+        assert not isinstance(move, (Stage, Cancel))
         try:
             g.verify(move)
         except (IllegalMove, ValueError) as e:
             return f"{text}: {e}"
         return f"{text}: not a legal move here"
 
-    def apply_action(self, action) -> None:
+    def apply_action(self, action: int) -> None:
         """Make move ``action`` (an id), or at a chance node the card code of the outcome.
         An illegal or malformed id raises a one-line ``ValueError`` (``IllegalMove``) or
         ``TypeError``, and the state is unchanged."""
@@ -354,10 +360,12 @@ class AgentState:
             self._private += ((len(g.history), g.current, a),)
             self.staged = self.staged + (a,)
         else:
-            g.apply(self.codec.decode(a, g, self.staged))
+            move = self.codec.decode(a, g, self.staged)
+            assert not isinstance(move, (Stage, Cancel))  # staging ids are handled above
+            g.apply(move)
         self._moved()
 
-    def _apply_chance(self, action) -> None:
+    def _apply_chance(self, action: object) -> None:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(f"a chance outcome is a card code 0..52, got {type(action).__name__} "
                             f"{action!r:.40}")
@@ -466,7 +474,7 @@ class AgentState:
             text = self._memo[key] = observation_string(self, player)
         return text
 
-    def resample_from_infostate(self, player: int, rng=None) -> AgentState:
+    def resample_from_infostate(self, player: int, rng: RngLike = None) -> AgentState:
         """A state that ``player`` cannot tell from this one, the cards hidden from them
         (other hands, the stock's order, the deal's order) dealt again at random, each
         consistent with every move seen: an opponent still holds the cards they took from

@@ -29,7 +29,9 @@ carries a deck order, stock draws and reshuffles that replay (``to_json`` /
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -47,6 +49,16 @@ from .actions import (
 )
 from .melds import go_out_melds, joker_meld_possible
 
+if TYPE_CHECKING:  # for the checker only (agent imports this module)
+    from typing import TypeAlias
+
+    from ..runs.seeding import SeedLike
+    from .agent import AgentState
+    from .engine import GameState
+
+    #: what ``seed_from`` takes: a seed, a Generator, or a callable returning floats in [0, 1)
+    RngLike: TypeAlias = SeedLike | Callable[[], float]
+
 __all__ = ["resample", "seed_from"]
 
 _TRIES = 20
@@ -57,7 +69,7 @@ class _Infeasible(Exception):
     pass
 
 
-def seed_from(rng) -> np.random.Generator:
+def seed_from(rng: RngLike) -> np.random.Generator:
     """A numpy Generator from a seed, a Generator, or a callable returning floats in [0, 1)
     (OpenSpiel's ``UniformProbabilitySampler``)."""
     if isinstance(rng, np.random.Generator):
@@ -74,7 +86,7 @@ def seed_from(rng) -> np.random.Generator:
                       f"sampler, got {rng!r:.40}") from None
 
 
-def resample(state, player: int, rng=None):
+def resample(state: AgentState, player: int, rng: RngLike = None) -> AgentState:
     """A copy of ``state`` (an ``AgentState``) with the cards hidden from ``player`` dealt
     again consistently (see the module docstring)."""
     from .observation import player_index
@@ -94,7 +106,7 @@ def resample(state, player: int, rng=None):
                        "(please report the deal)")  # pragma: no cover - not seen in the soaks
 
 
-def _resample_dealing(state, p: int, rng: np.random.Generator):
+def _resample_dealing(state: AgentState, p: int, rng: np.random.Generator) -> AgentState:
     from .observation import dealt_to
 
     s = state.clone()
@@ -132,12 +144,13 @@ class _Slot:
         self.value: int | None = None
 
 
-def _resample(state, p: int, rng: np.random.Generator):
+def _resample(state: AgentState, p: int, rng: np.random.Generator) -> AgentState:
     g = state.game
+    assert g is not None  # resample deals the hidden cards of a dealt deal here
     rules = state.rules
     n = state.n_players
     hist = g.history
-    deck = hist[0].cards
+    deck = cast(ChanceRecord, hist[0]).cards  # the deal
     hs = rules.hand_size
     starts = []
     pos = 0
@@ -177,7 +190,7 @@ def _resample(state, p: int, rng: np.random.Generator):
             demands.append((q, c, len(slots[q])))
 
     for i in range(1, len(hist)):
-        r = hist[i]
+        r: Any = hist[i]  # a Record, dispatched on its exact type (which mypy does not narrow)
         t = type(r)
         if t is ChanceRecord:
             if r.kind == "reshuffle":
@@ -251,8 +264,8 @@ def _resample(state, p: int, rng: np.random.Generator):
                 s.value = c
             if k == last:
                 stock_cards = order[len(unfilled[k]):]
-        if not check or _turn_fits(g, sorted(list(concrete[q].elements())
-                                             + [x.value for x in slots[q]])):
+        now: list[Any] = [x.value for x in slots[q]]  # every slot is filled now: ints
+        if not check or _turn_fits(g, sorted(list(concrete[q].elements()) + now)):
             break
     else:
         raise _Infeasible
@@ -264,7 +277,7 @@ def _resample(state, p: int, rng: np.random.Generator):
             for j, s in enumerate(initial[q]):
                 new_deck[a + j] = s.value
 
-    def values(seq):
+    def values(seq: Sequence[int | _Slot]) -> list[int | None]:
         return [x.value if isinstance(x, _Slot) else x for x in seq]
 
     stock_part = values(seqs[0]) + (stock_cards if last == 0 else [])
@@ -272,15 +285,16 @@ def _resample(state, p: int, rng: np.random.Generator):
     if len(stock_part) != end - n_hands:  # pragma: no cover - a bug
         raise RuntimeError("resampling changed the length of the deal's stock")
     new_deck[n_hands:end] = stock_part
-    s = state.clone()
-    ng = s.game
+    ns = state.clone()
+    ng = ns.game
+    assert ng is not None
     ng.deck = tuple(new_deck)
     nh = ng.history
-    nh[0] = replace(hist[0], cards=ng.deck)
+    nh[0] = replace(cast(ChanceRecord, hist[0]), cards=ng.deck)
     k = 0
     for i in range(1, len(hist)):
         r = hist[i]
-        if type(r) is ChanceRecord and r.kind == "reshuffle":
+        if isinstance(r, ChanceRecord) and r.kind == "reshuffle":
             k += 1
             nh[i] = replace(r, cards=tuple(values(seqs[k]) + (stock_cards if k == last else [])))
         elif i in draws:
@@ -288,8 +302,8 @@ def _resample(state, p: int, rng: np.random.Generator):
     for q in range(n):
         if q != p:
             # every slot left is filled (value not None): the pools above hold a card for each
-            ng.hands[q] = sorted(list(concrete[q].elements())
-                                 + [x.value for x in slots[q]])  # type: ignore[type-var]
+            filled: list[Any] = [x.value for x in slots[q]]  # ints (a None would be a bug)
+            ng.hands[q] = sorted(list(concrete[q].elements()) + filled)
             if len(ng.hands[q]) != len(g.hands[q]):  # pragma: no cover - a bug
                 raise RuntimeError(f"resampling changed the size of hand {q}")
     # the engine's private fields: the stock (top last) and the RNG (the real seed, or the
@@ -306,23 +320,23 @@ def _resample(state, p: int, rng: np.random.Generator):
                 and hist[last_draw].turn == g.turn:
             ng.turn_info = replace(ti, drawn=draws[last_draw].value)
     if g.current != p:  # another player's staging is hidden from p: start it afresh
-        s.staged = ()
-        s._cancelled = False
-    s._private = tuple(ev for ev in state._private if ev[1] == p)
+        ns.staged = ()
+        ns._cancelled = False
+    ns._private = tuple(ev for ev in state._private if ev[1] == p)
     # what p knows is the same by construction: p's information state and the public
     # known cards stay cached (the count of p's staging moves in it now indexes p's
     # alone); the rest was about hands dealt again
-    s._cache = {}
-    s._memo = {}
+    ns._cache = {}
+    ns._memo = {}
     if "known" in state._cache:
-        s._cache["known"] = state._cache["known"]
+        ns._cache["known"] = state._cache["known"]
     info = state._cache.get(("info", p))
     if info is not None:
         done, pdone, text = info
-        s._cache[("info", p)] = (done, sum(1 for ev in state._private[:pdone] if ev[1] == p),
+        ns._cache[("info", p)] = (done, sum(1 for ev in state._private[:pdone] if ev[1] == p),
                                  text)
-    s._legal = None if g.current != p else state._legal
-    return s
+    ns._legal = None if g.current != p else state._legal
+    return ns
 
 
 def _match(demands: list, slots: list, remaining: list, rng: np.random.Generator) -> set:
@@ -377,12 +391,12 @@ def _match(demands: list, slots: list, remaining: list, rng: np.random.Generator
     return used
 
 
-def _turn_constrained(g) -> bool:
+def _turn_constrained(g: GameState) -> bool:
     ti = g.turn_info
     return bool((ti.must_open and not g.opened[g.current]) or ti.bottom or ti.freed_joker)
 
 
-def _turn_fits(g, hand: list[int]) -> bool:
+def _turn_fits(g: GameState, hand: list[int]) -> bool:
     """Whether the hand of the player on turn could have made this turn's moves so far."""
     ti = g.turn_info
     rules = g.rules

@@ -57,10 +57,11 @@ at least 3 cards. ``sub``:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -73,6 +74,7 @@ from .actions import (
     BOTTOM,
     DISCARD,
     STOCK,
+    Action,
     Discard,
     Draw,
     IllegalMove,
@@ -97,6 +99,13 @@ from .melds import (
     swap_targets,
     top_position,
 )
+
+if TYPE_CHECKING:  # engine is the caller's; the codec reads whichever it is given
+    from typing import TypeAlias
+
+    from .engine import GameState, PlayerView
+
+    Moves: TypeAlias = GameState | PlayerView
 
 __all__ = [
     "ActionCodec",
@@ -188,7 +197,7 @@ class CodecMeld:
         return TableMeld(self.kind, self.cards, self.represents).text()
 
 
-def _run_entries(rules: RuleSet):
+def _run_entries(rules: RuleSet) -> Iterator[tuple[str, tuple[int, ...], tuple[int, ...], tuple[Any, ...]]]:
     top = top_position(rules)
     mj = rules.max_jokers_per_meld
     for suit in range(4):
@@ -202,7 +211,7 @@ def _run_entries(rules: RuleSet):
                         yield RUN, cards, reps, (suit, a, b, tuple(a + i for i in js))
 
 
-def _set_entries(rules: RuleSet):
+def _set_entries(rules: RuleSet) -> Iterator[tuple[str, tuple[int, ...], tuple[int, ...], tuple[Any, ...]]]:
     mj = rules.max_jokers_per_meld
     for rank in range(13):
         for size in (3, 4):
@@ -216,7 +225,8 @@ def _set_entries(rules: RuleSet):
 
 
 @lru_cache(maxsize=32)
-def _meld_table(rules: RuleSet, validate: bool = False):
+def _meld_table(rules: RuleSet, validate: bool = False) -> tuple[
+        tuple[CodecMeld, ...], dict[Any, int], dict[Any, int], dict[Any, int]]:
     """(melds, run index, set index, index by table meld) of the meld table for ``rules``
     (cached). Each meld is one the engine builds from its cards and stand-ins; that is
     checked with ``make_meld`` for the runs of 13 and 14 cards (the only ones whose ace
@@ -224,9 +234,9 @@ def _meld_table(rules: RuleSet, validate: bool = False):
     more, the high one on a tie, so the other cannot be laid and is left out) and, with
     ``validate`` (tests), for every meld."""
     melds: list[CodecMeld] = []
-    run_index: dict = {}
-    set_index: dict = {}
-    table_key: dict = {}
+    run_index: dict[Any, int] = {}
+    set_index: dict[Any, int] = {}
+    table_key: dict[Any, int] = {}
     for kind, cards, reps, key in list(_run_entries(rules)) + list(_set_entries(rules)):
         nj = cards.count(JOKER)
         # the jokers' stand-ins are named for the engine (a set's too: with two jokers
@@ -274,7 +284,7 @@ class ActionCodec:
                 f"{self.n_melds} melds, {self.n_slots} table slots x {SLOT_ACTIONS}>")
 
     # ------------------------------------------------------------------ ids
-    def check_id(self, action) -> int:
+    def check_id(self, action: object) -> int:
         """``action`` as a plain int, or a one-line TypeError / ValueError."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(f"an action id is a whole number 0..{self.size - 1}, got "
@@ -297,7 +307,7 @@ class ActionCodec:
         sub = (a - self.slot0) % SLOT_ACTIONS
         return "swap" if sub in (RUN_SWAP_1, RUN_SWAP_2) or sub >= SET_SWAP0 else "lay_off"
 
-    def describe(self, action) -> str:
+    def describe(self, action: int) -> str:
         """What an id does, without a position (``decode`` gives the move itself)."""
         a = self.check_id(action)
         if a < DISCARD0:
@@ -320,7 +330,7 @@ class ActionCodec:
             raise ValueError(f"action {a} is not a meld id ({MELD0}..{self.slot0 - 1})")
         return self.melds[a - MELD0]
 
-    def meld_id(self, meld) -> int:
+    def meld_id(self, meld: TableMeld | CodecMeld | Stage | Any) -> int:
         """The id of a meld: a ``TableMeld``, a ``CodecMeld``, a ``Stage`` or cards (with the
         stand-ins of their jokers, as ``LayDown`` takes them)."""
         if isinstance(meld, CodecMeld):
@@ -329,6 +339,7 @@ class ActionCodec:
             meld = self._table_meld(meld.cards, meld.stand_ins)
         elif not isinstance(meld, TableMeld):
             meld = self._table_meld(to_codes(meld), None)
+        key: tuple[Any, ...]
         if meld.kind == RUN:
             key = (RUN, tuple(meld.cards), tuple(meld.represents))
         else:
@@ -339,7 +350,7 @@ class ActionCodec:
             raise IllegalMove("3", f"{meld.text()!r} is no meld of this rule set's meld "
                                    "table") from None
 
-    def _table_meld(self, cards, stand_ins) -> TableMeld:
+    def _table_meld(self, cards: Iterable[int], stand_ins: tuple[int, ...] | None) -> TableMeld:
         try:
             return make_meld(tuple(cards), self.rules, stand_ins=stand_ins)
         except MeldError as e:
@@ -351,7 +362,7 @@ class ActionCodec:
         return self.slot0 + SLOT_ACTIONS * slot + sub
 
     # ------------------------------------------------------------------ decode
-    def decode(self, action, moves, staged: Sequence[int] = ()):
+    def decode(self, action: int, moves: Moves, staged: Sequence[int] = ()) -> Action | Stage | Cancel:
         """The move id ``action`` stands for now: an engine action, ``Stage`` or ``Cancel``.
 
         ``moves`` is the ``GameState`` or the player's ``PlayerView``; ``staged`` the meld
@@ -413,7 +424,7 @@ class ActionCodec:
                                     f"({meld.text()}) is a set")
 
     # ------------------------------------------------------------------ encode
-    def encode(self, action, moves, staged: Sequence[int] = ()) -> int:
+    def encode(self, action: Action | Stage | Cancel, moves: Moves, staged: Sequence[int] = ()) -> int:
         """The id of ``action`` (the inverse of ``decode``). A lay-down of several melds is
         several ids: see ``encode_sequence``."""
         if isinstance(action, Draw):
@@ -472,7 +483,8 @@ class ActionCodec:
         raise TypeError(f"not an action: {action!r:.60} (Draw, LayDown, LayOff, SwapJoker, "
                         "Discard, Stage or Cancel)")
 
-    def encode_sequence(self, action, moves, staged: Sequence[int] = ()) -> list[int]:
+    def encode_sequence(self, action: Action | Stage | Cancel, moves: Moves,
+                        staged: Sequence[int] = ()) -> list[int]:
         """The ids that make the engine move ``action`` now: one id for most moves; a
         ``LayDown`` of several melds is one id a meld, and an opening is its melds staged
         then ``OPEN``."""
@@ -494,7 +506,7 @@ class ActionCodec:
             out.append(self.meld_id(self._table_meld(cards, si)))
         return out
 
-    def _slot_meld(self, meld_id: int, moves) -> TableMeld:
+    def _slot_meld(self, meld_id: int, moves: Moves) -> TableMeld:
         if meld_id >= self.n_slots:
             raise ValueError(f"meld id {meld_id} is past the table's {self.n_slots} slots")
         if meld_id >= len(moves.table):
@@ -503,7 +515,7 @@ class ActionCodec:
         return moves.table[meld_id]
 
     # ------------------------------------------------------------------ legal actions
-    def legal_actions(self, moves, staged: Sequence[int] = (), may_cancel: bool = True) -> list[int]:
+    def legal_actions(self, moves: Moves, staged: Sequence[int] = (), may_cancel: bool = True) -> list[int]:
         """Every legal move id of the player on turn, ascending (OpenSpiel's order).
 
         ``staged``: the meld ids staged for the opening this turn; ``may_cancel``: whether
@@ -617,7 +629,8 @@ class ActionCodec:
                     out.append(i)
         return out
 
-    def _stageable(self, moves, hand, counts: list[int], staged: Sequence[int]) -> list[int]:
+    def _stageable(self, moves: Moves, hand: Sequence[int], counts: list[int],
+                   staged: Sequence[int]) -> list[int]:
         """Meld ids the unopened player on turn may stage: those after which some legal
         opening still holds everything staged (docs/agents.md, "Staging")."""
         n_left = sum(counts)
@@ -681,7 +694,7 @@ class ActionCodec:
             return None
         return sum(m.value(self.rules) for m in melds)
 
-    def _finishable_after(self, hand, i: int) -> bool:
+    def _finishable_after(self, hand: Sequence[int], i: int) -> bool:
         """A bottom-card turn, opened: the rest after laying meld ``i`` can still all go
         down but one card."""
         rest = list(hand)
@@ -693,7 +706,7 @@ class ActionCodec:
             return False
         return go_out_melds(rest, self.rules) is not None
 
-    def _slot_moves(self, moves, hand, counts: list[int]) -> list[int]:
+    def _slot_moves(self, moves: Moves, hand: Sequence[int], counts: list[int]) -> list[int]:
         """Lay-offs and joker swaps of an opened player (not in a bottom-card turn)."""
         rules = self.rules
         out = []

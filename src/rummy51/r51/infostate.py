@@ -21,13 +21,18 @@ which is perfect recall. During a chance-mode deal only ``dealt`` (so far) is se
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..rules import RuleSet
-from .actions import STOCK, DiscardRecord, DrawRecord, LayDownRecord, LayOffRecord, SwapRecord
+from .actions import STOCK, ChanceRecord, DiscardRecord, DrawRecord, LayDownRecord, LayOffRecord, SwapRecord
 from .observation import dealt_to, layout_for, player_index
+
+if TYPE_CHECKING:  # agent imports this module
+    from .agent import AgentState
 
 __all__ = ["InfoStateLayout", "infostate_layout_for", "history_counts"]
 
@@ -57,7 +62,7 @@ class InfoStateLayout:
             o += size
         self.size = o
 
-    def encode(self, state, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, state: AgentState, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The information-state tensor of ``player`` in ``state`` (an ``AgentState``)."""
         n = self.players
         p = player_index(player, n)
@@ -75,7 +80,7 @@ class InfoStateLayout:
             if dealt:
                 cards(out, off["dealt"], _counts(dealt))
             return out
-        deal = g.history[0].cards
+        deal = cast(ChanceRecord, g.history[0]).cards  # the deal
         cards(out, off["dealt"], _counts(_initial_hand(state, deal, p)))
         if self.rules.bottom_card:
             out[off["bottom_dealt"] + deal[-1]] = 1.0
@@ -90,7 +95,7 @@ class InfoStateLayout:
         return out
 
 
-def _counts(cards) -> np.ndarray:
+def _counts(cards: Sequence[int] | np.ndarray) -> np.ndarray:
     return np.bincount(np.asarray(cards, dtype=np.intp), minlength=53)
 
 
@@ -100,18 +105,19 @@ def infostate_layout_for(rules: RuleSet, players: int) -> InfoStateLayout:
     return InfoStateLayout(rules, players)
 
 
-def _initial_hand(state, deck, p: int) -> list[int]:
+def _initial_hand(state: AgentState, deck: Sequence[int], p: int) -> list[int]:
     rules = state.rules
     k = (p - state.first) % state.n_players
     start = 0 if k == 0 else rules.hand_size + 1 + (k - 1) * rules.hand_size
     return list(deck[start:start + rules.hand_size + (1 if k == 0 else 0)])
 
 
-def history_counts(state) -> dict:
+def history_counts(state: AgentState) -> dict[str, Any]:
     """Per seat, the cumulative card counts of the history (see the module docstring):
     ``took``, ``discarded``, ``laid``, ``own_stock`` (53 counts each) and ``draws``
     (stock draws). Read incrementally and cached on the state like the known cards."""
     g = state.game
+    assert g is not None  # the deal is dealt
     hist = g.history
     cached = state._cache.get("hist_counts")
     if cached is not None and cached[0] == len(hist):
@@ -127,7 +133,7 @@ def history_counts(state) -> dict:
         h = {k: [[0] * 53 for _ in range(n)] for k in ("took", "discarded", "laid", "own_stock")}
         h["draws"] = [0] * n
     for i in range(start, len(hist)):
-        r = hist[i]
+        r: Any = hist[i]  # a Record, dispatched on its exact type (which mypy does not narrow)
         t = type(r)
         if t is DrawRecord:
             if r.action.source == STOCK:

@@ -33,7 +33,9 @@ have the same string exactly when the player cannot tell them apart.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -47,11 +49,18 @@ from .actions import (
     LayDownRecord,
     LayOffRecord,
     Phase,
+    Record,
     SwapRecord,
 )
 from .codec import CANCEL
 from .melds import RUN
 from .notation import action_text
+
+if TYPE_CHECKING:  # agent imports this module
+    from .agent import AgentState
+    from .codec import ActionCodec
+    from .engine import GameState
+    from .melds import TableMeld
 
 __all__ = ["ObservationLayout", "layout_for", "known_cards", "information_state_string",
            "observation_string"]
@@ -60,13 +69,13 @@ _SLOT_FIXED = 3 + 4 + 13 + 14 + 14 + 4 + 2  # a table slot's entries besides the
 _TEXT = tuple(card_text(c) for c in range(53))  # card_text without its checks (hot loops)
 
 
-def cards_str(codes) -> str:
+def cards_str(codes: Iterable[int]) -> str:
     """``cards_text`` of codes known to be valid, fast."""
     t = _TEXT
     return " ".join([t[c] for c in codes])
 
 
-def meld_str(m) -> str:
+def meld_str(m: TableMeld) -> str:
     """``TableMeld.text()``, fast."""
     t = _TEXT
     return " ".join([f"JK({t[r]})" if c == JOKER else t[c]
@@ -111,11 +120,11 @@ class ObservationLayout:
         self._copy_of = np.array([k for k in range(decks) for _ in range(52)]
                                  + list(range(rules.jokers)), np.intp)
 
-    def _cards(self, out: np.ndarray, base: int, counts) -> None:
+    def _cards(self, out: np.ndarray, base: int, counts: Sequence[int] | np.ndarray) -> None:
         """Write a card-count block at ``base`` from 53 counts."""
         out[base: base + self.card_block] = np.asarray(counts)[self._card_of] > self._copy_of
 
-    def encode(self, state, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, state: AgentState, player: int, out: np.ndarray | None = None) -> np.ndarray:
         """The observation tensor of ``player`` in ``state`` (an ``AgentState``)."""
         n = self.players
         p = player_index(player, n)
@@ -206,7 +215,7 @@ def layout_for(rules: RuleSet, players: int) -> ObservationLayout:
     return ObservationLayout(rules, players)
 
 
-def player_index(player, n: int) -> int:
+def player_index(player: object, n: int) -> int:
     if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"player must be a seat number 0..{n - 1}, got {player!r:.40}")
     if not 0 <= player < n:
@@ -214,11 +223,11 @@ def player_index(player, n: int) -> int:
     return int(player)
 
 
-def _counts(cards) -> np.ndarray:
+def _counts(cards: Sequence[int] | np.ndarray) -> np.ndarray:
     return np.bincount(np.asarray(cards, dtype=np.intp), minlength=53)
 
 
-def dealt_to(state, p: int) -> list[int]:
+def dealt_to(state: AgentState, p: int) -> list[int]:
     """Chance-mode deal: the cards dealt so far to seat ``p`` (hands in seat order from the
     first player: hand_size + 1 cards, then hand_size each)."""
     rules = state.rules
@@ -230,11 +239,12 @@ def dealt_to(state, p: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- known cards
-def known_cards(state) -> list[list[int]]:
+def known_cards(state: AgentState) -> list[list[int]]:
     """Per seat, the card counts everybody knows to be in that hand: cards taken from the
     discard pile or the bottom, jokers won in a swap, less the cards played since (the
     public history; a lower bound). Cached on the state."""
     g = state.game
+    assert g is not None  # the deal is dealt
     hist = g.history
     cached = state._cache.get("known")
     if cached is not None and cached[0] == len(hist):
@@ -245,7 +255,7 @@ def known_cards(state) -> list[list[int]]:
         start, known = 0, [[0] * 53 for _ in range(state.n_players)]
     twin_rule = not state.rules.discard_taken_card
     for i in range(start, len(hist)):
-        r = hist[i]
+        r: Any = hist[i]  # a Record, dispatched on its exact type (which mypy does not narrow)
         t = type(r)
         if t is DrawRecord:
             if r.action.source != STOCK:
@@ -278,7 +288,7 @@ def known_cards(state) -> list[list[int]]:
     return known
 
 
-def _took_back(hist, i: int, r) -> bool:
+def _took_back(hist: Sequence[Record], i: int, r: DiscardRecord) -> bool:
     """Whether discard record ``hist[i]`` puts back the card its player took from the
     discard pile in that turn (legal only with the card's twin in hand)."""
     for j in range(i - 1, 0, -1):
@@ -291,7 +301,7 @@ def _took_back(hist, i: int, r) -> bool:
 
 
 # --------------------------------------------------------------------------- strings
-def _record_line(r, p: int) -> str:
+def _record_line(r: Any, p: int) -> str:  # a Record (dispatched as above)
     t = type(r)
     if t is ChanceRecord:
         return f"{r.turn}: reshuffle" if r.kind == "reshuffle" else ""
@@ -303,7 +313,7 @@ def _record_line(r, p: int) -> str:
     return f"{r.turn} p{r.player}: {action_text(r.action)}"
 
 
-def information_state_string(state, player: int) -> str:
+def information_state_string(state: AgentState, player: int) -> str:
     """The perfect-recall information state of ``player`` (see the module docstring)."""
     n = state.n_players
     p = player_index(player, n)
@@ -318,7 +328,7 @@ def information_state_string(state, player: int) -> str:
     if cached is not None and cached[0] <= len(hist) and cached[1] <= len(private):
         done, pdone, text = cached
     else:
-        deal = hist[0]
+        deal = cast(ChanceRecord, hist[0])  # the deal
         hand = sorted(_initial_hand(state, deal.cards, p))
         bottom = _TEXT[deal.cards[-1]] if state.rules.bottom_card else "-"
         done, pdone, text = 1, 0, f"{head}\nhand {cards_str(hand)}\nbottom {bottom}"
@@ -341,7 +351,7 @@ def information_state_string(state, player: int) -> str:
     return text
 
 
-def _private_line(ev, p: int, codec, g) -> str:
+def _private_line(ev: tuple[int, int, int], p: int, codec: ActionCodec, g: GameState) -> str:
     _, q, a = ev
     if q != p:
         return ""
@@ -350,14 +360,14 @@ def _private_line(ev, p: int, codec, g) -> str:
     return f"p{q}: stage {codec.meld(a).text()}"
 
 
-def _initial_hand(state, deck, p: int) -> list[int]:
+def _initial_hand(state: AgentState, deck: Sequence[int], p: int) -> list[int]:
     rules = state.rules
     k = (p - state.first) % state.n_players
     start = 0 if k == 0 else rules.hand_size + 1 + (k - 1) * rules.hand_size
     return list(deck[start:start + rules.hand_size + (1 if k == 0 else 0)])
 
 
-def observation_string(state, player: int) -> str:
+def observation_string(state: AgentState, player: int) -> str:
     """What ``player`` sees now, as text (not perfect recall)."""
     n = state.n_players
     p = player_index(player, n)
@@ -389,8 +399,9 @@ def observation_string(state, player: int) -> str:
                  if on]
         drawn = ""
         if ti.source is not None:
-            shown = ti.drawn is not None and (ti.source != STOCK or g.current == p)
-            drawn = f"drew {_TEXT[ti.drawn] if shown else 'a card'} from the {ti.source}"
+            card = ti.drawn
+            shown = card is not None and (ti.source != STOCK or g.current == p)
+            drawn = f"drew {_TEXT[card] if card is not None and shown else 'a card'} from the {ti.source}"
         lines.append("this turn: " + (", ".join([drawn] + flags if drawn else flags) or "-"))
     else:
         lines.append(f"over: {g.result}")

@@ -33,7 +33,23 @@ per-player-deal records. Probabilities carry 95 % Wilson intervals
 from __future__ import annotations
 
 from ._figures import figure_png
-from ._model import Column, GAME_COLUMNS, Headline, Report, ReportError, ReportFigure, ReportTable, Run, Section, cell_text, fmt_interval, fmt_pct, game_records, load_run, load_runs
+from ._model import (
+    GAME_COLUMNS,
+    Column,
+    Headline,
+    Report,
+    ReportError,
+    ReportFigure,
+    ReportTable,
+    Run,
+    Section,
+    cell_text,
+    fmt_interval,
+    fmt_pct,
+    game_records,
+    load_run,
+    load_runs,
+)
 from .build import build_report, write_tables
 from .games import game_sections
 from .html import render_html

@@ -6,12 +6,20 @@ from __future__ import annotations
 import functools
 import io
 import math
-from typing import Any, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec
 
 import numpy as np
 
 from ._model import ReportError, fmt_pct
 
+if TYPE_CHECKING:  # matplotlib is imported where a figure is drawn (an optional extra)
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+_P = ParamSpec("_P")
+#: how subplots share an axis (matplotlib's sharex / sharey)
+Share = bool | Literal["none", "all", "row", "col"]
 
 # --------------------------------------------------------------------------- figures
 _COLORS = ("#1f5fa8", "#d9622b", "#2a9d57", "#b8336a", "#7a5cc0", "#8c6d31", "#2ab0b8",
@@ -24,7 +32,7 @@ def _color(i: int) -> str:
     return _COLORS[i % len(_COLORS)]
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     """An empty figure on the Agg canvas (never pyplot), constrained layout, 100 dpi."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -37,8 +45,8 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _panels(n: int, ncols: int = 3, height: float = 3.3, sharex=True, sharey=True,
-            width: float = FIG_WIDTH):
+def _panels(n: int, ncols: int = 3, height: float = 3.3, sharex: Share = True,
+            sharey: Share = True, width: float = FIG_WIDTH) -> tuple[Figure, list[Axes]]:
     """A figure of ``n`` panels on a grid, the axes flattened; the spare cells of the
     grid are hidden."""
     ncols = max(1, min(ncols, n))
@@ -50,7 +58,7 @@ def _panels(n: int, ncols: int = 3, height: float = 3.3, sharex=True, sharey=Tru
     return fig, list(axes[:n])
 
 
-def _finish(fig) -> None:
+def _finish(fig: Figure) -> None:
     """The report's look, set on the finished figure's own artists (no rcParams, no
     pyplot): light grid, no top and right spines, bold titles, legends without frames."""
     for ax in fig.axes:
@@ -66,23 +74,24 @@ def _finish(fig) -> None:
         title = ax.title
         title.set_fontweight("bold")
         title.set_fontsize(9.5 if "\n" in title.get_text() else 11)
-        if ax.get_legend() is not None:
-            ax.get_legend().set_frame_on(False)
+        legend = ax.get_legend()
+        if legend is not None:
+            legend.set_frame_on(False)
     for leg in fig.legends:
         leg.set_frame_on(False)
 
 
-def _styled(fn):
+def _styled(fn: Callable[_P, Figure]) -> Callable[_P, Figure]:
     """A figure builder whose figure gets the report's look (``_finish``)."""
     @functools.wraps(fn)
-    def wrapper(*a, **kw):
+    def wrapper(*a: _P.args, **kw: _P.kwargs) -> Figure:
         fig = fn(*a, **kw)
         _finish(fig)
         return fig
     return wrapper
 
 
-def _percent_axis(ax, top: Optional[float] = 1.0) -> None:
+def _percent_axis(ax: Axes, top: float | None = 1.0) -> None:
     from matplotlib.ticker import PercentFormatter
 
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -90,24 +99,24 @@ def _percent_axis(ax, top: Optional[float] = 1.0) -> None:
         ax.set_ylim(0, top)
 
 
-def _legend(fig, axes, n_entries: int) -> None:
+def _legend(fig: Figure, axes: Sequence[Axes], n_entries: int) -> None:
     if n_entries <= 1:
         return
     seen: dict[str, Any] = {}
     for ax in axes:
-        for h, l in zip(*ax.get_legend_handles_labels()):
-            seen.setdefault(l, h)
-    longest = max(len(l) for l in seen)
+        for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            seen.setdefault(label, h)
+    longest = max(len(label) for label in seen)
     fig.legend(list(seen.values()), list(seen), loc="outside lower center", fontsize=9,
                ncols=max(1, min(len(seen), 5, 120 // (longest + 6))))
 
 
-def _yerr(p, lo, hi) -> np.ndarray:
+def _yerr(p: Any, lo: Any, hi: Any) -> np.ndarray:  # array-likes (pandas columns too)
     p, lo, hi = (np.asarray(x, float) for x in (p, lo, hi))
     return np.vstack([np.clip(p - lo, 0, None), np.clip(hi - p, 0, None)])
 
 
-def _grouped_bars(ax, groups: Sequence[str], series: Sequence[tuple[str, Any]], *,
+def _grouped_bars(ax: Axes, groups: Sequence[str], series: Sequence[tuple[str, Any]], *,
                   labels: bool = True) -> None:
     """Bars with interval whiskers: one group per x label, one bar per series; each
     series is ``(name, DataFrame with p, lo, hi indexed by the group labels)``."""
@@ -128,7 +137,7 @@ def _grouped_bars(ax, groups: Sequence[str], series: Sequence[tuple[str, Any]], 
     ax.set_xticks(x0, list(groups))
 
 
-def figure_png(fig, dpi: int = 100) -> bytes:
+def figure_png(fig: Figure, dpi: int = 100) -> bytes:
     """The figure as PNG bytes (Agg)."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, metadata={"Software": None})

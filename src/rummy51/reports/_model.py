@@ -6,15 +6,22 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, TypeGuard, Union
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import numpy as np
 
 from ..stats import Z95
 
+if TYPE_CHECKING:
+    import pandas as pd
 
+    from ..studies._runner import ChunkStudy
+    from ..studies.games import GameStudy
+    from ..studies.openings import OpeningStudy
 
 #: Columns a games run's records must have (one row per player and deal).
 GAME_COLUMNS = ("deal", "seat", "bot", "first_player", "score", "opened", "turn_opened",
@@ -41,13 +48,13 @@ class Run:
     records: Any = None  # games: the per-player-deal records (a DataFrame)
 
 
-def _load_openings(path: Path):
+def _load_openings(path: Path) -> OpeningStudy:
     from ..studies.openings import OpeningStudy
 
     return OpeningStudy.load(path)
 
 
-def _load_games(path: Path):
+def _load_games(path: Path) -> ChunkStudy:  # a GameStudy
     try:
         from ..studies.games import GameStudy
     except ImportError as e:
@@ -56,16 +63,18 @@ def _load_games(path: Path):
     return GameStudy.load(path)
 
 
-def _load_carousel(path: Path):
+def _load_carousel(path: Path) -> ChunkStudy:  # a CarouselStudy
     from ..studies.carousel import CarouselStudy
 
     return CarouselStudy.load(path)
 
 
-_LOADERS = {"openings": _load_openings, "games": _load_games, "carousel": _load_carousel}
+# a study (Run.study: an OpeningStudy, GameStudy or CarouselStudy)
+_Loader = Callable[[Path], Any]
+_LOADERS: dict[str, _Loader] = {"openings": _load_openings, "games": _load_games, "carousel": _load_carousel}
 
 
-def load_run(path, name: Optional[str] = None) -> Run:
+def load_run(path: str | os.PathLike[str], name: str | None = None) -> Run:
     """Read the run directory ``path`` by the ``kind`` of its ``manifest.json``.
 
     Raises ``ReportError`` naming the path and the problem when the directory is
@@ -101,7 +110,7 @@ def load_run(path, name: Optional[str] = None) -> Run:
                manifest=manifest, records=records)
 
 
-def load_runs(paths: Iterable) -> tuple[Run, ...]:
+def load_runs(paths: Iterable[Run | str | os.PathLike[str]]) -> tuple[Run, ...]:
     """``load_run`` of each path (a ``Run`` is kept as it is), names made unique:
     two directories of the same name are told apart by their parents."""
     runs = [p if isinstance(p, Run) else load_run(p) for p in paths]
@@ -115,14 +124,14 @@ def load_runs(paths: Iterable) -> tuple[Run, ...]:
             names[i] = "/".join(parts[-2:]) if len(parts) >= 2 else r.name
     seen: dict[str, int] = {}
     out = []
-    for r, n in zip(runs, names):
+    for r, n in zip(runs, names, strict=True):
         k = seen.get(n, 0)
         seen[n] = k + 1
         out.append(dataclasses.replace(r, name=n if not k else f"{n} ({k + 1})"))
     return tuple(out)
 
 
-def game_records(study, path=None):
+def game_records(study: GameStudy, path: object = None) -> pd.DataFrame:
     """The records of a ``GameStudy`` (one row per player and deal, ``GAME_COLUMNS``),
     bot names as plain strings; ``ReportError`` when a column is missing or there are
     no deals."""
@@ -148,9 +157,9 @@ class Column:
     key: str
     header: str
     kind: str = "text"
-    lo: Optional[str] = None
-    hi: Optional[str] = None
-    se: Optional[str] = None
+    lo: str | None = None
+    hi: str | None = None
+    se: str | None = None
     digits: int = 2
 
 
@@ -183,7 +192,7 @@ class Section:
     title: str
     anchor: str
     intro: str
-    items: tuple[Union[ReportTable, ReportFigure], ...]
+    items: tuple[ReportTable | ReportFigure, ...]
 
 
 @dataclass(frozen=True)
@@ -194,8 +203,8 @@ class Headline:
     label: str
     value: Any
     kind: str = "pct"
-    lo: Optional[float] = None
-    hi: Optional[float] = None
+    lo: float | None = None
+    hi: float | None = None
     note: str = ""
     digits: int = 0
     run: str = ""  # the run it belongs to (the page groups the headlines by run)
@@ -221,20 +230,20 @@ class Report:
 
 
 # --------------------------------------------------------------------------- formatting
-def _finite(x: Any) -> "TypeGuard[float]":
+def _finite(x: Any) -> TypeGuard[float]:
     try:
         return x is not None and np.isfinite(float(x))
     except (TypeError, ValueError):
         return False
 
 
-def _pct_digits(*ps) -> int:
+def _pct_digits(*ps: object) -> int:
     vals = [abs(100 * float(p)) for p in ps if _finite(p) and float(p) != 0]
     low = min(vals) if vals else 1.0
     return 2 if low >= 1 else 3 if low >= 0.01 else 4
 
 
-def fmt_pct(p, digits: Optional[int] = None) -> str:
+def fmt_pct(p: object, digits: int | None = None) -> str:
     """A probability in percent: ``fmt_pct(0.36414) == '36.41%'``; 3 decimals below 1 %
     (4 below 0.01 %), '–' for NaN."""
     if not _finite(p):
@@ -243,7 +252,7 @@ def fmt_pct(p, digits: Optional[int] = None) -> str:
     return f"{100 * float(p):.{d}f}%"
 
 
-def fmt_interval(lo, hi, digits: int = 2, pct: bool = True) -> str:
+def fmt_interval(lo: object, hi: object, digits: int = 2, pct: bool = True) -> str:
     """``'36.32–36.51'``: an interval's ends (in percent when ``pct``)."""
     if not (_finite(lo) and _finite(hi)):
         return ""

@@ -4,9 +4,9 @@ every table and every figure's data as CSV.
 from __future__ import annotations
 
 import dataclasses
+import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
-
 
 from ._model import Column, Headline, Report, ReportTable, Run, load_runs
 from .carousel import carousel_contents, carousel_headlines, carousel_sections
@@ -54,7 +54,7 @@ def _runs_table(runs: Sequence[Run]) -> ReportTable:
     return ReportTable("runs", "Run directories", pd.DataFrame(rows), cols)
 
 
-def build_report(runs: Iterable, title: Optional[str] = None, *, bootstrap: int = 200,
+def build_report(runs: Iterable, title: str | None = None, *, bootstrap: int = 200,
                  seed: int = 2026) -> Report:
     """The report of ``runs`` (run directories, or ``Run`` s from ``load_run``):
     headlines, the table of runs, the openings sections, then the games sections.
@@ -91,7 +91,7 @@ def build_report(runs: Iterable, title: Optional[str] = None, *, bootstrap: int 
 
 
 # --------------------------------------------------------------------------- CSV
-def write_tables(report: Report, directory) -> list[Path]:
+def write_tables(report: Report, directory: str | os.PathLike[str]) -> list[Path]:
     """Write every table (``<name>.csv``) and every figure's data (``fig_<name>.csv``)
     into ``directory`` (created if needed); returns the paths written."""
     d = Path(directory)

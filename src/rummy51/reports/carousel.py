@@ -15,17 +15,26 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 import numpy as np
 
 from ..ratings import ELO_MEAN
 from ..stats import Z95
-from ._figures import (FIG_WIDTH, _GREY, _color, _figure, _grouped_bars, _legend, _panels,
-                       _percent_axis, _styled, _yerr)
-from ._model import (Column, Headline, ReportError, ReportFigure, ReportTable, Run, Section,
-                     _finite, fmt_pct)
+from ._figures import (
+    _GREY,
+    FIG_WIDTH,
+    _color,
+    _figure,
+    _grouped_bars,
+    _legend,
+    _panels,
+    _percent_axis,
+    _styled,
+    _yerr,
+)
+from ._model import Column, Headline, ReportError, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
 
 __all__ = ["KIND", "load_carousel", "load_carousel_run", "carousel_sections",
            "carousel_headlines", "carousel_contents", "T_MAX"]
@@ -42,7 +51,7 @@ def load_carousel(path: Path):
     return CarouselStudy.load(path)
 
 
-def load_carousel_run(path, name: Optional[str] = None) -> Run:
+def load_carousel_run(path, name: str | None = None) -> Run:
     """A carousel run directory as a report ``Run`` (``ReportError`` if it cannot be read)."""
     import json
 
@@ -233,7 +242,7 @@ def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
     for ax, (by, t, groups, title) in zip(axes, (
             ("bot", bots_t, bot_order, "by bot"),
             ("seat", seats_t, sorted(seats_t.seat.unique()), "by seat"),
-            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order"))):
+            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order")), strict=True):
         _grouped_bars(ax, groups, _rate_parts(t, by, "game_win", runs))
         if by == "seat":
             same = len(runs) == 1 or seats_t.groupby("seat").bot.nunique().max() == 1
@@ -265,7 +274,7 @@ def _fig_ratings(rt, runs, bot_order):
         ax.errorbar(r[ok], y[ok], xerr=err[:, ok], fmt="o", color=_color(i), capsize=3, ms=5,
                     label=run)
         if R == 1:
-            for yy, v in zip(y[ok], r[ok]):
+            for yy, v in zip(y[ok], r[ok], strict=True):
                 ax.annotate(f"{v:.0f}", (v, yy), xytext=(0, 6), textcoords="offset points",
                             ha="center", fontsize=8.5)
     ax.axvline(ELO_MEAN, color=_GREY, ls="--", lw=1)
@@ -286,7 +295,7 @@ def _fig_scores(hist, score_t, runs, bot_order):
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
-    for ax, run in zip(axes, runs):
+    for ax, run in zip(axes, runs, strict=True):
         for i, bot in enumerate(bot_order):
             d = hist[(hist.run == run) & (hist.bot == bot)]
             if not len(d):
@@ -324,7 +333,7 @@ def _fig_round_length(hist, over, runs):
 @_styled
 def _fig_knock_possible(kp, runs):
     fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.4)
-    for ax, run in zip(axes, runs):
+    for ax, run in zip(axes, runs, strict=True):
         d = kp[kp.run == run]
         for q in sorted(d.seat.unique()):
             e = d[d.seat == q]

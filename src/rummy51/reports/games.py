@@ -4,13 +4,24 @@ scores, deal lengths and ratings.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from ..stats import Z95, proportion
-from ._figures import FIG_WIDTH, _GREY, _color, _figure, _grouped_bars, _legend, _panels, _percent_axis, _styled, _yerr
 from ..ratings import ELO_MEAN, bradley_terry, play_ids
+from ..stats import Z95, proportion
+from ._figures import (
+    _GREY,
+    FIG_WIDTH,
+    _color,
+    _figure,
+    _grouped_bars,
+    _legend,
+    _panels,
+    _percent_axis,
+    _styled,
+    _yerr,
+)
 from ._model import Column, Headline, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
 
 
@@ -71,7 +82,7 @@ def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
     for ax, (by, t, groups, title) in zip(axes, (
             ("bot", bots_t, bot_order, "by bot"),
             ("seat", seats_t, sorted(seats_t.seat.unique()), "by seat"),
-            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order"))):
+            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order")), strict=True):
         _grouped_bars(ax, groups, _rate_parts(t, by, "win", runs))
         if by == "seat":
             same = len(runs) == 1 or seats_t.groupby("seat").bot.nunique().max() == 1
@@ -135,7 +146,7 @@ def _length_hist(runs: Sequence[Run]):
     step = max(1, math.ceil((top + 1) / 100))
     bins = np.arange(0, top + 2 * step, step) - 0.5
     frames = []
-    for r, L in zip(runs, lengths):
+    for r, L in zip(runs, lengths, strict=True):
         h, _ = np.histogram(np.clip(L, None, bins[-1] - 0.5), bins=bins)
         frames.append(pd.DataFrame({"run": r.name, "lo": bins[:-1], "hi": bins[1:], "count": h,
                                     "share": h / len(L)}))
@@ -151,7 +162,7 @@ def _fig_scores(hist, bots_t, runs, bot_order):
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
-    for ax, run in zip(axes, runs):
+    for ax, run in zip(axes, runs, strict=True):
         for i, bot in enumerate(bot_order):
             d = hist[(hist.run == run) & (hist.bot == bot)]
             if not len(d):
@@ -217,7 +228,7 @@ def _fig_ratings(rt, runs, bot_order):
         ax.errorbar(r[ok], y[ok], xerr=err[:, ok], fmt="o", color=_color(i), capsize=3, ms=5,
                     label=run)
         if R == 1:
-            for yy, v in zip(y[ok], r[ok]):
+            for yy, v in zip(y[ok], r[ok], strict=True):
                 ax.annotate(f"{v:.0f}", (v, yy), xytext=(0, 6), textcoords="offset points",
                             ha="center", fontsize=8.5)
     ax.axvline(ELO_MEAN, color=_GREY, ls="--", lw=1)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import base64
 import html
-from typing import Optional
-
+from typing import TYPE_CHECKING, Any
 
 from ._figures import figure_png
 from ._model import Report, ReportFigure, ReportTable, _finite, _headline_text, cell_text
 
+if TYPE_CHECKING:
+    import pandas as pd
 
 # --------------------------------------------------------------------------- HTML
 _CSS = """
@@ -63,15 +64,15 @@ a.csv{font-size:12px;color:var(--accent);margin-left:8px;font-weight:400}
 """
 
 
-def _e(x) -> str:
+def _e(x: object) -> str:
     return html.escape(str(x), quote=True)
 
 
-def row_dicts(df) -> list[dict]:
+def row_dicts(df: pd.DataFrame) -> list[dict[str, Any]]:
     return df.to_dict("records")
 
 
-def _html_table(t: ReportTable, tables_href: Optional[str], cls: str = "",
+def _html_table(t: ReportTable, tables_href: str | None, cls: str = "",
                 heading: bool = True) -> str:
     head = "".join(f'<th class="{"t" if c.kind == "text" else "n"}">{_e(c.header)}</th>'
                    for c in t.columns)
@@ -119,7 +120,7 @@ def _png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
 
 
-def render_html(report: Report, *, tables_href: Optional[str] = None) -> str:
+def render_html(report: Report, *, tables_href: str | None = None) -> str:
     """The report as one self-contained HTML page: figures as base64 PNG data URIs,
     inline CSS, no script and nothing fetched. ``tables_href``: where the CSV tables
     are, relative to the page (adds a CSV link to each table)."""
@@ -132,7 +133,7 @@ def render_html(report: Report, *, tables_href: Optional[str] = None) -> str:
     parts.append(f"<header><h1>{_e(report.title)}</h1><p class=\"sub\">rummy51 "
                  f"{_e(report.version)} report of {len(report.runs)} run {dirs}: {_e(kinds)}. "
                  "Probabilities with 95 % intervals.</p></header>")
-    contents = dict(zip(report.runs_table.data.run, report.runs_table.data.contents))
+    contents = dict(zip(report.runs_table.data.run, report.runs_table.data.contents, strict=True))
     kind_of = {r.name: r.kind for r in report.runs}
     for run in dict.fromkeys(h.run for h in report.headlines):
         cards = []

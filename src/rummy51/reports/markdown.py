@@ -2,9 +2,8 @@
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Optional
-
 
 from ._figures import figure_png
 from ._model import Report, ReportFigure, ReportTable, _headline_text, cell_text
@@ -12,11 +11,11 @@ from .html import row_dicts
 
 
 # --------------------------------------------------------------------------- Markdown
-def _md(text) -> str:
+def _md(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def _md_table(t: ReportTable, tables_href: Optional[str]) -> str:
+def _md_table(t: ReportTable, tables_href: str | None) -> str:
     head = "| " + " | ".join(_md(c.header) for c in t.columns) + " |"
     align = "|" + "|".join(":--" if c.kind == "text" else "--:" for c in t.columns) + "|"
     rows = []
@@ -37,8 +36,8 @@ def _md_table(t: ReportTable, tables_href: Optional[str]) -> str:
     return "\n".join(out)
 
 
-def render_markdown(report: Report, assets_dir, *, assets_href: Optional[str] = None,
-                    tables_href: Optional[str] = None) -> str:
+def render_markdown(report: Report, assets_dir: str | os.PathLike[str], *, assets_href: str | None = None,
+                    tables_href: str | None = None) -> str:
     """The report as Markdown: writes each figure as ``<assets_dir>/<name>.png`` and
     returns the text, which links them as ``<assets_href>/<name>.png`` (default: the
     name of ``assets_dir``, for a Markdown file written beside it)."""
@@ -50,7 +49,7 @@ def render_markdown(report: Report, assets_dir, *, assets_href: Optional[str] = 
            f"director{'y' if len(report.runs) == 1 else 'ies'}: "
            + ", ".join(f"`{r.name}` ({r.kind})" for r in report.runs)
            + ". Probabilities in percent with [95 % intervals]; means ± 1.96 standard errors.", ""]
-    contents = dict(zip(report.runs_table.data.run, report.runs_table.data.contents))
+    contents = dict(zip(report.runs_table.data.run, report.runs_table.data.contents, strict=True))
     for run in dict.fromkeys(h.run for h in report.headlines):
         out += [f"**{run}**: {contents.get(run, '')}", "", "| | | |", "|:--|--:|:--|"]
         for h in (h for h in report.headlines if h.run == run):

@@ -4,13 +4,26 @@ distribution, by-turn odds, sweeps and player counts.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..stats import proportion
-from ._figures import FIG_WIDTH, _COLORS, _GREY, _JOKER_ORDER, _color, _grouped_bars, _legend, _panels, _percent_axis, _styled, _yerr
+from ._figures import (
+    _COLORS,
+    _GREY,
+    _JOKER_ORDER,
+    FIG_WIDTH,
+    _color,
+    _grouped_bars,
+    _legend,
+    _panels,
+    _percent_axis,
+    _styled,
+    _yerr,
+)
 from ._model import Column, Headline, ReportFigure, ReportTable, Run, Section, fmt_pct
 
 
@@ -83,7 +96,7 @@ def _series_cols(series: Sequence[_Series], runs: Sequence[Run]) -> list[Column]
 def _fig_by_jokers(summary, series, hands):
     fig, axes = _panels(len(hands), sharex=False, height=2.9)
     groups = list(_JOKER_ORDER)
-    for ax, hand in zip(axes, hands):
+    for ax, hand in zip(axes, hands, strict=True):
         parts = []
         for s in series:
             sub = summary[(summary.series == s.name) & (summary.hand == hand)]
@@ -114,7 +127,7 @@ def _fig_value_distribution(dist, series, hands):
     fig, axes = _panels(len(hands))
     vmax = _dist_range(dist)
     single = len(series) == 1
-    for ax, hand in zip(axes, hands):
+    for ax, hand in zip(axes, hands, strict=True):
         for s in series:
             d = dist[(dist.series == s.name) & (dist.hand == hand) & (dist.jokers == "all")]
             d = d[d.value <= vmax]
@@ -148,7 +161,7 @@ def _mark_thresholds(ax, series) -> None:
 def _fig_survival(dist, series, hands):
     fig, axes = _panels(len(hands))
     vmax = _dist_range(dist)
-    for ax, hand in zip(axes, hands):
+    for ax, hand in zip(axes, hands, strict=True):
         for s in series:
             d = dist[(dist.series == s.name) & (dist.hand == hand) & (dist.jokers == "all")]
             d = d[d.value <= vmax]
@@ -201,7 +214,7 @@ def _fig_by_turn(seat_data, joker_data, series, views: Sequence[str]):
     fig, axes = _panels(len(panels), ncols=min(3, len(panels)), height=3.4,
                         width=FIG_WIDTH if len(panels) > 1 else 7.5)
     data = {"seat": seat_data, "jokers": joker_data}
-    for ax, (s, players, by) in zip(axes, panels):
+    for ax, (s, players, by) in zip(axes, panels, strict=True):
         d = data[by][(data[by].series == s.name) & (data[by].players == players)]
         keys = sorted(d.seat.unique()) if by == "seat" else [j for j in _JOKER_ORDER[1:]
                                                              if j in set(d.jokers)]
@@ -228,7 +241,7 @@ def _fig_by_turn(seat_data, joker_data, series, views: Sequence[str]):
     return fig
 
 
-def _sweep_x(series) -> Optional[str]:
+def _sweep_x(series) -> str | None:
     """The rule field to put on the x axis of the sweep figure: a numeric field that
     differs (the one with the most values), when at most two fields differ."""
     diffs = _rule_diffs(series)
@@ -244,7 +257,7 @@ def _fig_sweep(summary, series, hands):
     fig, axes = _panels(len(hands), sharex=True)
     xf = _sweep_x(series)
     alls = summary[summary.jokers == "all"]
-    for ax, hand in zip(axes, hands):
+    for ax, hand in zip(axes, hands, strict=True):
         d = alls[alls.hand == hand].set_index("series")
         if xf is None:
             x = np.arange(len(series))
@@ -267,7 +280,7 @@ def _fig_sweep(summary, series, hands):
                 xs = [getattr(s.rules, xf) for s in ss]
                 p = [d.loc[s.name].p_open for s in ss]
                 lab = ", ".join(([key[0]] if multi_run else []) +
-                                [f"{f}={v}" for f, v in zip(others, key[1:])]) or None
+                                [f"{f}={v}" for f, v in zip(others, key[1:], strict=True)]) or None
                 ax.errorbar(xs, p, yerr=_yerr(p, [d.loc[s.name].p_open_lo for s in ss],
                                               [d.loc[s.name].p_open_hi for s in ss]),
                             fmt="-o", color=_color(i), capsize=3, ms=4, label=lab)
@@ -330,7 +343,7 @@ def opening_sections(runs: Sequence[Run]) -> list[Section]:
         alls = summary[summary.jokers == "all"].reset_index(drop=True)
         alls.insert(alls.columns.get_loc("hand") + 1, "hand_text",
                     [_hand_title(h, next(s.rules for s in series if s.name == n))
-                     for h, n in zip(alls.hand, alls.series)])
+                     for h, n in zip(alls.hand, alls.series, strict=True)])
         summary_t = ReportTable(
             "openings_summary", "P(can open) and P(go out at once) from the deal", alls,
             tuple(scol + [Column("hand_text", "hand"), Column("threshold", "opens at", "int"),
@@ -404,7 +417,7 @@ def opening_sections(runs: Sequence[Run]) -> list[Section]:
                                               if c.name == "series" else c)
         thr_of = {s.name: s.rules.threshold for s in series}
         wide.insert(4, "x", [f"{v} (threshold)" if v == thr_of[n] else str(v)
-                             for v, n in zip(wide.value, wide.series)])
+                             for v, n in zip(wide.value, wide.series, strict=True)])
         cols = scol + [Column("x", "x")]
         for h in hands:
             cols.append(Column(f"p_at_least_{h}", f"{h}", "pct", f"p_at_least_lo_{h}",
