@@ -22,8 +22,9 @@ else:
         # POPCNT (every x86-64 CPU since 2008): the search counts cards per node
         extra_compile_args.append("-mpopcnt")
 
-# the .pxi files each extension includes (_carousel: the game kernel, the careful bot's estimate)
-_INCLUDES = {"_carousel": ("_carousel_game.pxi", "_carousel_careful.pxi")}
+# the .pxi files each extension includes (_carousel: the game kernel, the careful bot's
+# estimate, the search bot)
+_INCLUDES = {"_carousel": ("_carousel_game.pxi", "_carousel_careful.pxi", "_carousel_search.pxi")}
 
 extensions = [
     Extension(

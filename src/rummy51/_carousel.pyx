@@ -2341,3 +2341,4 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
 
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
+include "_carousel_search.pxi"
