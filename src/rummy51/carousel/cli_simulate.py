@@ -29,7 +29,8 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=None, help="players, 2..6 (default 4, or "
                    "the number of --bots)")
     p.add_argument("--bots", default=None, help="comma-separated bots, one per seat or one for "
-                   "all: random, greedy, careful (default greedy)")
+                   "all: random, greedy, careful, search or search:N (N rollouts a decision, default "
+                   "64) (default greedy)")
     p.add_argument("--games", type=int, default=None, help="whole games to play (default 1000)")
     p.add_argument("--seed", type=int, default=None, help="the run's seed (default: fresh entropy)")
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
@@ -49,7 +50,8 @@ def add_simulate_parser(subparsers) -> argparse.ArgumentParser:
                    help="a shared highest final total: all win (share, the default) or "
                    "another round is dealt (play_on)")
     p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
-                   help="auto (default): tables where every seat is greedy are played by the "
+                   help="auto (default): tables where every seat is greedy, careful or search "
+                        "are played by the "
                         "C game kernel (the same games, move for move), others by the Python "
                         "engine; python: always the Python engine; c: insist on the kernel")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
