@@ -280,13 +280,20 @@ class SearchBot:
     its hand, the table, every hand's size and the stock's size.
     """
 
+    rng: np.random.Generator
+    rollouts: int
+    z_stop: float
+    z_play: float
+    used: int
+    decisions: int
+
     def __init__(self, seed=None, rollouts: int = DEFAULT_ROLLOUTS,
                  z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY):
         if isinstance(rollouts, bool) or not isinstance(rollouts, Integral):
             raise TypeError(f"rollouts must be an int, got {rollouts!r}")
         if not 1 <= int(rollouts) <= 100_000:
             raise ValueError(f"rollouts must be 1..100000, got {rollouts}")
-        for name, z, low in (("z_stop", z_stop, 0.0), ("z_play", z_play, 0.0)):
+        for name, z in (("z_stop", z_stop), ("z_play", z_play)):
             if isinstance(z, bool) or not isinstance(z, Real):
                 raise TypeError(f"{name} must be a number, got {z!r}")
         if not z_stop > 0:
