@@ -17,7 +17,6 @@ from rummy51.carousel.bots import (CarefulBot, GreedyBot, SearchBot, check_searc
                                    game_rules, make_bot, parse_bot, play_game)
 from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
 from rummy51.carousel.engine import GameState
-from rummy51.carousel.solver import _core_rules
 from rummy51.studies._carousel_plan import parse_bots, play_kernel_game, uses_kernel
 from rummy51.studies.carousel import simulate_carousel
 
@@ -135,7 +134,7 @@ def _decide(s: GameState, decision, rollouts=400, seed=0, **kw):
     T, D, jt = cbots._table_counts(v.table)
     sizes = kw.pop("sizes", v.hand_sizes)
     return _carousel.search_decide(
-        _core_rules(v.rules), game_rules(v.rules), np.random.default_rng(seed), decision,
+        _carousel.CoreRules(v.rules), game_rules(v.rules), np.random.default_rng(seed), decision,
         bytes(args["H"]), args["JH"], T, D, jt, sizes, v.player, v.stock_count,
         v.turn_info.draws, v.stock_out, rollouts, kw.get("z_stop", 2.0), kw.get("z_play", 1.0))
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Optional, Protocol, Sequence
 
 import dataclasses
+from functools import lru_cache
 from numbers import Integral, Real
 
 import numpy as np
@@ -30,7 +31,7 @@ from .. import _carousel
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .engine import GameState, PlayerView
 from .rules import CarouselRules
-from .solver import _core_rules, best_play, can_meld
+from .solver import best_play, can_meld
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "BOTS", "make_bot",
            "parse_bot", "play_game"]
@@ -213,6 +214,11 @@ def _table_counts(table) -> tuple[bytes, bytes, int]:
             else:
                 T[c] += 1
     return bytes(T), bytes(D), jt
+
+
+@lru_cache(maxsize=32)
+def _core_rules(rules: CarouselRules):
+    return _carousel.CoreRules(rules)
 
 
 def game_rules(rules: CarouselRules) -> tuple[int, ...]:
