@@ -450,6 +450,15 @@ cdef double _cs_z(const double* a, const double* b, int n) noexcept nogil:
     return mean / sqrt(var / n)
 
 
+cdef int _cs_same_all(const double* a, const double* b, int n) noexcept nogil:
+    """Whether two candidates scored the same on every determinization."""
+    cdef int i
+    for i in range(n):
+        if a[i] != b[i]:
+            return 0
+    return 1
+
+
 cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int decision,
                     int budget, double z_stop, double z_play, bitgen_t* bg, CGCtx* x,
                     Rebuild* rb, CSCand* chosen, int* used) noexcept nogil:
@@ -508,7 +517,8 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
             if not alive[i] or i == lead:
                 continue
             z = _cs_z(&vals[lead * cap], &vals[i * cap], nd)
-            if z >= z_stop or (z == 0.0 and nd >= 2 * CS_BATCH and mean[i] == mean[lead]):
+            if z >= z_stop or (nd >= 2 * CS_BATCH
+                               and _cs_same_all(&vals[lead * cap], &vals[i * cap], nd)):
                 alive[i] = 0
                 nalive -= 1
         # sequential halving at a half and three quarters of the budget
