@@ -51,6 +51,19 @@ def test_kernel_plays_the_search_bot_move_for_move(players, kw, seats, careful, 
         _same_game(rules, seed, _table(players, seats, careful=careful))
 
 
+def test_search_seats_find_the_stock_empty_move_for_move():
+    """26-card hands leave one card in the stock: the search seats find it empty (their
+    meld-or-not question without a draw, then the knock question as the finder), and
+    the kernel still plays the engine's games."""
+    rules = CarouselRules.for_players(2, hand_size=26, knock_limit=0, target_score=100)
+    empties = 0
+    for seed in range(3):
+        _same_game(rules, seed, _table(2, (0, 1)))
+        ev = play_kernel_game(rules, seed, trace=True, bots=_table(2, (0, 1))())[2]
+        empties += int(((ev[:, 2] == 0) & (ev[:, 3] == -1)).sum())
+    assert empties > 0
+
+
 def test_search_moves_are_its_own():
     """The test above can fail: the search seat's games are not the greedy ones."""
     rules = CarouselRules.for_players(2)
