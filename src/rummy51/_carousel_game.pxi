@@ -892,7 +892,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
 
     ``bots``: None (greedy everywhere), or one entry per seat: None for the greedy bot,
     ``(rng, max_risk, samples)`` for ``CarefulBot`` (``rng`` its numpy Generator,
-    advanced exactly as the Python bot advances it).
+    advanced exactly as the Python bot advances it), ``("search", rng, rollouts, z_stop,
+    z_play)`` for ``SearchBot`` (``SearchBot.kernel_spec()``; _carousel_search.pxi).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
     going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all,

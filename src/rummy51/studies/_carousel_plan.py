@@ -55,10 +55,6 @@ ENGINES = ("auto", "python", "c")
 KERNEL_BOTS = ("greedy", "careful", "search")
 
 
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("-", "").replace("_", "")
-
-
 def parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
     """``(bots, players)``: one bot name per seat, or one name for every seat."""
     if players is not None:
