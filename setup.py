@@ -22,9 +22,26 @@ else:
         # POPCNT (every x86-64 CPU since 2008): the search counts cards per node
         extra_compile_args.append("-mpopcnt")
 
-# the .pxi files each extension includes (_carousel: the game kernel, the careful bot's
-# estimate, the search bot)
-_INCLUDES = {"_carousel": ("_carousel_game.pxi", "_carousel_careful.pxi", "_carousel_search.pxi")}
+# the .pxi files each extension includes (its sources by concern, see the include lines
+# of each .pyx); tests/test_native_layout.py checks this list against those lines
+_INCLUDES = {
+    "_core": (
+        "_core_bounds.pxi", "_core_search.pxi", "_core_api.pxi", "_core_deal.pxi",
+        "_core_montecarlo.pxi",
+    ),
+    "_game": (
+        "_game_deal.pxi", "_game_table.pxi", "_game_greedy.pxi", "_game_goout.pxi",
+        "_game_tactician.pxi", "_game_handhunter.pxi", "_game_random.pxi", "_game_api.pxi",
+        "_game_search.pxi",
+    ),
+    "_carousel": (
+        "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
+        "_carousel_combine.pxi", "_carousel_work.pxi", "_carousel_dp.pxi", "_carousel_api.pxi",
+        "_carousel_rebuild.pxi",
+        # the game kernel, the careful bot's estimate, the search bot
+        "_carousel_game.pxi", "_carousel_careful.pxi", "_carousel_search.pxi",
+    ),
+}
 
 extensions = [
     Extension(

@@ -16,7 +16,7 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-from rummy51.bots import GreedyBot
+from rummy51.r51.bots import GreedyBot
 from rummy51.envs.openspiel import EngineBot, PointsEvaluator, resampler
 
 

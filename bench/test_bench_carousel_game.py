@@ -145,3 +145,36 @@ def test_search_games_per_second(benchmark):
     print(f"\n2 players: search,greedy {srate:.2f} games per CPU-second ({sr} rounds in 40 "
           f"games); greedy {grate:.1f} games per CPU-second ({gr} rounds in 200 games); "
           f"greedy / search {grate / srate:.1f}")
+
+
+def _plays_rate(games: int, seats: str) -> tuple[int, int, float]:
+    """(plays, rounds, rounds per CPU-second) of ``games`` 2-player greedy-against-careful
+    games under ``seats``, seed 1, 1 worker (the C kernel plays both arrangements)."""
+    t = time.process_time()
+    st = simulate_carousel(players=2, bots="greedy,careful", games=games, seed=1, workers=1,
+                           chunk_size=50, progress=False, engine="c", seats=seats)
+    return st.plays, st.rounds, st.rounds / (time.process_time() - t)
+
+
+def test_seat_permuted_tournament_rate(benchmark):
+    """Issue 27: a seat-permuted 2-player tournament (every game from both seats) runs at
+    the kernel's rate: its rounds per CPU-second against a plain (fixed-seat) run of the
+    same table, alternately in one run, best of three each. Target >= 0.9."""
+    out = {"fixed": [], "permute": []}
+    simulate_carousel(players=2, games=1, seed=2, workers=1, progress=False)  # warm up
+
+    def run():
+        for _ in range(3):
+            for seats, games in (("fixed", 400), ("permute", 200)):  # 400 plays each
+                out[seats].append(_plays_rate(games, seats))
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    best = {k: max(v, key=lambda x: x[2]) for k, v in out.items()}
+    ratio = best["permute"][2] / best["fixed"][2]
+    benchmark.extra_info.update(fixed_rounds_per_cpu_s=round(best["fixed"][2], 1),
+                                permute_rounds_per_cpu_s=round(best["permute"][2], 1),
+                                ratio=round(ratio, 3))
+    print(f"\n2 players, greedy vs careful: fixed seats {best['fixed'][0]} plays, "
+          f"{best['fixed'][1]} rounds, {best['fixed'][2]:.0f} rounds per CPU-second; "
+          f"--seats permute {best['permute'][0]} plays, {best['permute'][1]} rounds, "
+          f"{best['permute'][2]:.0f} per CPU-second; ratio {ratio:.3f}")

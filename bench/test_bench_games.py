@@ -29,9 +29,9 @@ import time
 import pytest
 
 from rummy51 import RuleSet
-from rummy51.bots import play_deal
-from rummy51.engine import Discard, Draw, Phase
-from rummy51.games import simulate_games
+from rummy51.r51.bots import play_deal
+from rummy51.r51.engine import Discard, Draw, Phase
+from rummy51.studies.games import simulate_games
 
 CORES = os.cpu_count() or 1
 pytest.importorskip("pandas")  # imported here, not inside the first timed run
@@ -97,7 +97,7 @@ def test_kernel_alone(benchmark):
     import numpy as np
 
     from rummy51 import _game
-    from rummy51.fastgame import greedy_kernel
+    from rummy51.r51.fastgame import greedy_kernel
 
     k = greedy_kernel(RuleSet())
     deals = 5000
@@ -152,7 +152,7 @@ def test_kernel_tables_deals_per_cpu_second(benchmark, bots):
     greedy-only, tactician-only and the mixed table (tactician, hand-hunter, random,
     greedy); compare ``deals_per_cpu_s`` within one run (target: tactician and mixed >=
     0.5x greedy). A single 4,000-deal round moved the ratios by +-0.07 from run to run."""
-    from rummy51.games import uses_kernel
+    from rummy51.studies.games import uses_kernel
 
     names = tuple(bots.split(",")) if "," in bots else (bots,) * 4
     assert uses_kernel(names, RuleSet())

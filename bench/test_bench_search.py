@@ -18,8 +18,8 @@ import time
 import pytest
 
 from rummy51 import RuleSet
-from rummy51.bots import TacticianBot
-from rummy51.engine import GameState
+from rummy51.r51.bots import TacticianBot
+from rummy51.r51.engine import GameState
 from rummy51.r51.search import SearchBot
 
 DEALS = 6

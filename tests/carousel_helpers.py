@@ -282,3 +282,66 @@ def random_position(pick, rules: CarouselRules, dense: bool = False, max_melds: 
     table = [" ".join(f"JK({card_text(r)})" if c == JOKER else card_text(c) for c, r in m)
              for m in melds]
     return table, sorted(hand)
+
+
+def stock_outs(state) -> list[dict]:
+    """Every round of a played ``state`` in which the stock ran out, read from its
+    history alone (not from the engine's own bookkeeping): ``exhauster`` (who took the
+    last card; the dealer when the deal left no stock) and ``ex_turn`` (its turn, -1
+    for the deal), ``finder``/``f_turn`` (the first draw that found the stock empty, or
+    None), ``kind``: how the last card went: ``"deal"``, ``"third"`` (a third draw),
+    ``"meld"`` (a first or second draw, then a meld in that turn), ``"same"`` (a first
+    or second draw, then the same turn's next draw found the stock empty); ``turns``:
+    the players of the round's turns in order, each with its records; ``end``: how the
+    round ended."""
+    from collections import defaultdict
+
+    from rummy51.carousel.actions import DealRecord, DrawRecord, MeldRecord, RoundRecord
+
+    r = state.rules
+    n = r.players
+    by_round: dict = defaultdict(list)
+    for x in state.history:
+        by_round[x.round].append(x)
+    out = []
+    for rd, xs in sorted(by_round.items()):
+        left = r.deck_size - n * r.hand_size
+        deal = xs[0]
+        assert isinstance(deal, DealRecord)
+        ex, ex_turn = (deal.dealer, -1) if left == 0 else (None, None)
+        finder = f_turn = None
+        draws: dict = defaultdict(list)
+        turns: list = []
+        for x in xs[1:]:
+            if isinstance(x, RoundRecord):
+                continue
+            if not turns or turns[-1][0] != x.turn:
+                turns.append((x.turn, x.player, []))
+            turns[-1][2].append(x)
+            if isinstance(x, DrawRecord):
+                draws[x.turn].append(x)
+                if x.empty:
+                    if finder is None:
+                        finder, f_turn = x.player, x.turn
+                else:
+                    left -= 1
+                    if left == 0:
+                        ex, ex_turn = x.player, x.turn
+        if ex is None:
+            continue
+        if ex_turn == -1:
+            kind = "deal"
+        else:
+            mine = draws[ex_turn]
+            k = max(i for i, d in enumerate(mine) if not d.empty)   # the last card's draw
+            if k == 2:
+                kind = "third"
+            elif any(isinstance(x, MeldRecord) and x.turn == ex_turn for x in xs):
+                kind = "meld"
+            else:
+                kind = "same"
+        end = xs[-1].result.how if isinstance(xs[-1], RoundRecord) else None
+        assert isinstance(xs[-1], RoundRecord) or rd == state.round
+        out.append(dict(round=rd, kind=kind, exhauster=ex, ex_turn=ex_turn, finder=finder,
+                        f_turn=f_turn, turns=turns, end=end))
+    return out

@@ -18,7 +18,7 @@ import pytest
 
 from agents_helpers import chance_step, kind_random
 from rummy51 import RuleSet
-from rummy51.engine import GameState, stacked_deck
+from rummy51.r51.engine import GameState, stacked_deck
 from rummy51.r51.agent import AgentState, max_game_length, utility_bounds
 from rummy51.r51.observation import known_cards, layout_for
 

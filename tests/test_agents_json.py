@@ -8,9 +8,8 @@ import json
 import numpy as np
 import pytest
 
-import rummy51.engine
 from rummy51 import RuleSet
-from rummy51.engine import Discard, Draw, GameState, LayDown, LayOff, SwapJoker, stacked_deck
+from rummy51.r51.engine import Discard, Draw, GameState, LayDown, LayOff, SwapJoker, stacked_deck
 from rummy51.envs.llm import apply_reply, legal_action_dicts, new_deal, turn_prompt
 from rummy51.r51 import engine as r51_engine
 from rummy51.r51.agent import AgentState
@@ -21,7 +20,7 @@ DEFAULT = RuleSet()
 
 
 def test_parse_action_is_exported():
-    assert rummy51.engine.parse_action is r51_engine.parse_action is parse_action
+    assert r51_engine.parse_action is parse_action
     assert "parse_action" in r51_engine.__all__
 
 

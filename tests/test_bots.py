@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from rummy51 import RuleSet, parse_card, parse_cards
-from rummy51.bots import (
+from rummy51.r51.bots import (
     BOTS,
     Bot,
     GreedyBot,
@@ -19,7 +19,7 @@ from rummy51.bots import (
     play_deal,
     play_match,
 )
-from rummy51.engine import (
+from rummy51.r51.engine import (
     Discard,
     Draw,
     GameState,
@@ -148,7 +148,7 @@ def test_illegal_bot_action_raises():
         def choose(self, view):
             return Draw("stock")  # the first player may not draw
 
-    from rummy51.engine import IllegalMove
+    from rummy51.r51.engine import IllegalMove
     with pytest.raises(IllegalMove):
         play_deal([Cheater(), GreedyBot()], R, seed=0)
 

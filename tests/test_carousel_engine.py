@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 
 import numpy as np
 import pytest
 
 from rummy51.cards import JOKER, parse_cards
 from rummy51.carousel import CarouselRules
-from rummy51.carousel.actions import Draw, IllegalMove, Knock, Meld, Phase
+from rummy51.carousel.actions import Draw, DrawRecord, IllegalMove, Knock, Meld, Phase
 from rummy51.carousel.bots import GreedyBot, RandomBot, play_game
-from rummy51.carousel.engine import GameState, replay
+from rummy51.carousel.engine import GameState, replay, rules_from_dict
 from rummy51.carousel.moves import final_scores, score_round
 from rummy51.r51.actions import IllegalMove as R51IllegalMove
+
+from carousel_helpers import stock_outs
 
 R2 = CarouselRules.for_players(2)
 R3 = CarouselRules.for_players(3)
@@ -389,3 +392,134 @@ def test_game_tie_option(monkeypatch):
 def test_rule_option_errors(field, value, msg):
     with pytest.raises((TypeError, ValueError), match=msg):
         CarouselRules(**{field: value})
+
+
+# --------------------------------------------------------------------------- stock_out
+# Tables where the stock runs out most rounds (rules 3.5): small decks, big hands.
+STOCK_TABLES = [
+    dict(players=5, decks=1, jokers=1, hand_size=9),    # every kind of last card
+    dict(players=3, decks=1, jokers=1, hand_size=15),
+    dict(players=4, decks=1, jokers=1, hand_size=11),
+    dict(players=4, decks=1, jokers=0, hand_size=13),   # the deal takes the last card
+]
+
+
+def _check_stock_out_order(s) -> Counter:
+    """Every round of ``s`` in which the stock ran out plays 3.5 as ``rules.stock_out``
+    says, read from the history: the turns after the exhauster's ("exhauster") or the
+    finder's ("finder") turn are one each, from that player's left round to that player,
+    with no draw; a round that reaches their end is scored without a knocker. Returns
+    the kinds of last card seen."""
+    n = s.rules.players
+    kinds: Counter = Counter()
+    for so in stock_outs(s):
+        kinds[so["kind"]] += 1
+        if s.rules.stock_out == "exhauster":
+            start, start_turn = so["exhauster"], so["ex_turn"]
+        else:
+            start, start_turn = so["finder"], so["f_turn"]
+            if start is None:   # the round ended before a draw found the stock empty
+                assert so["end"] in ("knock", "out", None)
+                continue
+        later = [t for t in so["turns"] if t[0] > start_turn]
+        want = [(start + k) % n for k in range(1, n + 1)]
+        assert [t[1] for t in later] == want[:len(later)], (so["round"], later, want)
+        assert not any(isinstance(x, DrawRecord) for t in later for x in t[2])
+        if so["end"] == "stock":   # 3.5 and 5: scored with no knocker, no undercut bonus
+            assert len(later) == n
+            res = s.rounds[so["round"]]
+            assert res.knocker is None and not res.undercut
+            assert res.turns == len(so["turns"])
+            low = min(res.points)
+            assert res.winners == tuple(p for p in range(n) if res.points[p] == low)
+        elif so["end"] is not None and len(later) < n:
+            assert so["end"] == "out" or s.rules.last_turn_knock or not later
+    return kinds
+
+
+@pytest.mark.parametrize("stock_out", ["exhauster", "finder"])
+def test_stock_out_order_of_the_last_turns(stock_out):
+    """rules.stock_out: the last turns start after the turn of the player who took the
+    last card ("exhauster", the source) or whose draw found the stock empty ("finder"),
+    whichever way the last card went: a third draw, a draw then a meld, a draw then an
+    empty draw, the deal. Random bots (who may decline to meld) on small decks."""
+    kinds: Counter = Counter()
+    for table in STOCK_TABLES:
+        rules = CarouselRules(target_score=60, stock_out=stock_out, **table)
+        for seed in range(8):
+            bots = [RandomBot(seed=10 * seed + i) for i in range(rules.players)]
+            kinds += _check_stock_out_order(play_game(bots, rules, seed=seed))
+    assert set(kinds) == {"deal", "third", "meld", "same"}, kinds
+
+
+def test_stock_out_readings_differ_only_when_the_finder_is_not_the_exhauster():
+    """The two readings play the same round until the exhauster's turn ends; then the
+    exhauster's left has one last turn ("exhauster") or a turn that finds the stock
+    empty and then a last turn ("finder"): n + 1 turns after the exhauster's, not n."""
+    rules = CarouselRules(players=4, decks=1, jokers=1, hand_size=11, target_score=60)
+    seen = Counter()
+    for seed in range(12):
+        games = {}
+        for mode in ("exhauster", "finder"):
+            bots = [RandomBot(seed=10 * seed + i) for i in range(4)]
+            games[mode] = play_game(bots, dataclasses.replace(rules, stock_out=mode), seed=seed)
+        a, b = (stock_outs(games[m])[0] for m in ("exhauster", "finder"))
+        assert a["round"] == b["round"] == 0 and a["kind"] == b["kind"]
+        assert a["exhauster"] == b["exhauster"] and a["ex_turn"] == b["ex_turn"]
+        same = [t[:2] for t in a["turns"] if t[0] <= a["ex_turn"]]
+        assert same == [t[:2] for t in b["turns"] if t[0] <= b["ex_turn"]]
+        if a["kind"] in ("third", "meld") and a["end"] == b["end"] == "stock":
+            assert len(a["turns"]) == a["ex_turn"] + 1 + 4
+            assert len(b["turns"]) == b["ex_turn"] + 2 + 4
+            assert b["finder"] == (b["exhauster"] + 1) % 4
+            seen[a["kind"]] += 1
+        elif a["kind"] == "same":
+            assert a["finder"] == a["exhauster"] == b["finder"]
+            seen["same"] += 1
+    assert seen["third"] and seen["same"], seen
+
+
+def test_the_deal_exhausts_the_stock():
+    """A deal that leaves no stock: "exhauster" reads the dealer as the exhauster, so
+    every player has one last turn (meld, no draw) from the dealer's left; "finder":
+    the dealer's left finds the stock empty, may meld, then the last turns."""
+    rules = CarouselRules(players=4, decks=1, jokers=0, hand_size=13, target_score=60)
+    s = GameState.new(rules, seed=3)
+    assert s.stock_size == 0 and s.phase is Phase.NO_DRAW and s.turn_info.last
+    assert s.current == (s.dealer + 1) % 4 and s.view().stock_out
+    refused(s, "3.5", s.draw)
+    order = []
+    while not s.rounds:
+        order.append(s.current)
+        s.pass_()
+    assert order == [(s.rounds[0].dealer + k) % 4 for k in range(1, 5)]
+    assert s.rounds[0].how == "stock" and s.rounds[0].turns == 4
+    f = GameState.new(dataclasses.replace(rules, stock_out="finder"), seed=3)
+    assert f.phase is Phase.DRAW and not f.view().stock_out
+    assert f.draw().empty and f.phase is Phase.NO_DRAW and not f.turn_info.last
+    while not f.rounds:
+        f.pass_()
+    assert f.rounds[0].turns == 5
+
+
+def test_old_histories_replay_as_finder():
+    """A history or run written before rules.stock_out existed (no such field in its
+    rules) was played with the finder's order, and replays so."""
+    rules = CarouselRules(players=4, decks=1, jokers=1, hand_size=11, target_score=60,
+                          stock_out="finder")
+    s = play_game([RandomBot(seed=i) for i in range(4)], rules, seed=5)
+    d = s.to_dict()
+    assert d["rules"]["stock_out"] == "finder"
+    del d["rules"]["stock_out"]
+    again = GameState.from_dict(d)
+    assert again.rules.stock_out == "finder" and again.to_dict()["actions"] == d["actions"]
+    assert GameState.from_json(s.to_json()).rules == rules
+    assert rules_from_dict({"players": 3}).stock_out == "exhauster"
+
+
+@pytest.mark.parametrize("value, exc", [("source", ValueError), ("Finder", ValueError),
+                                        (1, ValueError), (None, ValueError)])
+def test_stock_out_errors(value, exc):
+    with pytest.raises(exc, match=r"^CarouselRules.stock_out must be one of 'exhauster', "
+                                  r"'finder', got "):
+        CarouselRules(stock_out=value)

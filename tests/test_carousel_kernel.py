@@ -13,7 +13,7 @@ from rummy51 import _carousel
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import DrawRecord, KnockRecord, MeldRecord, PassRecord
 from rummy51.carousel.bots import CarefulBot, GreedyBot, RandomBot
-from rummy51.carousel.cli_simulate import add_simulate_parser, run_simulate
+from rummy51.cli.carousel_simulate import add_simulate_parser, run_simulate
 from rummy51.carousel.solver import GaveUp, reconstruction_error
 from rummy51.studies import _carousel_plan as plan
 from rummy51.studies._carousel_plan import (CHUNK_COLUMNS, DTYPES, kernel_rules,
@@ -98,6 +98,7 @@ VARIANTS = [
              round_bonus_for_all=True, **_SHORT)),
     (3, dict(last_turn_knock=True, knock_limit=25, **_SHORT)),
     (4, dict(game_tie="play_on", **_SHORT)),
+    (4, dict(stock_out="finder", **_SHORT)),
 ]
 
 
@@ -177,7 +178,7 @@ def _args(rules=None, **kw):
 def test_bad_input_errors():
     play = _carousel.play_greedy_game
     r2 = CarouselRules.for_players(2)
-    with pytest.raises(ValueError, match="game_rules must hold 12 ints"):
+    with pytest.raises(ValueError, match="game_rules must hold 13 ints"):
         play(**_args(game_rules=(2, 10)))
     with pytest.raises(ValueError, match="players must be 2..6"):
         play(**_args(game_rules=(7,) + kernel_rules(r2)[1:]))
@@ -265,17 +266,19 @@ def test_kernel_plays_on_after_a_shared_total():
 
 
 def test_kernel_knocks_in_a_last_turn_with_the_option():
-    """rules.last_turn_knock: four players on one deck run the stock out; in seeds 101
-    and 112 a last-turn meld brings a hand to the limit and the knock changes the game
+    """rules.last_turn_knock (under both stock_out orders): four players on one deck run
+    the stock out; in seeds 101 and 112 a last-turn meld brings a hand to the limit and the knock changes the game
     (the option is exercised), and the kernel's games equal the engine's either way."""
-    base = CarouselRules.for_players(4, decks=1, jokers=1, hand_size=11, target_score=60)
-    on = dataclasses.replace(base, last_turn_knock=True)
-    for seed in (101, 112):
-        a, _, _ = play_kernel_game(base, seed, trace=True)
-        b, _, _ = play_kernel_game(on, seed, trace=True)
-        assert a.shape != b.shape or not (a == b).all()
-        _same_game(base, seed)
-        _same_game(on, seed)
+    for stock_out in ("exhauster", "finder"):
+        base = CarouselRules.for_players(4, decks=1, jokers=1, hand_size=11, target_score=60,
+                                         stock_out=stock_out)
+        on = dataclasses.replace(base, last_turn_knock=True)
+        for seed in (101, 112):
+            a, _, _ = play_kernel_game(base, seed, trace=True)
+            b, _, _ = play_kernel_game(on, seed, trace=True)
+            assert a.shape != b.shape or not (a == b).all()
+            _same_game(base, seed)
+            _same_game(on, seed)
 
 
 # --------------------------------------------------------------------------- careful seats
@@ -323,3 +326,99 @@ def test_kernel_bots_errors():
         play_kernel_game(rules, 1, bots=[GreedyBot(), RandomBot(seed=1)])
     with pytest.raises(ValueError, match="one a seat, 2, got 1"):
         play_kernel_game(rules, 1, bots=[GreedyBot()])
+
+
+# --------------------------------------------------------------------------- stock_out
+# (seeds, rules) where greedy tables run the stock out, by how the last card went
+# (carousel_helpers.stock_outs' kinds; test_kernel_stock_out_seeds checks the list)
+_STOCK = dict(decks=1, jokers=1, target_score=60)
+STOCK_SEEDS = [
+    ("third", dict(players=5, hand_size=9, **_STOCK), (4, 20)),
+    ("same", dict(players=5, hand_size=9, **_STOCK), (13, 14)),
+    ("meld", dict(players=5, hand_size=9, **_STOCK), (0, 1)),
+    ("third", dict(players=4, hand_size=12, **_STOCK), (17, 18)),
+    ("same", dict(players=4, hand_size=12, **_STOCK), (21,)),
+    ("deal", dict(players=4, hand_size=13, decks=1, jokers=0, target_score=60), (0, 1)),
+]
+
+
+@pytest.mark.parametrize("stock_out", ["exhauster", "finder"])
+@pytest.mark.parametrize("kind, table, seeds", STOCK_SEEDS)
+def test_kernel_stock_out_seeds(kind, table, seeds, stock_out):
+    """rules.stock_out: on seeds where the stock runs out after a third draw, a draw and
+    a meld, a draw and an empty draw, or at the deal, the kernel plays the engine's
+    games move for move under both readings (and the seeds do exercise that kind)."""
+    from carousel_helpers import stock_outs
+
+    rules = CarouselRules(stock_out=stock_out, **table)
+    for seed in seeds:
+        # the seeds were found under "exhauster" (the games part at the first such round)
+        s, _ = play_recorded([GreedyBot() for _ in range(rules.players)],
+                             dataclasses.replace(rules, stock_out="exhauster"), seed)
+        assert kind in {so["kind"] for so in stock_outs(s)}, (kind, seed)
+        _same_game(rules, seed)
+
+
+def test_kernel_stock_out_readings_differ():
+    """The two readings give other games on these seeds (the option is exercised: a
+    third-draw or meld exhauster hands the finder's extra turn to their left)."""
+    differ = 0
+    for kind, table, seeds in STOCK_SEEDS:
+        for seed in seeds:
+            a, ta, _ = play_kernel_game(CarouselRules(stock_out="exhauster", **table), seed,
+                                        trace=True)
+            b, tb, _ = play_kernel_game(CarouselRules(stock_out="finder", **table), seed,
+                                        trace=True)
+            differ += a.shape != b.shape or not (a == b).all() or ta != tb
+    assert differ >= 4, differ
+
+
+@pytest.mark.parametrize("stock_out", ["exhauster", "finder"])
+def test_kernel_careful_seats_run_the_stock_out(stock_out):
+    """Careful seats (they hold back knocks, so more rounds reach the stock) under both
+    readings: the kernel's games equal the engine's."""
+    rules = CarouselRules(players=5, hand_size=9, stock_out=stock_out, **_STOCK)
+    for seed in range(6):
+        def make():
+            return [CarefulBot(seed=100 * seed + i) if i % 2 == 0 else GreedyBot()
+                    for i in range(5)]
+        _same_game(rules, seed, make)
+
+
+def test_cli_stock_out_flag(tmp_path, capsys):
+    """--stock-out names rules.stock_out; the run's manifest records it; a bad value is
+    argparse's one-line refusal (exit 2) naming the flag."""
+    from rummy51.cli.carousel_options import rules_from_args
+
+    top = argparse.ArgumentParser()
+    sub = top.add_subparsers()
+    add_simulate_parser(sub)
+    base = ["simulate", "--players", "2", "--games", "1", "--seed", "3", "--target", "30",
+            "--workers", "1", "--no-progress"]
+    args = top.parse_args(base + ["--stock-out", "finder", "--out", str(tmp_path / "f")])
+    assert rules_from_args(args, 2).stock_out == "finder"
+    assert run_simulate(args) == 0
+    manifest = (tmp_path / "f" / "manifest.json").read_text()
+    assert '"stock_out": "finder"' in manifest
+    args = top.parse_args(base + ["--out", str(tmp_path / "e")])
+    assert rules_from_args(args, 2).stock_out == "exhauster"   # the default
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        top.parse_args(base + ["--stock-out", "last"])
+    assert e.value.code == 2
+    assert "--stock-out: invalid choice: 'last'" in capsys.readouterr().err
+
+
+def test_run_manifest_without_stock_out_reads_as_finder():
+    """A run's settings written before rules.stock_out existed were played "finder":
+    they load so, with the hash they were written with (the run stays resumable)."""
+    st = plan.Settings(players=2, bots=("greedy", "greedy"), games=1, chunk_size=1,
+                       rules=CarouselRules.for_players(2, stock_out="finder"), entropy=1,
+                       spawn_key=())
+    old = st.to_json()
+    del old["rules"]["stock_out"]
+    back = plan.Settings.from_json(old)
+    assert back.rules.stock_out == "finder" and back.config_hash == st.config_hash
+    new = dataclasses.replace(st, rules=CarouselRules.for_players(2))
+    assert new.config_hash != st.config_hash
+    assert plan.Settings.from_json(new.to_json()) == new

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from rummy51.carousel import CarouselRules
-from rummy51.carousel.cli_simulate import add_simulate_parser
+from rummy51.cli.carousel_simulate import add_simulate_parser
 from rummy51.studies.carousel import CarouselStudy, simulate_carousel
 
 FAST = dataclasses.replace(CarouselRules.for_players(2), target_score=40)

@@ -6,7 +6,8 @@ import sys
 import pytest
 
 from rummy51.cli import main
-from rummy51.montecarlo import OddsResult, OpeningStudy, simulate_openings
+from rummy51.studies.odds import OddsResult
+from rummy51.studies.openings import OpeningStudy, simulate_openings
 
 FAST = ["--deals", "20000", "--turn-deals", "200", "--turns", "4", "--no-progress"]
 

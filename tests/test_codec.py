@@ -15,7 +15,7 @@ import pytest
 
 from agents_helpers import kind_random, soak_deal
 from rummy51 import RuleSet, solver
-from rummy51.engine import GameState, IllegalMove, stacked_deck
+from rummy51.r51.engine import GameState, IllegalMove, stacked_deck
 from rummy51.r51.actions import Discard, Draw, LayDown, LayOff, SwapJoker
 from rummy51.r51.agent import CHANCE, TERMINAL, AgentState
 from rummy51.r51.codec import (

@@ -17,9 +17,9 @@ import numpy as np
 import pytest
 
 from rummy51 import RuleSet, parse_card, parse_cards, reference
-from rummy51.bots import RandomBot, play_deal
+from rummy51.r51.bots import RandomBot, play_deal
 from rummy51.cards import JOKER, cards_text
-from rummy51.engine import (
+from rummy51.r51.engine import (
     ChanceRecord,
     Discard,
     DiscardRecord,
@@ -31,7 +31,6 @@ from rummy51.engine import (
     LayDownRecord,
     LayOff,
     LayOffRecord,
-    Match,
     Phase,
     PlayerView,
     SwapJoker,
@@ -41,7 +40,8 @@ from rummy51.engine import (
     replay,
     stacked_deck,
 )
-from rummy51.melds import (
+from rummy51.r51.match import Match
+from rummy51.r51.melds import (
     MeldError,
     TableMeld,
     check_meld,
@@ -756,7 +756,7 @@ class TestStockAndCap:
 # =========================================================================== 6 matches
 class TestMatch:
     def play(self, rules, players=3, seed=1):
-        from rummy51.bots import GreedyBot, play_match
+        from rummy51.r51.bots import GreedyBot, play_match
         return play_match([GreedyBot() for _ in range(players)], rules, seed=seed)
 
     def test_single_deal_by_default(self):
@@ -980,7 +980,7 @@ def test_soak_random_bots_long(request):
 
 def test_lay_off_candidates_hold_every_card_that_fits():
     """``lay_off_candidates`` only prunes: every card ``lay_off_sides`` accepts is in it."""
-    from rummy51.melds import lay_off_candidates, lay_off_sides, melds_in
+    from rummy51.r51.melds import lay_off_candidates, lay_off_sides, melds_in
     from rummy51.solver import deal as deal_hands
 
     for rules in (RuleSet(), RuleSet(ace_high=False), RuleSet(max_jokers_per_meld=2)):
@@ -995,7 +995,7 @@ def test_lay_off_candidates_hold_every_card_that_fits():
 def test_a_named_stand_in_is_what_the_meld_is_worth():
     """``8S 9S JK`` with the joker named 7S is 7 + 8 + 9 = 24, not the 27 of 10S: with
     8D 8C 8H (24) it is 48 and does not open; named 10S (or unnamed) it is 51."""
-    from rummy51.engine import stacked_deck
+    from rummy51.r51.engine import stacked_deck
 
     deck = stacked_deck(RuleSet(), ["8S 9S JK 8D 8C 8H 2C 3D 5H 9C KS QD 4C 2H 3H"], players=2)
     s = GameState.new(RuleSet(), players=2, seed=1, deck=deck)

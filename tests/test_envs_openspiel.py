@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install \"rummy51[agents]\")")
 
 import rummy51.envs.openspiel as ros  # noqa: E402  (registers python_rummy51)
-from rummy51.bots import GreedyBot  # noqa: E402
+from rummy51.r51.bots import GreedyBot  # noqa: E402
 
 
 def test_registered_with_rule_parameters():

@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo")
+pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install \"rummy51[agents]\")")
 
 from pettingzoo.test import api_test  # noqa: E402
 
@@ -54,7 +54,7 @@ def test_seed_reproduces_a_deal():
     assert e.state.game.deck == first
     e.reset(seed=12)
     assert e.state.game.deck != first
-    from rummy51.engine import GameState
+    from rummy51.r51.engine import GameState
     assert GameState.new(e.rules, 3, seed=11).deck == first
     assert _random_deal(env(players=3), 5) == _random_deal(env(players=3), 5)
     e.reset()
@@ -116,3 +116,58 @@ def test_render_and_spaces():
     assert e.action_space("player_1").n == e.codec.size
     with pytest.raises(ValueError, match="render_mode"):
         env(render_mode="rgb")
+
+
+# --------------------------------------------------------------------------- Carousel
+def test_carousel_api_test():
+    from rummy51.envs.pettingzoo import carousel_env
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(carousel_env(players=3), num_cycles=500)
+        api_test(carousel_env(players=2, round_only=True), num_cycles=300)
+
+
+def test_carousel_game_rewards_are_the_final_scores_and_seeds_replay():
+    from rummy51.envs.pettingzoo import carousel_env
+
+    def play(seed):
+        e = carousel_env(players=3)
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        total = {a: 0.0 for a in e.possible_agents}
+        trace = []
+        for agent in e.agent_iter(100_000):
+            obs, reward, term, trunc, info = e.last()
+            total[agent] += reward
+            if term or trunc:
+                e.step(None)
+                continue
+            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            trace.append(a)
+            e.step(a)
+        return e, total, trace
+
+    e, total, trace = play(4)
+    assert [total[a] for a in e.possible_agents] == [float(x) for x in e.state.game.final]
+    assert play(4)[2] == trace and play(5)[2] != trace
+
+
+def test_carousel_bad_actions_are_one_line_errors():
+    from rummy51.envs.pettingzoo import carousel_env
+
+    e = carousel_env(players=3)
+    e.reset(seed=1)
+    obs, *_ = e.last()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    before = e.state.observation(e.state.current_player()).tobytes()
+    for bad, err in [("3", TypeError), (1.5, TypeError), (-1, ValueError), (57, ValueError),
+                     (illegal, ValueError), (np.int64(illegal), ValueError)]:
+        with pytest.raises(err) as info:
+            e.step(bad)
+        assert "\n" not in str(info.value)
+    assert e.state.observation(e.state.current_player()).tobytes() == before
+    with pytest.raises(ValueError, match="reset"):
+        carousel_env().step(0)
+    with pytest.raises(TypeError):
+        carousel_env(jokrs=3)

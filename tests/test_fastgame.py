@@ -1,4 +1,4 @@
-"""The C game kernel (``rummy51.fastgame``): the same deals as the Python engine with
+"""The C game kernel (``rummy51.r51.fastgame``): the same deals as the Python engine with
 ``GreedyBot``s, move for move, under many rule sets; every kernel move legal for the
 Python engine with the invariants checked after each; the batch runner's records equal
 either way; clear errors for what it cannot play."""
@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from rummy51 import RuleSet
 from rummy51 import _game
-from rummy51.bots import GreedyBot, play_deal
-from rummy51.engine import ChanceRecord, GameState, LayDown, SwapJoker
-from rummy51.fastgame import FastDeal, play_greedy_deal, supported
-from rummy51.games import simulate_games, uses_kernel
+from rummy51.r51.bots import GreedyBot, play_deal
+from rummy51.r51.engine import ChanceRecord, GameState, LayDown, SwapJoker
+from rummy51.r51.fastgame import FastDeal, play_greedy_deal, supported
+from rummy51.studies.games import simulate_games, uses_kernel
 
 # (rules, players): the defaults, and every option the kernel reads
 CONFIGS = [
@@ -152,7 +152,7 @@ def test_bad_arguments_are_named():
         play_greedy_deal(seed=-3)
     with pytest.raises(ValueError, match="first"):
         play_greedy_deal(first=4)
-    from rummy51.fastgame import greedy_kernel
+    from rummy51.r51.fastgame import greedy_kernel
 
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="first"):

@@ -1,4 +1,4 @@
-"""Batch simulations of complete deals (``rummy51.games``): seeding, records, run
+"""Batch simulations of complete deals (``rummy51.studies.games``): seeding, records, run
 directories, Dask, and the ``simulate games`` command."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 
 from rummy51 import RuleSet
 from rummy51.cli import main
-from rummy51.engine import Discard, Draw, LayDownRecord, Phase
-from rummy51.games import ChunkWarning, GameStudy, deal_seeds, simulate_games
-from rummy51.montecarlo import chunk_seed
+from rummy51.r51.engine import Discard, Draw, LayDownRecord, Phase
+from rummy51.studies.games import ChunkWarning, GameStudy, deal_seeds, simulate_games
+from rummy51.runs import chunk_seed
 
 # 40 deals in 4 chunks of 10 (the bots of the must-show tournament)
 SMALL = dict(games=40, chunk_size=10, seed=7, bots="greedy,greedy,random,handhunter",
@@ -394,10 +394,10 @@ def test_cli_json_matches_the_api(capsys, base):
 
 
 def test_cli_out_interrupt_and_resume(tmp_path, capsys, monkeypatch, base):
-    import rummy51.games as games
+    from rummy51.studies import _games_plan as plan
 
     d = tmp_path / "run"
-    real = games._play_chunk
+    real = plan.play_chunk
     calls = {"n": 0}
 
     def flaky(spec):
@@ -406,11 +406,11 @@ def test_cli_out_interrupt_and_resume(tmp_path, capsys, monkeypatch, base):
             raise KeyboardInterrupt
         return real(spec)
 
-    monkeypatch.setattr(games, "_play_chunk", flaky)
+    monkeypatch.setattr(plan, "play_chunk", flaky)
     code, out, err = run(capsys, *CLI_SMALL, "--out", str(d))
     assert code == 130 and out == ""
     assert "interrupted: 2 of 4 chunks are saved" in err and f"--resume {d}" in err
-    monkeypatch.setattr(games, "_play_chunk", real)
+    monkeypatch.setattr(plan, "play_chunk", real)
     code, out, err = run(capsys, "simulate", "games", "--resume", str(d), "--no-progress",
                          "--workers", "1")
     assert code == 0, err
@@ -452,7 +452,7 @@ def test_cli_bad_arguments_one_line_exit_2(capsys, argv, message):
 def test_doctests():
     import doctest
 
-    import rummy51.games
+    import rummy51.studies.games
 
-    result = doctest.testmod(rummy51.games)
+    result = doctest.testmod(rummy51.studies.games)
     assert result.failed == 0 and result.attempted >= 2

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rummy51 import RuleSet
-from rummy51.bots import BOTS, GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal
-from rummy51.engine import GameState, LayDown, SwapJoker
-from rummy51.fastgame import BOT_CODES, bot_code, kernel_bots, play_kernel_deal
-from rummy51.games import simulate_games, uses_kernel
+from rummy51.r51.bots import BOTS, GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal
+from rummy51.r51.engine import GameState, LayDown, SwapJoker
+from rummy51.r51.fastgame import BOT_CODES, bot_code, kernel_bots, play_kernel_deal
+from rummy51.studies.games import simulate_games, uses_kernel
 
 from test_fastgame import CONFIGS, assert_same_deal
 

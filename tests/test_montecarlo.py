@@ -10,15 +10,9 @@ import pytest
 
 import rummy51
 from rummy51 import RuleSet, reference
-from rummy51.montecarlo import (
-    ChunkWarning,
-    OddsResult,
-    OpeningStudy,
-    chunk_seed,
-    opening_odds,
-    rule_sweep,
-    simulate_openings,
-)
+from rummy51.runs import ChunkWarning, chunk_seed
+from rummy51.studies.odds import OddsResult, opening_odds
+from rummy51.studies.openings import OpeningStudy, rule_sweep, simulate_openings
 from rummy51.stats import Z95, at_least, hist_mean, proportion, wilson
 
 # a small study: 3 deal chunks (the last one short) and 3 by-turn chunks

@@ -21,19 +21,19 @@ import pytest
 
 pytest.importorskip("matplotlib", reason="reports need matplotlib: pip install 'rummy51[report]'")
 
-import rummy51.reports
+import rummy51.ratings
 from rummy51.cli import main
-from rummy51.games import simulate_games
-from rummy51.montecarlo import rule_sweep, simulate_openings
+from rummy51.ratings import bradley_terry
 from rummy51.reports import (
     ReportError,
-    bradley_terry,
     build_report,
     load_run,
     render_html,
     render_markdown,
     write_tables,
 )
+from rummy51.studies.games import simulate_games
+from rummy51.studies.openings import rule_sweep, simulate_openings
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -266,8 +266,8 @@ def test_markdown_writes_decodable_pngs(report, tmp_path):
     assert md.count("\n## ") >= 8
 
 
-def test_doctests():
-    result = doctest.testmod(rummy51.reports)
+def test_ratings_doctests():
+    result = doctest.testmod(rummy51.ratings)
     assert result.failed == 0 and result.attempted > 0
 
 

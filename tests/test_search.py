@@ -10,8 +10,8 @@ import pytest
 
 import rummy51
 from rummy51 import RuleSet
-from rummy51.bots import BOTS, GreedyBot, HandHunterBot, TacticianBot, play_deal
-from rummy51.fastgame import play_position, position, supported
+from rummy51.r51.bots import BOTS, GreedyBot, HandHunterBot, TacticianBot, play_deal
+from rummy51.r51.fastgame import play_position, position, supported
 from rummy51.r51.actions import Discard, DrawRecord, Phase
 from rummy51.r51.engine import GameState
 from rummy51.r51.search import SearchBot, known_cards, view_position

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from rummy51 import RuleSet, reference, solver
-from rummy51.bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal, play_match
+from rummy51.r51.bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal, play_match
 from rummy51.cards import JOKER, to_codes
 from rummy51.cli import main
-from rummy51.engine import GameState, IllegalMove, LayDown, stacked_deck
-from rummy51.fastgame import play_greedy_deal, supported
+from rummy51.r51.engine import GameState, IllegalMove, LayDown, stacked_deck
+from rummy51.r51.fastgame import play_greedy_deal, supported
 from rummy51.r51.match import Match
 from rummy51.r51.melds import MeldError, check_meld, lay_off, make_meld, opening_run
 from rummy51.rules import PRESET_NOTES, PRESETS

@@ -43,11 +43,13 @@ from .solver import (
     pack_hands,
 )
 from .studies import (
+    CarouselStudy,
     GameStudy,
     OddsResult,
     OpeningStudy,
     opening_odds,
     rule_sweep,
+    simulate_carousel,
     simulate_games,
     simulate_openings,
 )
@@ -60,7 +62,7 @@ __all__ = [
     "Meld", "Opening", "best_opening", "best_opening_values", "can_go_out", "can_go_out_flags",
     "can_open", "can_open_flags", "deal", "min_deadwood", "min_deadwood_values", "pack_hands",
     "OpeningStudy", "OddsResult", "simulate_openings", "opening_odds", "rule_sweep",
-    "GameStudy", "simulate_games",
+    "GameStudy", "simulate_games", "CarouselStudy", "simulate_carousel",
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot", "play_deal",

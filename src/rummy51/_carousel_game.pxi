@@ -20,8 +20,12 @@ in a real game.) A greedy turn:
   exists (``_solve`` > 0), otherwise draw again; the third card ends the drawing;
 * an empty stock stops the drawing: the finder may still meld (after a first or
   second draw; the hand is unchanged since the last question of the same turn, so
-  only a first-draw finder asks), then every player, from the finder's left round to
-  the finder, has one last turn (meld if possible, no draw, no knock);
+  only a first-draw finder asks);
+* when the turn of the player who took the last card (``rules.stock_out``
+  "exhauster"; "finder": who found the stock empty) ends, every player, from that
+  player's left round to that player, has one last turn (meld if possible, no draw,
+  no knock unless ``last_turn_knock``); a deal that leaves no stock starts them at
+  once, from the dealer's left ("exhauster": the deal took the last card);
 * at the end of the turn: knock with ``knock_limit`` points or fewer, else pass;
   melding every card goes out at once.
 """
@@ -62,6 +66,7 @@ cdef struct GRules:
     int bonus_for_all
     int last_turn_knock     # rules.last_turn_knock
     int play_on             # rules.game_tie == "play_on"
+    int exhauster           # rules.stock_out == "exhauster" (0: "finder")
 
 
 cdef struct CGame:
@@ -660,9 +665,14 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
         sp = n * h              # the stock's top
         current = (dealer + 1) % n
         turn = 0
-        finder = -1
+        finder = -1             # the seat the last turns start after: exhauster or finder
         last_k = 0
         is_last = 0
+        if sp == S and gr.exhauster:
+            # GameState._deal: the deal took the last card; the last turns start now
+            finder = dealer
+            last_k = 1
+            is_last = 1
         how = -1
         knocker = -1
         while True:
@@ -693,6 +703,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                     if sp < S:
                         c = deck[sp]
                         sp += 1
+                        if sp == S and gr.exhauster:
+                            finder = p      # p exhausted the stock
                         if c == 52:
                             g.JH[p] += 1
                         else:
@@ -709,7 +721,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                             melded = 1
                             break
                     else:
-                        finder = p
+                        if finder < 0:
+                            finder = p      # "finder" (else p is the exhauster already)
                         _cg_event(g, p, EV_DRAW, -1, 0)
                         if draws < 3 and (not asked or g.kind[p] == 2):
                             res = _cg_meld_seat(r, gr, g, p, x, rb, detail, draws, 0, 1)
@@ -734,12 +747,13 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
             if how >= 0:
                 break
             # GameState._end_turn
-            turn += 1
             if finder < 0:
+                turn += 1
                 current = (current + 1) % n
                 continue
             last_k += 1
             if last_k <= n:
+                turn += 1
                 current = (finder + last_k) % n
                 is_last = 1
                 continue
@@ -897,7 +911,7 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
     going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all,
-    last_turn_knock, game_tie == "play_on")``;
+    last_turn_knock, game_tie == "play_on", stock_out == "exhauster")``;
     ``decks``: one deck order per round (top first, codes 0..52), as many rounds as the
     game may need; ``first``: the first dealer; ``game``: the number written in the
     ``game`` column; ``out``: int32 (rows, 18), one row per round and seat, the columns
@@ -920,8 +934,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     cdef int64_t rows = 0, turns = 0, cap = out.shape[0]
     cdef Py_ssize_t nd = decks.shape[0]
     vals = [int(v) for v in game_rules]
-    if len(vals) != 12:
-        raise ValueError(f"game_rules must hold 12 ints, got {len(vals)}")
+    if len(vals) != 13:
+        raise ValueError(f"game_rules must hold 13 ints, got {len(vals)}")
     gr.players = vals[0]
     gr.hand_size = vals[1]
     gr.deck_size = vals[2]
@@ -934,6 +948,7 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     gr.bonus_for_all = vals[9]
     gr.last_turn_knock = vals[10]
     gr.play_on = vals[11]
+    gr.exhauster = vals[12]
     if not 2 <= gr.players <= CG_MAXP:
         raise ValueError(f"players must be 2..{CG_MAXP}, got {gr.players}")
     if gr.deck_size != 52 * core.r.decks + core.r.jokers or gr.deck_size > CG_MAXDECK:

@@ -161,7 +161,7 @@ def build_catalogue(rules: RuleSet) -> Catalogue:
     if rules.opening_run != "any":
         # the opening-run block: every run (with jokers only under "run"), one per resource,
         # each at its best run reading; the search never visits it (it lies past start[52]),
-        # the core tries each as the opening's run (solve in _core.pyx)
+        # the core tries each as the opening's run (solve in _core_search.pxi)
         runs: dict = {}
         for e in _runs(rules):
             if rules.opening_run == "pure_run" and e.jokers:

@@ -97,10 +97,10 @@ ctypedef struct Rules:
     const uint8_t* ncards   # cards in the meld
     const uint8_t* njokers  # jokers in the meld
     const int32_t* skip     # next meld whose second natural card differs
-    # one-joker runs by the 13-bit pattern of one suit (see lane_runs in _core.pyx)
+    # one-joker runs by the 13-bit pattern of one suit (see lane_runs in _core_search.pxi)
     const uint32_t* lane_start  # [8193] runs of lane pattern p: lane_start[p] .. [p + 1]
     const uint32_t* lane_run    # naturals (bits 0..12) | cards << 13 | opening value << 16
-    # what an opening must show (rules.opening_run; solve in _core.pyx)
+    # what an opening must show (rules.opening_run; solve in _core_search.pxi)
     int opening_run         # 0 nothing, 1 a run, 2 a run without a joker
     int orun_lo, orun_hi    # catalogue ids of the runs it may show: orun_lo .. orun_hi - 1
 

@@ -1,4 +1,4 @@
-"""Typed stub of the C game kernel (private: use rummy51.fastgame)."""
+"""Typed stub of the C game kernel (private: use rummy51.r51.fastgame)."""
 from typing import Any, Optional, Sequence
 
 import numpy as np

@@ -11,7 +11,8 @@ one hand card into valid melds. This package holds the game's rules
 """
 from .rules import CarouselRules
 from .solver import (GaveUp, Play, best_play, best_play_points, best_play_values, can_knock,
-                     can_knock_flags, can_meld, can_meld_flags, pack_positions)
+                     can_knock_flags, can_meld, can_meld_flags, can_play_cards, pack_positions,
+                     play_cards, playable_cards)
 from .table import TableMeld, parse_hand, parse_meld, parse_table, table_codes, table_text
 
 __all__ = [
@@ -26,10 +27,13 @@ __all__ = [
     "can_knock_flags",
     "can_meld",
     "can_meld_flags",
+    "can_play_cards",
     "pack_positions",
     "parse_hand",
     "parse_meld",
     "parse_table",
+    "play_cards",
+    "playable_cards",
     "table_codes",
     "table_text",
 ]

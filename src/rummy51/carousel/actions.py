@@ -26,7 +26,7 @@ __all__ = [
     "Phase", "IllegalMove", "Draw", "Meld", "Knock", "Pass", "Action", "Record",
     "DealRecord", "DrawRecord", "MeldRecord", "KnockRecord", "PassRecord", "RoundRecord",
     "TurnInfo", "RoundResult", "action_to_json", "action_from_json", "HISTORY_FORMAT",
-    "FORMAT_VERSION",
+    "FORMAT_VERSION", "meld_items",
 ]
 
 HISTORY_FORMAT = "rummy51/carousel-history"
@@ -94,6 +94,43 @@ def _meld_slots(meld) -> tuple:
     return tuple(_slot(t) for t in meld)
 
 
+def short_repr(x, limit: int = 60) -> str:
+    """``repr(x)`` on one line, cut to ``limit`` characters."""
+    try:
+        r = repr(x)
+    except Exception:  # pragma: no cover - a repr that fails
+        r = f"<{type(x).__name__}>"
+    r = " ".join(r.split())
+    return r if len(r) <= limit else r[:limit - 3] + "..."
+
+
+_MELDS_ARE = ("the whole new table: a Meld, a str of melds split by '|' "
+              "('4S 5S 6S | 9H 9D JK(9C)') or a list of melds (each a str, a TableMeld "
+              "or a list of cards)")
+
+
+def meld_items(melds) -> list:
+    """The melds of a meld play as a list (each a str, a ``TableMeld``, or a list or
+    tuple of cards), from what ``Meld`` and ``GameState.meld`` take: a ``Meld``, one
+    str (melds split by ``|``), one ``TableMeld``, or a list or tuple of melds.
+    Anything else is ``IllegalMove`` naming the argument (``rule`` "engine")."""
+    if isinstance(melds, Meld):
+        return list(melds.melds)
+    if isinstance(melds, str):
+        return melds.split("|")
+    if isinstance(melds, TableMeld):
+        return [melds]
+    if not isinstance(melds, (list, tuple)):
+        raise IllegalMove("engine", f"melds must be {_MELDS_ARE}; got {type(melds).__name__} "
+                                    f"{short_repr(melds)}")
+    for i, m in enumerate(melds):
+        if not isinstance(m, (str, TableMeld, list, tuple)):
+            raise IllegalMove("engine", f"melds[{i}] must be a meld (a str like '4S 5S 6S', "
+                                        f"a TableMeld or a list of cards); got "
+                                        f"{type(m).__name__} {short_repr(m)}")
+    return list(melds)
+
+
 @dataclass(frozen=True)
 class Meld:
     """One meld play (section 4): ``melds`` is the whole table after the play, each meld
@@ -104,10 +141,14 @@ class Meld:
     melds: tuple
 
     def __post_init__(self):
-        m = self.melds
-        if isinstance(m, (str, TableMeld)):
-            m = [p for p in m.split("|")] if isinstance(m, str) else [m]
-        object.__setattr__(self, "melds", tuple(_meld_slots(x) for x in m))
+        slots = []
+        for i, x in enumerate(meld_items(self.melds)):
+            try:
+                slots.append(_meld_slots(x))
+            except (ValueError, TypeError) as e:
+                raise IllegalMove("2", f"meld {i + 1} ({short_repr(x)}) is not a meld of cards: "
+                                       f"{e}") from None
+        object.__setattr__(self, "melds", tuple(slots))
 
     def text(self) -> str:
         def one(s):

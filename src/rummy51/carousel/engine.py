@@ -21,7 +21,10 @@ over. Every move has a triad (pokerkit): ``verify_meld(melds)`` raises ``Illegal
 naming the rule broken (``.rule``, e.g. ``"4"``), ``can_meld(melds)`` returns a bool,
 ``meld(melds)`` makes the move and returns its record; ``apply(action)`` does the same
 for an action object and ``legal_actions()`` lists the moves (with one meld play, the
-solver's best). A refused move leaves the state unchanged. The game replays exactly
+solver's best). A refused move leaves the state unchanged; a move argument that is no
+move at all (``meld(None)``, ``apply(5)``) is ``IllegalMove`` too (rule ``"engine"``),
+and an argument that is no game (``new(players=2.5)``, ``view("x")``) a ``TypeError``
+or ``ValueError`` naming it. The game replays exactly
 from ``(rules, seed, actions)`` (``replay``); its history (``to_json``) also records
 every round's deck, so ``from_json`` needs no RNG.
 
@@ -51,7 +54,8 @@ from typing import Iterable, Optional, Sequence, TypeVar
 
 import numpy as np
 
-from ..cards import cards_text, to_codes
+from .._checks import int_arg
+from ..cards import JOKER, cards_text, to_codes
 from ..r51.engine import normalize_seed
 from .actions import (
     FORMAT_VERSION,
@@ -72,6 +76,7 @@ from .actions import (
     RoundRecord,
     RoundResult,
     TurnInfo,
+    short_repr,
     action_from_json,
     action_to_json,
 )
@@ -91,12 +96,20 @@ def rules_to_dict(rules: CarouselRules) -> dict:
     return dataclasses.asdict(rules)
 
 
-def rules_from_dict(d: dict) -> CarouselRules:
-    """The inverse of ``rules_to_dict`` (an unknown field is a ``ValueError``)."""
+def rules_from_dict(d: dict, *, recorded: bool = False) -> CarouselRules:
+    """The inverse of ``rules_to_dict`` (an unknown field is a ``ValueError``; a missing
+    one takes its default). ``recorded``: ``d`` was written whole by ``rules_to_dict``
+    (a history, a run's manifest), so a missing ``stock_out`` means it was written
+    before that field existed, when the last turns started from the finder: "finder"."""
+    if not isinstance(d, dict):
+        raise TypeError(f"Carousel rules must be a dict of CarouselRules fields, got "
+                        f"{type(d).__name__}")
     names = {f.name for f in dataclasses.fields(CarouselRules)}
     bad = sorted(set(d) - names)
     if bad:
-        raise ValueError(f"unknown CarouselRules field(s): {', '.join(bad)}")
+        raise ValueError(f"unknown CarouselRules field(s): {', '.join(map(str, bad))}")
+    if recorded and "stock_out" not in d:
+        d = dict(d, stock_out="finder")
     return CarouselRules(**d)
 
 
@@ -197,7 +210,9 @@ class GameState(MoveRules):
         self._public: list[Record] = []
         self._rng: Optional[np.random.Generator] = None
         self._forced: list[tuple[int, ...]] = []  # decks to deal instead of shuffling
-        self._stock_out_by: Optional[int] = None  # who found the stock empty this round
+        # the seat the last turns of 3.5 start after (and end with): the exhauster or
+        # the finder (rules.stock_out); None while the stock lasts
+        self._stock_out_by: Optional[int] = None
         self._last: Optional[list[int]] = None    # seats still to play a last turn
 
     # ------------------------------------------------------------------ creation
@@ -215,23 +230,30 @@ class GameState(MoveRules):
             rules = CarouselRules.for_players(4 if players is None else players)
         if not isinstance(rules, CarouselRules):
             raise TypeError(f"rules must be a CarouselRules, got {type(rules).__name__}")
-        if players is not None and players != rules.players:
-            if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-                raise TypeError(f"players must be an int, got {players!r}")
-            rules = dataclasses.replace(rules, players=int(players))
+        if players is not None:
+            players = int_arg("players", players, 2, 6)
+            if players != rules.players:
+                rules = dataclasses.replace(rules, players=players)
         s = cls()
         s.rules = rules
         n = s.n_players = rules.players
         s._rng, s.seed = normalize_seed(seed)
         first = int(s._rng.integers(n))
         if dealer is not None:
-            if isinstance(dealer, bool) or not 0 <= int(dealer) < n:
-                raise ValueError(f"dealer must be a seat 0..{n - 1}, got {dealer!r}")
-            first = int(dealer)
+            first = int_arg("dealer", dealer, 0, n - 1)
         s.first_dealer = s.dealer = first
         full = Counter(rules.deck())
+        if isinstance(decks, (str, bytes)) or not isinstance(decks, (list, tuple)):
+            raise TypeError(f"decks must be a list of deck orders, got {type(decks).__name__}")
         for i, d in enumerate(decks):
-            order = tuple(int(c) for c in (to_codes(d) if isinstance(d, str) else d))
+            try:
+                if isinstance(d, str):
+                    order = tuple(to_codes(d))
+                else:
+                    order = tuple(int_arg(f"decks[{i}] card", c, 0, JOKER) for c in d)
+            except (TypeError, ValueError) as e:
+                raise ValueError(f"decks[{i}] must be a deck order (card texts, or codes "
+                                 f"0..52): {e}") from None
             if Counter(order) != full:
                 raise ValueError(f"decks[{i}] must hold each card of the {rules.deck_size}-card "
                                  "deck exactly once per copy")
@@ -266,6 +288,13 @@ class GameState(MoveRules):
         rec = DealRecord(self.round, 0, -1, None, self.dealer, order)
         self.history.append(rec)
         self._public.append(dataclasses.replace(rec, deck=()))
+        if not self._stock and rules.stock_out == "exhauster":
+            # the deal took the last card: the dealer exhausted the stock, and the last
+            # turns start at once, from the dealer's left round to the dealer
+            self._stock_out_by = self.dealer
+            self._last = [(self.dealer + k) % n for k in range(2, n + 1)]
+            self.phase = Phase.NO_DRAW
+            self.turn_info = _LAST
 
     def copy(self) -> "GameState":
         """An independent copy (the RNG state too)."""
@@ -290,9 +319,8 @@ class GameState(MoveRules):
 
     def view(self, player: Optional[int] = None) -> PlayerView:
         """What ``player`` (default: the player on turn) may see."""
-        p = self.current if player is None else int(player)
-        if not 0 <= p < self.n_players:
-            raise ValueError(f"player must be 0..{self.n_players - 1}, got {player!r}")
+        p = self.current if player is None else int_arg("player", player, 0,
+                                                         self.n_players - 1)
         return PlayerView(
             player=p, rules=self.rules, n_players=self.n_players, round=self.round,
             dealer=self.dealer, phase=self.phase, turn=self.turn, current=self.current,
@@ -309,7 +337,9 @@ class GameState(MoveRules):
         return rec
 
     def draw(self) -> DrawRecord:
-        """Draw the top card of the stock; an empty stock stops the drawing (3.5)."""
+        """Draw the top card of the stock; an empty stock stops the drawing (3.5). Who
+        takes the last card exhausts the stock; with ``rules.stock_out`` "finder" the
+        last turns start from the player whose draw finds it empty instead."""
         self.verify_draw()
         p = self.current
         draws = self.turn_info.draws + 1
@@ -320,9 +350,12 @@ class GameState(MoveRules):
             self.hands[p].sort()
             self.turn_info = TurnInfo(draws=draws)
             self.phase = Phase.MELD if draws < 3 else Phase.END
+            if not self._stock and self.rules.stock_out == "exhauster":
+                self._stock_out_by = p
             rec = DrawRecord(self.round, self.turn, p, Draw(), card)
             return self._record(rec, dataclasses.replace(rec, card=None))
-        self._stock_out_by = p
+        if self._stock_out_by is None:   # "finder" (the exhauster is this player already)
+            self._stock_out_by = p
         self.turn_info = TurnInfo(draws=draws)
         # the step reached: after a first or second draw the player may still meld
         self.phase = Phase.NO_DRAW if draws < 3 else Phase.END
@@ -331,12 +364,12 @@ class GameState(MoveRules):
     def meld(self, melds) -> MeldRecord:
         """Play ``melds`` as the whole new table (section 4); see ``verify_meld``."""
         new, played = self.verify_meld(melds)
+        action = melds if isinstance(melds, Meld) else Meld(melds)   # before any change
         p = self.current
         hand = self.hands[p]
         for c in played:
             hand.remove(c)
         self.table = new
-        action = melds if isinstance(melds, Meld) else Meld(tuple(melds))
         self.actions.append(action)
         out = not hand
         rec = MeldRecord(self.round, self.turn, p, action, played, tuple(new), out)
@@ -380,26 +413,28 @@ class GameState(MoveRules):
             return self.knock()
         if isinstance(action, Pass):
             return self.pass_()
-        raise IllegalMove("engine", f"not a Carousel action: {action!r}")
+        raise IllegalMove("engine", f"action must be a Carousel action (Draw(), Meld(...), "
+                                    f"Knock(), Pass()), got {short_repr(action)}")
 
     # ------------------------------------------------------------------ flow
     def _end_turn(self) -> None:
         n = self.n_players
-        self.turn += 1
         if self._stock_out_by is None:
+            self.turn += 1
             self.current = (self.current + 1) % n
             self.phase = Phase.DRAW
             self.turn_info = _START
             return
-        if self._last is None:   # the finder's own turn just ended: the last turns begin
+        if self._last is None:   # the exhauster's (finder's) turn just ended: the last turns
             f = self._stock_out_by
             self._last = [(f + k) % n for k in range(1, n + 1)]
         if self._last:
+            self.turn += 1
             self.current = self._last.pop(0)
             self.phase = Phase.NO_DRAW
             self.turn_info = _LAST
             return
-        self._end_round("stock", None)
+        self._end_round("stock", None)   # ``turn`` stays the last turn's (turns = turn + 1)
 
     def _end_round(self, how: str, knocker: Optional[int]) -> None:
         rules = self.rules
@@ -471,7 +506,7 @@ class GameState(MoveRules):
         if d.get("version") != FORMAT_VERSION:
             raise ValueError(f"Carousel history version {d.get('version')!r} is not supported")
         try:
-            rules = rules_from_dict(d["rules"])
+            rules = rules_from_dict(d["rules"], recorded=True)
             s = cls.new(rules, seed=d.get("seed"), dealer=int(d["first_dealer"]),
                         decks=[to_codes(x) for x in d["decks"]])
         except (KeyError, TypeError, ValueError) as e:

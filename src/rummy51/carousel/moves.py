@@ -24,7 +24,8 @@ from collections import Counter
 from typing import Any, Optional, Sequence, Union
 
 from ..cards import JOKER, card_text, cards_text
-from .actions import Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo
+from .actions import (Action, Draw, IllegalMove, Knock, Meld, Pass, Phase, TurnInfo,
+                      meld_items, short_repr)
 from .rules import CarouselRules
 from .table import TableMeld, parse_meld
 
@@ -33,10 +34,8 @@ __all__ = ["check_meld_play", "score_round", "final_scores", "MoveRules"]
 
 # --------------------------------------------------------------------------- meld plays
 def _new_table(melds, rules: CarouselRules) -> list[TableMeld]:
-    if isinstance(melds, Meld):
-        melds = melds.melds
     out = []
-    for m in melds:
+    for m in meld_items(melds):
         slots: Union[str, list[Any]]  # what parse_meld reads: text, or codes and [JOKER, declared]
         if isinstance(m, TableMeld):
             slots = [[JOKER, r] if c == JOKER else c for c, r in zip(m.cards, m.represents)]
@@ -257,7 +256,8 @@ class MoveRules:
             return self.verify_knock()
         if isinstance(action, Pass):
             return self.verify_pass()
-        raise IllegalMove("engine", f"not a Carousel action: {action!r}")
+        raise IllegalMove("engine", f"action must be a Carousel action (Draw(), Meld(...), "
+                                    f"Knock(), Pass()), got {short_repr(action)}")
 
     def is_legal(self, action: Action) -> bool:
         try:

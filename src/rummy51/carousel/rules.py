@@ -25,7 +25,7 @@ import numpy as np
 
 from ..cards import JOKER
 
-__all__ = ["CarouselRules", "MAX_DECKS", "MAX_JOKERS"]
+__all__ = ["CarouselRules", "MAX_DECKS", "MAX_JOKERS", "GAME_TIES", "STOCK_OUTS"]
 
 #: The solver core keeps at most this many copies of a natural card (2-bit counts).
 MAX_DECKS = 2
@@ -46,6 +46,10 @@ def _as_int(name: str, value) -> int:
 
 #: The readings of a shared highest final total (``CarouselRules.game_tie``).
 GAME_TIES = ("share", "play_on")
+#: The readings of who starts the last turns when the stock runs out
+#: (``CarouselRules.stock_out``): the source's, then the older one.
+STOCK_OUTS = ("exhauster", "finder")
+_CHOICE_FIELDS = {"game_tie": GAME_TIES, "stock_out": STOCK_OUTS}
 _BOOL_FIELDS = ("ace_high", "round_bonus_for_all", "last_turn_knock")
 
 
@@ -74,6 +78,14 @@ class CarouselRules:
       stock ran out (3.5 is silent; its "the round is scored with no knocker" reads as
       no)? True: they may, at the end of that turn (after melding, or without one), and
       the round ends as a knock.
+    * ``stock_out`` ("exhauster"): who the last turns of 3.5 start from.
+      ``"exhauster"`` (the source): the player who takes the last card of the stock
+      exhausts it; when that player's turn ends and the round goes on, every player,
+      from the next one round to the exhauster, has one more turn (meld, no draw).
+      ``"finder"`` (this package's reading before 2026-12-04): the last turns start
+      from the player whose draw *finds* the stock empty, who ends them; when the last
+      card was a third draw (or the exhauster melded), the exhauster's left finds the
+      stock empty and so has two meld chances.
 
     Scoring (sections 5-6):
 
@@ -106,14 +118,16 @@ class CarouselRules:
     round_bonus_for_all: bool = False
     last_turn_knock: bool = False
     game_tie: str = "share"
+    stock_out: str = "exhauster"
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "game_tie":
-                if not isinstance(value, str) or value not in GAME_TIES:
-                    raise ValueError(f"CarouselRules.game_tie must be one of "
-                                     f"{', '.join(map(repr, GAME_TIES))}, got {value!r}")
+            if f.name in _CHOICE_FIELDS:
+                choices = _CHOICE_FIELDS[f.name]
+                if not isinstance(value, str) or value not in choices:
+                    raise ValueError(f"CarouselRules.{f.name} must be one of "
+                                     f"{', '.join(map(repr, choices))}, got {value!r}")
                 object.__setattr__(self, f.name, str(value))
                 continue
             if f.name in _BOOL_FIELDS:

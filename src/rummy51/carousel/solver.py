@@ -18,6 +18,16 @@ depends only on the counts (the game kernel plays the same moves from counts alo
 >>> can_meld("QH KH AH", "2H 3H")
 False
 
+A play of chosen hand cards (``play_cards``: the "must play these cards" query; the
+table is arranged by the solver, each joker's card declared):
+
+>>> [m.text() for m in play_cards(["6S 7S 8S"], "JK 9S", hand="JK 9S 2C").melds]
+['JK(5S) 6S 7S 8S 9S']
+>>> play_cards(["6S 7S 8S"], "2C", hand="2C 9S")
+Traceback (most recent call last):
+...
+rummy51.carousel.actions.IllegalMove: 2C has no place: no arrangement of the table and the other cards named puts it in a meld (docs/rules-carousel.md 4)
+
 Batch arrays (``pack_positions`` builds them): ``tables`` is a C-contiguous uint8
 array of shape (n, k), one position per row: a table natural is its code 0..51, a
 table joker declared as card d is ``53 + d`` (53..104), 255 pads the row; the meld
@@ -39,7 +49,8 @@ from typing import Optional
 import numpy as np
 
 from .. import _carousel
-from ..cards import JOKER, cards_text
+from ..cards import JOKER, card_text, cards_text
+from .actions import IllegalMove
 from .rules import CarouselRules
 from .table import (TableMeld, check_position, make_meld, parse_hand, parse_table,
                     sort_melds)
@@ -56,6 +67,9 @@ __all__ = [
     "pack_positions",
     "GaveUp",
     "reconstruction_error",
+    "play_cards",
+    "can_play_cards",
+    "playable_cards",
 ]
 
 _DEFAULT = CarouselRules()
@@ -481,3 +495,155 @@ def can_meld_flags(tables, hands, rules: Optional[CarouselRules] = None, threads
 def can_knock_flags(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:
     """Whether each row can knock after its best play (bool array)."""
     return best_play_values(tables, hands, rules, threads)[0] <= _rules(rules).knock_limit
+
+
+# --------------------------------------------------------------------------- chosen cards
+def _chosen_counts(melds, cards) -> _Counts:
+    """The counts of a play that must place exactly ``cards``: the table's naturals and
+    the chosen naturals all required, no optional hand, every joker (the table's and
+    the chosen ones) to be placed, the table jokers' declared cards as demands."""
+    st = _counts(melds, [])
+    T = list(st.T)
+    for c in cards:
+        if c != JOKER:
+            T[c] += 1
+    return _Counts(T, [0] * 52, st.D, st.JT + list(cards).count(JOKER), 0)
+
+
+def _with_optional(st: _Counts, optional) -> _Counts:
+    """``st`` with the cards ``optional`` offered as a hand (each may be placed)."""
+    H = [0] * 52
+    for c in optional:
+        if c != JOKER:
+            H[c] += 1
+    return _Counts(st.T, H, st.D, st.JT, list(optional).count(JOKER))
+
+
+def _chosen(table, cards, hand, rules):
+    """Parsed and checked ``(melds, cards, hand)`` of a chosen-cards query: the cards
+    named must be in the hand (``IllegalMove`` naming the card otherwise), at least
+    one of them; the position must fit the deck."""
+    melds = parse_table(table, rules)
+    codes = parse_hand(cards)
+    hand_codes = list(codes) if hand is None else parse_hand(hand)
+    if not codes:
+        raise IllegalMove("4", "name at least one hand card: a meld play places at least one")
+    lacking = Counter(codes) - Counter(hand_codes)
+    if lacking:
+        c = min(lacking)
+        held = hand_codes.count(c)
+        named = codes.count(c)
+        if held == 0:
+            why = f"{card_text(c)} is not in the hand"
+        else:
+            times = "twice" if named == 2 else f"{named} times"
+            why = (f"{card_text(c)} is named {times}, but the hand holds "
+                   f"{'one' if held == 1 else held}")
+        raise IllegalMove("4", f"{why}: a play places only cards of the hand")
+    check_position(melds, hand_codes, rules)
+    return melds, codes, hand_codes
+
+
+def _why_no_play(melds, codes, core) -> str:
+    """One line: why no arrangement of the table places exactly ``codes``."""
+    for c in sorted(set(codes)):
+        rest = list(codes)
+        rest.remove(c)
+        st = _with_optional(_chosen_counts(melds, [c]), rest)
+        if st.value(core) < 0:
+            if c == JOKER:
+                return ("JK has no place: no arrangement of the table and the other cards "
+                        "named has room for a joker")
+            return (f"{card_text(c)} has no place: no arrangement of the table and the other "
+                    "cards named puts it in a meld")
+    if len(codes) == 1:  # pragma: no cover - the loop above found it
+        return f"{card_text(codes[0])} has no place"
+    return (f"{cards_text(sorted(codes))} cannot all be placed in one play: each has a place, "
+            "but no arrangement of the table holds them all")
+
+
+def _check_chosen_play(melds, new, codes) -> None:
+    """GaveUp unless ``new`` (melds each valid: ``make_meld`` built them) is the table
+    ``melds`` plus exactly ``codes`` with every table joker keeping its card or
+    replaced by a natural copy (the counting part of ``moves.check_meld_play``), so a
+    reconstruction bug is never a wrong answer."""
+    old_nat = Counter(c for m in melds for c in m.cards if c != JOKER)
+    new_nat = Counter(c for m in new for c in m.cards if c != JOKER)
+    jokers = sum(1 for m in new for c in m.cards if c == JOKER)
+    old_jokers = sum(1 for m in melds for c in m.cards if c == JOKER)
+    want = Counter(c for c in codes if c != JOKER)
+    if new_nat != old_nat + want or jokers != old_jokers + list(codes).count(JOKER):
+        raise GaveUp("the rebuilt table does not hold exactly the table and the cards named")
+    old_decl = Counter(r for m in melds for r in m.jokers)
+    new_decl = Counter(r for m in new for r in m.jokers)
+    for d, k in old_decl.items():
+        if k - min(k, new_decl.get(d, 0)) > new_nat.get(d, 0):
+            raise GaveUp(f"the rebuilt table changes the card of a joker declared {card_text(d)}")
+
+
+def play_cards(table, cards, hand=None, rules: Optional[CarouselRules] = None) -> Play:
+    """The play placing exactly the hand cards ``cards``: the "must play these cards"
+    query (a person names the cards to add, the solver arranges the whole table).
+
+    ``table`` as ``best_play`` takes it; ``cards`` (text like ``"7S 9H JK"`` or codes,
+    a card twice to play both copies) must all be in ``hand`` (default: the hand is
+    exactly ``cards``), which gives ``points_left`` and ``can_knock``. Returns the
+    ``Play``: every table card and exactly these cards in valid melds, each joker's
+    card declared (a table joker keeps its card unless a natural copy replaces it;
+    RULES-carousel.md 4). Where no such play exists it raises ``IllegalMove`` (a
+    ValueError; ``.rule`` ``"4"``) with the reason in one line: a card not in the
+    hand, named more often than the hand holds it, a card (or joker) with no place,
+    or cards that each fit but not all at once. Bad input (a malformed card or meld,
+    more copies than the deck) is a ValueError / TypeError naming it."""
+    rules = _rules(rules)
+    melds, codes, hand_codes = _chosen(table, cards, hand, rules)
+    st = _chosen_counts(melds, codes)
+    core = _core_rules(rules)
+    if st.value(core) < 0:
+        raise IllegalMove("4", _why_no_play(melds, codes, core))
+    status, detail, built, _ = _carousel.rebuild_counts(
+        core, bytes(st.T), bytes(st.H), bytes(st.D), st.JT, 0, 0)
+    if status != 0:
+        raise reconstruction_error(status, detail)
+    new = sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built)
+    _check_chosen_play(melds, new, codes)
+    total = rules.hand_points(hand_codes)
+    left = total - rules.hand_points(codes)
+    return Play(left, len(codes), tuple(sorted(codes)), tuple(new), True,
+                left <= rules.knock_limit, total)
+
+
+def can_play_cards(table, cards, hand=None, rules: Optional[CarouselRules] = None) -> bool:
+    """Whether ``play_cards(table, cards, hand, rules)`` finds a play (one solve, no
+    table rebuilt). Bad input still raises; cards not in the hand, or none, are False."""
+    rules = _rules(rules)
+    try:
+        melds, codes, _ = _chosen(table, cards, hand, rules)
+    except IllegalMove:
+        return False
+    return _chosen_counts(melds, codes).value(_core_rules(rules)) >= 0
+
+
+def playable_cards(table, hand, chosen=(), rules: Optional[CarouselRules] = None) -> tuple[int, ...]:
+    """The hand cards that can join ``chosen`` on the way to a legal play: each card
+    code ``k`` (sorted, once each, 52 = joker) of the hand less ``chosen`` such that
+    some legal play places ``chosen``, ``k`` and perhaps more cards of the hand. One
+    solve per distinct card (an action codec's legal mask: add a card, then commit
+    where ``can_play_cards(table, chosen, hand)``). ``chosen`` must be in the hand
+    (``IllegalMove`` otherwise)."""
+    rules = _rules(rules)
+    melds = parse_table(table, rules)
+    hand_codes = parse_hand(hand)
+    picked = parse_hand(chosen)
+    lacking = Counter(picked) - Counter(hand_codes)
+    if lacking:
+        raise IllegalMove("4", f"chosen {cards_text(sorted(lacking.elements()))} not in the hand")
+    check_position(melds, hand_codes, rules)
+    rest = Counter(hand_codes) - Counter(picked)
+    core = _core_rules(rules)
+    out = []
+    for k in sorted(rest):
+        left = list((rest - Counter([k])).elements())
+        if _with_optional(_chosen_counts(melds, picked + [k]), left).value(core) >= 0:
+            out.append(k)
+    return tuple(out)

@@ -19,7 +19,8 @@ Layout, so that more subcommands slot in (``simulate``, ``odds``, ``report``):
   ``(args) -> int`` does the work and returns the exit code;
 * ``build_parser()`` makes the top-level parser and one subparser per subcommand;
 * ``main(argv=None) -> int`` parses, dispatches, and turns bad input into one line
-  on stderr (``rummy51: error: ...``) and exit code 2; Ctrl-C exits 130 quietly.
+  on stderr (``rummy51: error: ...``) and exit code 2; Ctrl-C exits 130 quietly; a
+  run whose Dask scheduler went away says how to resume it in one line, exit code 1.
 
 Shared helpers for subcommands: ``add_rule_options(parser)`` with
 ``rules_from_args(args)`` (rule options -> ``RuleSet``), ``add_hand_arguments(parser)``
@@ -32,15 +33,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from typing import Optional, Sequence
 
-from .. import __version__
+from .._version import __version__
+from ..runs.executors import SchedulerLost
 from ..runs.signals import EXIT_TERMINATED, Terminated
-from ._common import (EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
+from ._common import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, PROG, RULE_OPTIONS, _Parser,
                       add_format_options, add_hand_arguments, add_rule_options, read_hands,
                       in_option_words, rules_from_args)
-from . import best, odds, play, report, rules, simulate
+from . import best, carousel, odds, play, report, rules, simulate
 
 __all__ = [
     "main",
@@ -54,6 +57,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_USAGE",
     "EXIT_INTERRUPTED",
+    "EXIT_FAILED",
 ]
 
 
@@ -78,9 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(subparsers)
     play.add_parser(subparsers)
     rules.add_parser(subparsers)
-    from ..carousel import cli as carousel_cli
-
-    carousel_cli.add_parser(subparsers)   # best, simulate
+    carousel.add_parser(subparsers)   # best, simulate, play, rules
     return parser
 
 
@@ -93,12 +95,44 @@ def _exit_code(code) -> int:
     return 1
 
 
+def _quiet_dask_logs() -> None:
+    """Dask logs a lost scheduler as tracebacks on stderr; the command says it in
+    one line instead (``SchedulerLost``). Set after dask's import, which sets them."""
+    import logging
+
+    try:
+        import distributed  # noqa: F401  (its import configures its loggers)
+    except ImportError:
+        return
+    for name in ["distributed", *logging.root.manager.loggerDict]:
+        if name == "distributed" or name.startswith("distributed."):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+def _resume_hint(args, argv: Optional[Sequence[str]]) -> str:
+    """How to continue a run that lost its Dask scheduler: ``--resume DIR`` with the
+    same command words (the settings come from the run directory)."""
+    where = getattr(args, "resume", None) or getattr(args, "out", None)
+    if not where:
+        return "nothing was kept (no --out DIR): run it again, with --out DIR to keep finished chunks"
+    words = list(sys.argv[1:] if argv is None else argv)
+    head = []
+    for w in words:
+        if w.startswith("-"):
+            break
+        head.append(w)
+    return (f"the finished chunks are saved in {where}; continue with: "
+            f"{PROG} {' '.join(head + ['--resume', shlex.quote(where)])} "
+            f"(add --scheduler ADDR to use a cluster again)")
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code.
 
     Bad input (usage errors, and ``ValueError``/``TypeError`` from the library) gives
     one line ``rummy51: error: <reason>`` on stderr and exit code 2, never a
-    traceback; Ctrl-C gives exit code 130, SIGTERM during a run 143.
+    traceback; Ctrl-C gives exit code 130, SIGTERM during a run 143; a run whose Dask
+    scheduler went away gives one line saying how to resume it and exit code 1.
     """
     try:
         parser = build_parser()
@@ -107,7 +141,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except SystemExit as e:  # --help, --version, usage errors
             return _exit_code(e.code)
         args._argv = None if argv is None else list(argv)
-        return int(args.handler(args))
+        if getattr(args, "scheduler", None) or getattr(args, "backend", None) == "dask":
+            _quiet_dask_logs()
+        try:
+            return int(args.handler(args))
+        except SchedulerLost as e:
+            print(f"{PROG}: error: {e}; {_resume_hint(args, argv)}", file=sys.stderr)
+            return EXIT_FAILED
     except Terminated:
         return EXIT_TERMINATED
     except KeyboardInterrupt:

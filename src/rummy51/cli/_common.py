@@ -20,6 +20,7 @@ PROG = "rummy51"
 EXIT_OK = 0
 EXIT_USAGE = 2          # bad input of any kind, as argparse does
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells do
+EXIT_FAILED = 1         # the run could not go on (its Dask scheduler went away): resume it
 
 
 class _Parser(argparse.ArgumentParser):

@@ -314,7 +314,7 @@ def _ratings_text(study) -> list[str]:
     every pair of bots compared deal by deal."""
     import itertools
 
-    from ..reports.ratings import bradley_terry, paired_comparison, plackett_luce
+    from ..ratings import bradley_terry, paired_comparison, plackett_luce
 
     names = list(dict.fromkeys(study.bots))
     if len(names) < 2 or study.deals_done < 2:

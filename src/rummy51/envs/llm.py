@@ -14,10 +14,14 @@ True
 what they have staged for an opening, and ``legal_actions``: every legal move as
 ``{"id", "text", "action"}`` (the integer id, the move as text, the move as JSON).
 ``apply_reply(state, reply)`` takes the model's answer: one of those texts or ids, or
-any legal move written out (``rummy51.engine.parse_action``); an opening may be
+any legal move written out (``rummy51.r51.engine.parse_action``); an opening may be
 given whole (``lay down 6S 7S 8S | 10D 10C 10H``) and is made as its staged melds
 then ``open``. A bad answer raises a one-line ``ValueError`` and changes nothing, so a
 harness can show the model the message and ask again.
+
+Carousel's door is ``new_carousel_game``, ``carousel_turn_prompt`` and
+``carousel_apply_reply`` (``rummy51.envs.llm_carousel``): the same shape, its moves the
+Carousel codec's ids, a meld play also written whole as the hand cards it places.
 """
 from __future__ import annotations
 
@@ -30,9 +34,16 @@ from ..r51.agent import AgentState
 from ..r51.codec import Cancel, Stage
 from ..r51.notation import action_text, parse_action
 from ..r51.views import view_to_dict
+from .llm_carousel import (  # noqa: F401  (Carousel's door, re-exported)
+    CAROUSEL_INSTRUCTIONS,
+    carousel_apply_reply,
+    carousel_turn_prompt,
+    new_carousel_game,
+)
 
 __all__ = ["new_deal", "turn_prompt", "legal_action_dicts", "apply_reply", "move_to_json",
-           "INSTRUCTIONS"]
+           "INSTRUCTIONS", "new_carousel_game", "carousel_turn_prompt", "carousel_apply_reply",
+           "CAROUSEL_INSTRUCTIONS"]
 
 #: How to answer, for the prompt.
 INSTRUCTIONS = (

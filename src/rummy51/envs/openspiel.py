@@ -39,6 +39,7 @@ from ..rules import RuleSet  # noqa: E402
 from ..r51.agent import AgentState, max_game_length, utility_bounds  # noqa: E402
 from ..r51.chance import seed_from  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
+from ..r51.infostate import infostate_layout_for  # noqa: E402
 from ..r51.observation import layout_for  # noqa: E402
 from ..r51.melds import card_value  # noqa: E402
 from ..solver import best_opening  # noqa: E402
@@ -66,7 +67,7 @@ _GAME_TYPE = pyspiel.GameType(
     max_num_players=MAX_PLAYERS,
     min_num_players=2,
     provides_information_state_string=True,
-    provides_information_state_tensor=False,
+    provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=PARAMETERS,
@@ -181,7 +182,8 @@ def resampler(seed=None):
 
 class Rummy51Observer:
     """OpenSpiel observer: the observation tensor and string, or (with ``perfect_recall``)
-    the information state string; ``rummy51.r51.observation`` defines them."""
+    the information-state tensor and string; ``rummy51.r51.observation`` and
+    ``rummy51.r51.infostate`` define them."""
 
     def __init__(self, iig_obs_type, game: Rummy51Game):
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER \
@@ -189,22 +191,20 @@ class Rummy51Observer:
             raise ValueError("python_rummy51 observes a single player's private and public "
                              "information only")
         self.perfect_recall = iig_obs_type.perfect_recall
-        self.tensor: Optional[np.ndarray]
         self.dict: dict[str, np.ndarray]
-        if self.perfect_recall:
-            self.tensor = None
-            self.dict = {}
-        else:
-            layout = layout_for(game.rules, game.players)
-            self._layout = layout
-            self.tensor = np.zeros(layout.size, np.float32)
-            self.dict = {}
-            for name, size in layout.pieces:
-                o = layout.offsets[name]
-                self.dict[name] = self.tensor[o:o + size]
+        layout: Any = (infostate_layout_for if self.perfect_recall else layout_for)(
+            game.rules, game.players)
+        self._layout = layout
+        self.tensor = np.zeros(layout.size, np.float32)
+        self.dict = {}
+        for name, size in layout.pieces:
+            o = layout.offsets[name]
+            self.dict[name] = self.tensor[o:o + size]
 
     def set_from(self, state, player):
-        if self.tensor is not None:
+        if self.perfect_recall:
+            state.agent.information_state_tensor(player, out=self.tensor)
+        else:
             state.agent.observation(player, out=self.tensor)
 
     def string_from(self, state, player):
@@ -272,3 +272,5 @@ class PointsEvaluator(_mcts.Evaluator):
 
 
 pyspiel.register_game(_GAME_TYPE, Rummy51Game)
+
+from . import openspiel_carousel  # noqa: E402,F401  (registers python_carousel)

@@ -20,6 +20,13 @@ environment's own generator.
 
 Keyword arguments: ``players`` (4), ``first`` (0), ``render_mode`` (``"ansi"`` or
 ``"human"``) and any ``RuleSet`` field (``env(jokers=2, threshold=40)``).
+
+``carousel_env(players=4, round_only=False, render_mode=None, **rules)`` is Carousel's:
+actions are ``rummy51.carousel.codec``'s 57 ids (a meld play: "add card" ids, then
+"commit"), observations ``rummy51.carousel.agent``'s tensor and the mask; a game runs
+to the target score and rewards come at its end (the final scores), or with
+``round_only=True`` one round (the round's scores). ``rules`` may be a
+``CarouselRules``; other keywords are its fields.
 """
 from __future__ import annotations
 
@@ -33,12 +40,15 @@ from ._optional import need
 _pz: Any = need("pettingzoo", "pettingzoo")
 _spaces: Any = need("gymnasium.spaces", "pettingzoo")
 
+from ..carousel.agent import CarouselAgentState, carousel_layout_for  # noqa: E402
+from ..carousel.codec import NUM_ACTIONS as CAROUSEL_ACTIONS  # noqa: E402
+from ..carousel.rules import CarouselRules  # noqa: E402
 from ..rules import RuleSet  # noqa: E402
 from ..r51.agent import AgentState  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
 from ..r51.observation import layout_for  # noqa: E402
 
-__all__ = ["env", "raw_env", "Rummy51Env"]
+__all__ = ["env", "raw_env", "Rummy51Env", "carousel_env", "CarouselEnv"]
 
 
 def env(**kwargs) -> "Rummy51Env":
@@ -164,3 +174,119 @@ class Rummy51Env(_pz.AECEnv):
 
 
 raw_env = Rummy51Env
+
+
+# --------------------------------------------------------------------------- Carousel
+def carousel_env(**kwargs) -> "CarouselEnv":
+    """A Carousel AEC environment (see the module docstring)."""
+    return CarouselEnv(**kwargs)
+
+
+class CarouselEnv(_pz.AECEnv):
+    """A game (or a round) of Carousel as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "carousel_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, players: Optional[int] = None, round_only: bool = False,
+                 render_mode: Optional[str] = None, rules: Optional[CarouselRules] = None,
+                 **fields):
+        super().__init__()
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if rules is None:
+            base = CarouselRules.for_players(4 if players is None else players)
+            rules = CarouselRules(**{**base.__dict__, **fields}) if fields else base
+        elif fields:
+            rules = CarouselRules(**{**rules.__dict__, **fields})
+        if players is not None and players != rules.players:
+            rules = CarouselRules(**{**rules.__dict__, "players": players})
+        self.rules = rules
+        self.players = rules.players
+        self.round_only = bool(round_only)
+        self.render_mode = render_mode
+        size = carousel_layout_for(rules).size
+        self.possible_agents = [f"player_{i}" for i in range(self.players)]
+        self.agents = self.possible_agents[:]
+        obs_space = _spaces.Dict({
+            "observation": _spaces.Box(0.0, 1.0, (size,), np.float32),
+            "action_mask": _spaces.Box(0, 1, (CAROUSEL_ACTIONS,), np.int8),
+        })
+        act_space = _spaces.Discrete(CAROUSEL_ACTIONS)
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._seeds = np.random.default_rng()
+        self.state: Optional[CarouselAgentState] = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = seed
+        else:
+            game_seed = int(self._seeds.integers(2**63))
+        self.state = CarouselAgentState.new(self.rules, seed=game_seed, round_only=self.round_only)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player()]
+
+    def _seat(self, agent) -> int:
+        try:
+            return self.possible_agents.index(agent)
+        except ValueError:
+            raise ValueError(f"{agent!r} is not an agent: {', '.join(self.possible_agents)}") from None
+
+    def observe(self, agent):
+        s = self._need_reset()
+        p = self._seat(agent)
+        mask = (s.legal_actions_mask() if s.current_player() == p
+                else np.zeros(CAROUSEL_ACTIONS, np.int8))
+        return {"observation": s.observation(p), "action_mask": mask}
+
+    def step(self, action):
+        s = self._need_reset()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        s.apply_action(action)  # a one-line IllegalMove / TypeError if bad; nothing changes
+        self._cumulative_rewards[agent] = 0
+        if s.is_terminal():
+            g = s.game
+            for a, r in zip(self.possible_agents, s.returns()):
+                self.rewards[a] = r
+                self.terminations[a] = True
+                self.infos[a] = {"rounds": len(g.rounds)}
+        else:
+            for a in self.agents:
+                self.rewards[a] = 0
+            self.agent_selection = self.possible_agents[s.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _need_reset(self) -> CarouselAgentState:
+        if self.state is None:
+            raise ValueError("call reset() before observe() or step()")
+        return self.state
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        s = self._need_reset()
+        text = s.observation_string(s.game.current)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass

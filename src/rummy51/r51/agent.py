@@ -433,6 +433,22 @@ class AgentState:
         out[:] = t
         return out
 
+    def information_state_tensor(self, player: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """The information-state tensor of ``player`` (float32, the observation tensor then
+        a summary of the history seen; ``rummy51.r51.infostate``), a new array or ``out``."""
+        from .infostate import infostate_layout_for
+
+        key = ("info_t", player)
+        t = self._memo.get(key) if type(player) is int else None
+        if t is None:
+            t = infostate_layout_for(self.rules, self.n_players).encode(self, player)
+            t.flags.writeable = False
+            self._memo[key] = t
+        if out is None:
+            return t.copy()
+        out[:] = t
+        return out
+
     def information_state_string(self, player: int) -> str:
         """Everything ``player`` has seen, in order (perfect recall): their cards as dealt,
         the bottom card, every public move, their own stock draws and staging."""

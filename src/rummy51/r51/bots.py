@@ -3,7 +3,7 @@
 Every bot states its strategy in its docstring as short per-phase rules (OpenSpiel's
 ``SimpleGinRummyBot``). Bots use the public solver API (``best_opening``,
 ``can_open``, ``can_go_out``, ``min_deadwood``), the table-meld model
-(``rummy51.melds``) and the view (its ``legal_actions()`` and ``can_x`` checks);
+(``rummy51.r51.melds``) and the view (its ``legal_actions()`` and ``can_x`` checks);
 never the state.
 
 * ``RandomBot``: a random legal move.

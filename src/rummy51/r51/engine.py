@@ -105,7 +105,6 @@ __all__ = [
     "Result",
     "GameState",
     "PlayerView",
-    "Match",  # noqa: F822 (module __getattr__)
     "replay",
     "stacked_deck",
     "action_to_json",
@@ -827,11 +826,3 @@ def replay(rules: Optional[RuleSet], seed, actions: Iterable[Action], players: i
         s.apply(a)
     return s
 
-
-def __getattr__(name: str):
-    # ``Match`` moved to ``rummy51.r51.match``; the old import path stays
-    if name == "Match":
-        from .match import Match
-
-        return Match
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

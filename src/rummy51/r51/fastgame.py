@@ -3,7 +3,7 @@ greedy, hand-hunter and tactician bots), ``play_greedy_deal``, and ``simulate_ga
 whenever every seat is a built-in bot.
 
 The kernel (``rummy51._game``) is the game engine and the four bots of
-``rummy51.bots`` written again over plain C data, move for move: the same shuffle from
+``rummy51.r51.bots`` written again over plain C data, move for move: the same shuffle from
 the same seed, the same solver questions, the same table melds and tie-breaks, and for
 ``RandomBot`` the same ``legal_actions()`` list in the same order and the same two
 ``Generator.integers`` draws a move. So a deal played here is the deal
@@ -233,7 +233,7 @@ def play_greedy_deal(rules: Optional[RuleSet] = None, players: int = 4, seed=Non
     why = supported(rules, int(players))
     if why is not None:
         raise ValueError(f"the greedy game kernel cannot play this: {why}; use "
-                         "rummy51.bots.play_deal")
+                         "rummy51.r51.bots.play_deal")
     if isinstance(seed, np.random.Generator):
         raise TypeError("seed must be an int, a SeedSequence, a dict or None (a Generator "
                         "cannot be recorded for a replay)")
@@ -275,7 +275,7 @@ def play_kernel_deal(bots, rules: Optional[RuleSet] = None, seed=None, first: in
     players = len(bots)
     why = supported(rules, players)
     if why is not None:
-        raise ValueError(f"the game kernel cannot play this: {why}; use rummy51.bots.play_deal")
+        raise ValueError(f"the game kernel cannot play this: {why}; use rummy51.r51.bots.play_deal")
     if isinstance(seed, np.random.Generator):
         raise TypeError("seed must be an int, a SeedSequence, a dict or None (a Generator "
                         "cannot be recorded for a replay)")

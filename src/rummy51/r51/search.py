@@ -11,7 +11,7 @@ and its seeding; docs/games.md, section "Search bot", for how it does against th
 tactician.
 
 >>> from rummy51 import RuleSet
->>> from rummy51.bots import TacticianBot, play_deal
+>>> from rummy51.r51.bots import TacticianBot, play_deal
 >>> state = play_deal([SearchBot(seed=1, rollouts=40), TacticianBot()], RuleSet(), seed=3)
 >>> state.over
 True

@@ -16,8 +16,8 @@ writes the files). The pieces:
   one row (or one column) per run in the tables, and figures whose panels share
   their axes.
 * ``opening_sections(runs)``, ``game_sections(runs)``: the sections of each kind.
-* ``bradley_terry(records)``: Bradley-Terry ratings of the bots of a game run on the
-  Elo scale, fitted by the MM algorithm, with bootstrap intervals over deals.
+* The ratings of the games sections are ``rummy51.ratings.bradley_terry`` (and
+  ``plackett_luce``) of the run's records.
 * ``render_html(report) -> str``: one self-contained page (PNG figures as base64
   data URIs, inline CSS, no script, no external file or font) that opens offline;
   ``render_markdown(report, assets_dir) -> str`` writes the figures as PNG files
@@ -29,14 +29,6 @@ Every number shown comes from the run directories: the openings tables are
 ``overview()`` of the loaded runs; the games tables are computed from the
 per-player-deal records. Probabilities carry 95 % Wilson intervals
 (``rummy51.stats``), means ± 1.96 standard errors, ratings 95 % bootstrap intervals.
-
->>> import pandas as pd
->>> rec = pd.DataFrame({"deal": [0, 0, 1, 1, 2, 2], "bot": ["a", "b"] * 3,
-...                     "went_out": [True, False, True, False, False, True],
-...                     "draw": [False] * 6})
->>> bt = bradley_terry(rec, bootstrap=50, seed=1)
->>> list(bt.bot), bool(bt.rating.iloc[0] > 1500 > bt.rating.iloc[1])
-(['a', 'b'], True)
 """
 from __future__ import annotations
 
@@ -47,7 +39,6 @@ from .games import game_sections
 from .html import render_html
 from .markdown import render_markdown
 from .openings import opening_sections
-from .ratings import bradley_terry, pairwise_wins
 
 __all__ = [
     "ReportError",
@@ -65,8 +56,6 @@ __all__ = [
     "opening_sections",
     "game_sections",
     "game_records",
-    "pairwise_wins",
-    "bradley_terry",
     "figure_png",
     "render_html",
     "render_markdown",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Optional, TypeGuard, Union
@@ -22,9 +21,6 @@ GAME_COLUMNS = ("deal", "seat", "bot", "first_player", "score", "opened", "turn_
                 "went_out", "hand_win", "bottom_card_win", "deal_length", "draw")
 #: The kinds of run directory a report reads.
 KINDS = ("openings", "games", "carousel")
-
-ELO_MEAN = 1500.0
-_ELO = 400.0 / math.log(10.0)  # rating points per unit of log-strength
 
 
 class ReportError(ValueError):
@@ -56,14 +52,14 @@ def _load_games(path: Path):
         from ..studies.games import GameStudy
     except ImportError as e:
         raise ReportError(f"{path} holds a games run, but this rummy51 cannot read games runs "
-                          f"(rummy51.games: {e})") from None
+                          f"(rummy51.studies.games: {e})") from None
     return GameStudy.load(path)
 
 
-def _load_carousel(p):
-    from .carousel import load_carousel
+def _load_carousel(path: Path):
+    from ..studies.carousel import CarouselStudy
 
-    return load_carousel(p)
+    return CarouselStudy.load(path)
 
 
 _LOADERS = {"openings": _load_openings, "games": _load_games, "carousel": _load_carousel}

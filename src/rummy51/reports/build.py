@@ -9,7 +9,7 @@ from typing import Iterable, Optional, Sequence
 
 
 from ._model import Column, Headline, Report, ReportTable, Run, load_runs
-from .carousel import carousel_headlines, carousel_sections
+from .carousel import carousel_contents, carousel_headlines, carousel_sections
 from .games import game_headlines, game_sections
 from .openings import opening_headlines, opening_sections
 
@@ -37,8 +37,7 @@ def _runs_table(runs: Sequence[Run]) -> ReportTable:
                 parts.append(f"rules: {st.labels[0]}")
             what = "; ".join(parts)
         elif r.kind == "carousel":
-            st = r.study
-            what = f"Carousel: {st.players} players: {', '.join(st.bots)}"
+            what = carousel_contents(r.study)
         else:
             from ..rules import rules_label
 
@@ -60,19 +59,23 @@ def build_report(runs: Iterable, title: Optional[str] = None, *, bootstrap: int 
     """The report of ``runs`` (run directories, or ``Run`` s from ``load_run``):
     headlines, the table of runs, the openings sections, then the games sections.
     ``bootstrap`` and ``seed`` set the rating intervals (``bradley_terry``)."""
-    from .. import __version__
+    from .._version import __version__
 
     runs = load_runs(runs)
     sections = opening_sections(runs)
     gsec = game_sections(runs, bootstrap=bootstrap, seed=seed)
     sections += gsec
-    sections += carousel_sections(runs)
+    csec = carousel_sections(runs, bootstrap=bootstrap, seed=seed)
+    sections += csec
     heads: list[Headline] = []
     for r in runs:
         if r.kind == "openings":
             hs = opening_headlines(r)
         elif r.kind == "carousel":
-            hs = carousel_headlines(r)
+            crt = next((i.data for s in csec for i in s.items
+                        if isinstance(i, ReportTable) and i.name == "carousel_ratings"), None)
+            crt = None if crt is None else crt[crt.run == r.name].reset_index(drop=True)
+            hs = carousel_headlines(r, crt if crt is not None and len(crt) else None)
         else:
             rt = next(i for s in gsec for i in s.items
                       if isinstance(i, ReportTable) and i.name == "games_ratings").data
@@ -81,6 +84,7 @@ def build_report(runs: Iterable, title: Optional[str] = None, *, bootstrap: int 
     if title is None:
         kinds = {r.kind for r in runs}
         title = ("Opening study" if kinds == {"openings"} else "Game study" if kinds == {"games"}
+                 else "Carousel games" if kinds == {"carousel"}
                  else "Opening and game studies") + f": {', '.join(r.name for r in runs)}"
     return Report(title=title, runs=runs, runs_table=_runs_table(runs), headlines=tuple(heads),
                   sections=tuple(sections), version=__version__)

@@ -1,29 +1,42 @@
-"""Report sections of Carousel runs (kind ``"carousel"``, ``simulate_carousel``): win
-rates by bot and seat with Wilson intervals, how rounds end, knock and undercut rates,
-round length, P(knock possible by turn t) by position, and score distributions.
+"""Report sections of Carousel runs (kind ``"carousel"``, ``simulate_carousel``), laid
+out as Rummy 51's games sections: who wins (game win rates by bot, seat and position
+with Wilson intervals), ratings (Bradley-Terry from ``rummy51.ratings`` and, when the
+seats move, every pair of bots compared game by game), scores (a histogram of the final
+scores by bot and their quantiles), and rounds (how they end: knock, going out, the
+stock; undercuts; round length; P(may knock by own turn t) per seat).
 
 ``load_carousel_run(path)`` reads a run directory into the report's ``Run``;
 ``carousel_sections(runs)`` builds the sections of every Carousel run among ``runs``
 (the others are skipped); ``carousel_headlines(run)`` the first-screen numbers.
+Every table is narrow enough for the page (the HTML page scrolls a table sideways
+rather than cut it, and the report's test checks in Chromium that none overflows).
 """
 from __future__ import annotations
 
+import itertools
+import math
 from pathlib import Path
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence
 
 import numpy as np
 
-from ._figures import _color, _panels, _percent_axis, _styled
-from ._model import Column, Headline, ReportError, ReportFigure, ReportTable, Run, Section
+from ..ratings import ELO_MEAN
+from ..stats import Z95
+from ._figures import (FIG_WIDTH, _GREY, _color, _figure, _grouped_bars, _legend, _panels,
+                       _percent_axis, _styled, _yerr)
+from ._model import (Column, Headline, ReportError, ReportFigure, ReportTable, Run, Section,
+                     _finite, fmt_pct)
 
 __all__ = ["KIND", "load_carousel", "load_carousel_run", "carousel_sections",
-           "carousel_headlines"]
+           "carousel_headlines", "carousel_contents", "T_MAX"]
 
 KIND = "carousel"
+#: The last own turn of the P(may knock by turn t) figure and table.
+T_MAX = 12
 
 
 def load_carousel(path: Path):
-    """The loader of a carousel run (the study), for ``reports._model._LOADERS``."""
+    """The loader of a carousel run (the study), as ``reports._model``'s loader of kind "carousel" does."""
     from ..studies.carousel import CarouselStudy
 
     return CarouselStudy.load(path)
@@ -45,6 +58,15 @@ def load_carousel_run(path, name: Optional[str] = None) -> Run:
                records=study.records)
 
 
+def carousel_contents(st) -> str:
+    """One line saying what a Carousel run holds (the report's table of runs)."""
+    seats = "" if st.seats == "fixed" else (
+        f"; seats {st.seats} ({len(st.arrangements)} plays of every game)")
+    return (f"Carousel: {st.games_done:,} games, {st.players} players: {', '.join(st.bots)}"
+            f"{seats}; to {st.rules.target_score} points, knock at {st.rules.knock_limit}")
+
+
+# --------------------------------------------------------------------------- tables
 def _tagged(runs: Sequence[Run], method: str, *args, **kw):
     import pandas as pd
 
@@ -56,150 +78,473 @@ def _tagged(runs: Sequence[Run], method: str, *args, **kw):
     return pd.concat(frames, ignore_index=True)
 
 
-_RATE_COLS = (
-    Column("game_win_rate", "game wins", "pct", lo="game_win_lo", hi="game_win_hi"),
-    Column("round_win_rate", "round wins", "pct", lo="round_win_lo", hi="round_win_hi"),
-    Column("knock_rate", "knocks", "pct", lo="knock_lo", hi="knock_hi"),
-    Column("out_rate", "went out", "pct", lo="out_lo", hi="out_hi"),
-    Column("undercut_rate", "undercut (per knock)", "pct", lo="undercut_lo", hi="undercut_hi"),
-    Column("mean_score", "round score", "num", se="mean_score_se", digits=1),
-    Column("mean_final", "final score", "num", se="mean_final_se", digits=1),
-)
+def _ordered(df, bot_order, names):
+    rank = {b: i for i, b in enumerate(bot_order)}
+    runs = {n: i for i, n in enumerate(names)}
+    return (df.assign(_r=df.run.map(runs), _b=df.bot.astype(str).map(rank))
+              .sort_values(["_r", "_b"], kind="stable").drop(columns=["_r", "_b"])
+              .reset_index(drop=True))
+
+
+def _ratings(runs: Sequence[Run], bootstrap: int, seed: int):
+    """Bradley-Terry ratings of every run with two bots or more (``None`` if none has)."""
+    import pandas as pd
+
+    out = []
+    for r in runs:
+        if len(set(r.study.bots)) < 2 or r.study.games_done < 2:
+            continue
+        t = r.study.ratings(bootstrap=bootstrap, seed=seed)
+        t.insert(0, "run", r.name)
+        out.append(t)
+    return pd.concat(out, ignore_index=True) if out else None
+
+
+def _paired(runs: Sequence[Run]):
+    """Every pair of bots game by game, in the runs whose seats move (``None`` if none)."""
+    import pandas as pd
+
+    rows = []
+    for r in runs:
+        st = r.study
+        names = list(dict.fromkeys(st.bots))
+        if st.seats == "fixed" or len(names) < 2 or st.games_done < 2:
+            continue
+        for a, b in itertools.combinations(names, 2):
+            pc = st.paired(a, b).set_index("metric")
+            s, w = pc.loc["score"], pc.loc["win"]
+            rows.append({"run": r.name, "pair": f"{a} − {b}", "a": a, "b": b,
+                         "games": int(s.deals), "score_diff": float(s["diff"]),
+                         "score_lo": float(s.diff_lo), "score_hi": float(s.diff_hi),
+                         "win_diff": float(w["diff"]), "win_lo": float(w.diff_lo),
+                         "win_hi": float(w.diff_hi)})
+    return pd.DataFrame(rows) if rows else None
+
+
+def _score_table(runs: Sequence[Run]):
+    """Per run and bot: the final scores' mean, quantiles, and the rounds won with the
+    mean score of a round won."""
+    import pandas as pd
+
+    rows = []
+    for r in runs:
+        g = r.study.games()
+        rec = r.records
+        for bot in dict.fromkeys(r.study.bots):
+            s = g[g.bot == bot]["final"].to_numpy(float)
+            won = rec[(rec.bot == bot) & rec.won]["score"].to_numpy(float)
+            n = len(s)
+            rows.append({"run": r.name, "bot": bot, "player_games": n,
+                         "mean_final": s.mean() if n else np.nan,
+                         "mean_final_se": s.std(ddof=1) / math.sqrt(n) if n > 1 else np.nan,
+                         "q10": np.quantile(s, 0.1) if n else np.nan,
+                         "median": np.median(s) if n else np.nan,
+                         "q90": np.quantile(s, 0.9) if n else np.nan,
+                         "rounds_won": len(won),
+                         "mean_round_won": won.mean() if len(won) else np.nan,
+                         "mean_round_won_se": (won.std(ddof=1) / math.sqrt(len(won))
+                                               if len(won) > 1 else np.nan)})
+    return pd.DataFrame(rows)
+
+
+def _bins(values: np.ndarray, target: int = 40) -> np.ndarray:
+    """Histogram bin edges over ``values``: a round width (1, 2, 5, 10, 20, 25, 50, ...
+    points) giving about ``target`` bins between the 0.1 % and 99.9 % quantiles."""
+    lo, hi = np.quantile(values, [0.001, 0.999])
+    span = max(hi - lo, 1.0)
+    width = next((w for w in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
+                  if span / w <= target), 10 ** math.ceil(math.log10(span / target)))
+    return np.arange(width * math.floor(lo / width), width * math.floor(hi / width) + 2 * width,
+                     width, dtype=float)
+
+
+def _score_hist(runs: Sequence[Run], bot_order):
+    """Per run and bot: player-games per final-score bin (the extreme 0.1 % at each end
+    counted in the edge bins). Columns ``run``, ``bot``, ``lo``, ``hi``, ``count``,
+    ``share``."""
+    import pandas as pd
+
+    finals = {r.name: r.study.games() for r in runs}
+    edges = _bins(np.concatenate([g["final"].to_numpy(float) for g in finals.values()]))
+    frames = []
+    for r in runs:
+        g = finals[r.name]
+        for bot in bot_order:
+            s = g[g.bot == bot]["final"].to_numpy(float)
+            if not len(s):
+                continue
+            h, _ = np.histogram(np.clip(s, edges[0], edges[-1] - 1e-9), bins=edges)
+            frames.append(pd.DataFrame({"run": r.name, "bot": bot, "lo": edges[:-1],
+                                        "hi": edges[1:], "count": h, "share": h / len(s)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _length_hist(runs: Sequence[Run]):
+    """Per run: rounds per round length (turns), one-turn bins up to 60 bins, wider past
+    that (the longest 0.5 % counted in the last bin)."""
+    import pandas as pd
+
+    lengths = {r.name: r.records[r.records.seat == 0].round_length.to_numpy(float) for r in runs}
+    top = max(np.quantile(v, 0.995) for v in lengths.values())
+    step = max(1, math.ceil((top + 1) / 60))
+    edges = np.arange(0, top + 2 * step, step) - 0.5
+    frames = []
+    for name, v in lengths.items():
+        h, _ = np.histogram(np.clip(v, None, edges[-1] - 0.5), bins=edges)
+        frames.append(pd.DataFrame({"run": name, "lo": edges[:-1], "hi": edges[1:], "count": h,
+                                    "share": h / len(v)}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def _knock_wide(kp, runs: Sequence[Run]):
+    """P(may knock by own turn t) with one row per (run, t) and one column per seat
+    (``p@s``, ``lo@s``, ``hi@s``) and the player-rounds of each seat (``n@s``)."""
+    import pandas as pd
+
+    rows = []
+    for r in runs:
+        d = kp[kp.run == r.name]
+        for t, e in d.groupby("t", sort=True):
+            row = {"run": r.name, "t": int(t)}
+            for q in e.itertuples():
+                s = int(q.seat)
+                row.update({f"p@{s}": q.p, f"lo@{s}": q.p_lo, f"hi@{s}": q.p_hi, f"n@{s}": q.n})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- figures
+def _rate_parts(t, by: str, prefix: str, runs: Sequence[str]):
+    parts = []
+    for run in runs:
+        d = t[t.run == run].set_index(by)[[f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi"]]
+        d.columns = ["p", "lo", "hi"]
+        parts.append((run, d))
+    return parts
 
 
 @_styled
-def _fig_win_rates(t, runs):
-    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.3)
+def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
+    fig = _figure(FIG_WIDTH, 3.9)
+    n_seats = int(seats_t.seat.nunique())
+    axes = list(fig.subplots(1, 3, sharey=True,
+                             width_ratios=[len(bot_order) + 0.5, n_seats, n_seats]))
+    seat_bot = seats_t.drop_duplicates("seat").set_index("seat").bot
+    for ax, (by, t, groups, title) in zip(axes, (
+            ("bot", bots_t, bot_order, "by bot"),
+            ("seat", seats_t, sorted(seats_t.seat.unique()), "by seat"),
+            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order"))):
+        _grouped_bars(ax, groups, _rate_parts(t, by, "game_win", runs))
+        if by == "seat":
+            same = len(runs) == 1 or seats_t.groupby("seat").bot.nunique().max() == 1
+            ax.set_xticks(range(len(groups)), [f"{g}\n{seat_bot[g]}" if same else str(g)
+                                               for g in groups], fontsize=8.5)
+        elif by == "position":
+            ax.set_xticks(range(len(groups)), ["first" if g == 0 else f"+{g}" for g in groups])
+        ax.set_title(title)
+        for i, p in enumerate(players):
+            ax.axhline(1 / p, color="#c0392b" if len(runs) == 1 else _color(i), ls="--", lw=1)
+        _percent_axis(ax, top=None)
+        ax.set_ylim(0, None)
+    axes[0].set_ylabel("game win rate (per player-game)")
+    _legend(fig, axes, len(runs))
+    return fig
+
+
+@_styled
+def _fig_ratings(rt, runs, bot_order):
+    R = len(runs)
+    fig = _figure(7.5, 0.5 * len(bot_order) * max(1.0, R ** 0.5) + 1.2)
+    ax = fig.subplots()
+    for i, run in enumerate(runs):
+        d = rt[rt.run == run].set_index("bot").reindex(bot_order)
+        y = np.arange(len(bot_order)) + (i - (R - 1) / 2) * (0.6 / R)
+        r = d.rating.to_numpy(float)
+        ok = np.isfinite(r)
+        err = _yerr(r, d.rating_lo.fillna(d.rating), d.rating_hi.fillna(d.rating))
+        ax.errorbar(r[ok], y[ok], xerr=err[:, ok], fmt="o", color=_color(i), capsize=3, ms=5,
+                    label=run)
+        if R == 1:
+            for yy, v in zip(y[ok], r[ok]):
+                ax.annotate(f"{v:.0f}", (v, yy), xytext=(0, 6), textcoords="offset points",
+                            ha="center", fontsize=8.5)
+    ax.axvline(ELO_MEAN, color=_GREY, ls="--", lw=1)
+    ax.set_yticks(range(len(bot_order)), bot_order)
+    ax.set_ylim(len(bot_order) - 0.5, -0.7)
+    ax.set_xlabel("Bradley–Terry rating (Elo scale, mean 1500)")
+    if R > 1:
+        ax.legend(fontsize=8.5)
+    return fig
+
+
+def _stairs(ax, d, **kw) -> None:
+    ax.stairs(d.share.to_numpy(), np.append(d.lo.to_numpy(), d.hi.to_numpy()[-1]), **kw)
+
+
+@_styled
+def _fig_scores(hist, score_t, runs, bot_order):
+    from matplotlib.ticker import PercentFormatter
+
+    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
     for ax, run in zip(axes, runs):
-        d = t[(t.run == run) & (t.group == "seat")]
-        x = np.arange(len(d))
-        p = d.game_win_rate.to_numpy(float)
-        err = np.vstack([p - d.game_win_lo.to_numpy(float), d.game_win_hi.to_numpy(float) - p])
-        ax.bar(x, p, yerr=err, color=[_color(i) for i in range(len(d))], capsize=3)
-        ax.set_xticks(x, [f"seat {int(s)}\n{b}" for s, b in zip(d.seat, d.bot)], fontsize=8)
-        ax.set_title(run if len(runs) > 1 else "game win rate by seat (95% Wilson)")
-        _percent_axis(ax, None)
+        for i, bot in enumerate(bot_order):
+            d = hist[(hist.run == run) & (hist.bot == bot)]
+            if not len(d):
+                continue
+            mean = score_t[(score_t.run == run) & (score_t.bot == bot)].mean_final.iloc[0]
+            _stairs(ax, d, color=_color(i), lw=1.6, label=f"{bot} (mean {mean:.0f})")
+        ax.set_title(run if len(runs) > 1 else "final score per player-game")
+        ax.set_xlabel("final score (points, bonuses included; higher is better)")
+        ax.legend(fontsize=8, loc="upper right")
+        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    axes[0].set_ylabel("share of player-games")
+    return fig
+
+
+@_styled
+def _fig_round_length(hist, over, runs):
+    from matplotlib.ticker import PercentFormatter
+
+    fig, axes = _panels(1, height=3.3, width=7.5)
+    ax = axes[0]
+    one = len(runs) == 1
+    for i, run in enumerate(runs):
+        o = over[over.run == run].iloc[0]
+        _stairs(ax, hist[hist.run == run], color=_color(i), lw=1.5, fill=one,
+                alpha=0.8 if one else 1.0,
+                label=f"{run}: mean {o.mean_round_length:.1f}, median {o.median_round_length:.0f}")
+        ax.axvline(o.mean_round_length, color="#2b2f36" if one else _color(i), ls="--", lw=1)
+    ax.set_xlabel("round length (turns, all players)")
+    ax.set_ylabel("share of rounds")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
+    ax.legend(fontsize=8.5)
     return fig
 
 
 @_styled
 def _fig_knock_possible(kp, runs):
-    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.3)
+    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.4)
     for ax, run in zip(axes, runs):
         d = kp[kp.run == run]
-        for q in sorted(d.position.unique()):
-            e = d[d.position == q]
-            ax.plot(e.t, e.p, marker="o", ms=3, color=_color(int(q)), label=f"position {q}")
-            ax.fill_between(e.t, e.p_lo, e.p_hi, color=_color(int(q)), alpha=0.2)
+        for q in sorted(d.seat.unique()):
+            e = d[d.seat == q]
+            ax.plot(e.t, e.p, marker="o", ms=3, color=_color(int(q)), label=f"seat {q}")
+            ax.fill_between(e.t, e.p_lo, e.p_hi, color=_color(int(q)), alpha=0.18, lw=0)
         ax.set_xlabel("the player's own turn t in the round")
-        ax.set_title(run if len(runs) > 1 else "P(knock possible by turn t)")
-        ax.legend(fontsize=8)
+        ax.set_xticks(range(1, T_MAX + 1))
+        ax.set_title(run if len(runs) > 1 else "P(may knock by own turn t), by seat")
+        ax.legend(fontsize=8, loc="lower right")
         _percent_axis(ax, None)
+        ax.set_ylim(0, None)
+    axes[0].set_ylabel("share of player-rounds")
     return fig
 
 
-@_styled
-def _fig_scores(hist, runs):
-    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.3)
-    for ax, run in zip(axes, runs):
-        d = hist[hist.run == run]
-        for i, bot in enumerate(dict.fromkeys(d.bot)):
-            e = d[d.bot == bot]
-            ax.plot(e.score, e.share, drawstyle="steps-mid", color=_color(i), label=bot)
-        ax.set_xlabel("final game score (bonuses included)")
-        ax.set_title(run if len(runs) > 1 else "final scores by bot")
-        ax.legend(fontsize=8)
-    return fig
-
-
-def _binned_finals(runs: Sequence[Run], width: int = 25):
+# --------------------------------------------------------------------------- sections
+def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
+                      seed: int = 2026) -> list[Section]:
+    """The report sections of the Carousel runs among ``runs`` (none: ``[]``), side by
+    side when several. The tables by bot, seat and position are the runs'
+    ``CarouselStudy.summary(by)``, the rounds table their ``overview()``; ratings are
+    ``CarouselStudy.ratings`` (``rummy51.ratings.bradley_terry`` of the games'
+    winners) with ``bootstrap`` resamples drawn from ``seed``."""
     import pandas as pd
 
-    frames = []
-    for r in runs:
-        g = r.study.games()
-        for bot in dict.fromkeys(r.study.bots):
-            s = g[g.bot == bot]["final"].to_numpy(np.int64)
-            if not len(s):
-                continue
-            lo = (s // width) * width
-            vals, counts = np.unique(lo, return_counts=True)
-            frames.append(pd.DataFrame({"run": r.name, "bot": bot, "score": vals + width / 2,
-                                        "lo": vals, "count": counts, "share": counts / len(s)}))
-    return pd.concat(frames, ignore_index=True)
-
-
-def carousel_sections(runs: Sequence[Run]) -> list[Section]:
-    """The report sections of the Carousel runs among ``runs`` (none: ``[]``)."""
     runs = [r for r in runs if r.kind == KIND]
     if not runs:
         return []
     names = [r.name for r in runs]
-    rates = _tagged(runs, "summary")
+    multi = len(runs) > 1
+    rcol = [Column("run", "run")] if multi else []
+    rt = _ratings(runs, bootstrap, seed)
+    bot_order: list[str] = [] if rt is None else list(dict.fromkeys(rt.bot))
+    for r in runs:
+        bot_order += [b for b in dict.fromkeys(r.study.bots) if b not in bot_order]
+    bots_t = _ordered(_tagged(runs, "summary", "bot"), bot_order, names)
+    bots_t["bot"] = bots_t.bot.astype(str)
+    seats_t = _tagged(runs, "summary", "seat")
+    seats_t["bot"] = seats_t.bot.astype(str)
+    pos_t = _tagged(runs, "summary", "position")
     over = _tagged(runs, "overview")
-    kp = _tagged(runs, "knock_possible", 12)
-    finals = _binned_finals(runs)
-    rounds_hist = _tagged(runs, "score_distribution", "round")
-    win_table = ReportTable(
-        "carousel_win_rates", "Carousel: results by bot, seat and position", rates,
-        (Column("run", "run"), Column("group", "by"), Column("bot", "bot"),
-         Column("seat", "seat", "int"), Column("position", "position", "int"),
-         Column("player_games", "player-games", "int"),
-         Column("player_rounds", "player-rounds", "int")) + _RATE_COLS,
-        "Rates with 95% Wilson intervals; means ± 1.96 standard errors. Position 0 is the "
-        "dealer's left (who plays first); game figures by position use the first round's.")
-    over_table = ReportTable(
-        "carousel_overview", "Carousel: how rounds end", over,
-        (Column("run", "run"), Column("games", "games", "int"), Column("rounds", "rounds", "int"),
-         Column("rounds_per_game", "rounds per game", "num", se="rounds_per_game_se"),
-         Column("knock_rate", "by a knock", "pct", lo="knock_lo", hi="knock_hi"),
-         Column("out_rate", "by going out", "pct", lo="out_lo", hi="out_hi"),
-         Column("stock_rate", "stock ran out", "pct", lo="stock_lo", hi="stock_hi"),
-         Column("undercut_rate", "undercut (per knock or out)", "pct", lo="undercut_lo",
-                hi="undercut_hi"),
-         Column("mean_round_length", "round length (turns)", "num", se="mean_round_length_se",
-                digits=1),
-         Column("median_round_length", "median", "num", digits=0),
-         Column("p90_round_length", "90th pct", "num", digits=0)))
-    kp_table = ReportTable(
-        "carousel_knock_possible", "Carousel: P(knock possible by own turn t)", kp,
-        (Column("run", "run"), Column("position", "position", "int"), Column("t", "t", "int"),
-         Column("n", "player-rounds", "int"), Column("p", "P", "pct", lo="p_lo", hi="p_hi")),
-        "The share of player-rounds whose hand counted the knock limit or fewer at the end of "
-        "one of the player's first t turns, as the rounds went (a round that ended sooner "
-        "counts as not by t).")
-    score_table = ReportTable("carousel_scores", "Carousel: round scores of the rounds won",
-                              rounds_hist, (Column("run", "run"), Column("bot", "bot"),
-                                            Column("score", "score", "int"),
-                                            Column("count", "rounds", "int"),
-                                            Column("share", "share", "pct")))
-    items: list[Union[ReportTable, ReportFigure]] = [
-        over_table, win_table,
-        ReportFigure("carousel_win_rates_fig", "Game win rate by seat",
-                     _fig_win_rates(rates, names), data=rates[rates.group == "seat"]),
-        kp_table,
-        ReportFigure("carousel_knock_possible_fig", "P(knock possible by turn t)",
-                     _fig_knock_possible(kp, names), data=kp),
-        ReportFigure("carousel_final_scores_fig", "Final scores by bot",
-                     _fig_scores(finals, names), data=finals),
-        score_table]
-    return [Section("Carousel games", "carousel",
-                    "Whole games of Carousel (docs/rules-carousel.md) between bots, rounds to "
-                    "the target score; one record per player and round.", tuple(items))]
+    players = [int(r.study.players) for r in runs]
+    moving = [r.name for r in runs if r.study.seats != "fixed"]
+
+    game_cols = [Column("player_games", "player-games", "int"),
+                 Column("game_win_rate", "game wins", "pct", "game_win_lo", "game_win_hi"),
+                 Column("mean_final", "final score", "num", se="mean_final_se", digits=1),
+                 Column("round_win_rate", "round wins", "pct", "round_win_lo", "round_win_hi")]
+    play_cols = [Column("player_rounds", "player-rounds", "int"),
+                 Column("knock_rate", "knocked", "pct", "knock_lo", "knock_hi"),
+                 Column("out_rate", "went out", "pct", "out_lo", "out_hi"),
+                 Column("undercut_rate", "undercut (per knock or out)", "pct", "undercut_lo",
+                        "undercut_hi"),
+                 Column("mean_points", "points left", "num", se="mean_points_se", digits=1)]
+    seat_note = ("" if not moving else
+                 f" In {'the run' if not multi else ', '.join(moving)} with seats that move every "
+                 "seat holds every bot in turn (bot '(all)').")
+    sections = [Section(
+        "Who wins", "carousel",
+        "Whole games of Carousel (docs/rules-carousel.md) between bots, rounds to the target "
+        "score. A player-game is one seat in one game (one play of it, when every game is "
+        "played under several seat arrangements); tied winners all count. Intervals: 95 % "
+        "Wilson; means ± 1.96 standard errors. Scores: higher is better." + seat_note,
+        (ReportFigure("carousel_win_rates_fig",
+                      "Game win rate by bot, by seat and by place in the turn order",
+                      _fig_win_rates(bots_t, seats_t, pos_t, names, bot_order, players),
+                      "Whiskers: 95 % Wilson intervals; the dashed line is the fair share "
+                      "1/players. Place 0 is the dealer's left, who plays first, in the "
+                      "game's first round.",
+                      pd.concat([bots_t.assign(group="bot"), seats_t.assign(group="seat"),
+                                 pos_t.assign(group="position")], ignore_index=True)),
+         ReportTable("carousel_win_rates", "Results by bot", bots_t,
+                     tuple(rcol + [Column("bot", "bot")] + game_cols)),
+         ReportTable("carousel_by_seat", "Results by seat", seats_t,
+                     tuple(rcol + [Column("seat", "seat", "int"), Column("bot", "bot")]
+                           + game_cols)),
+         ReportTable("carousel_by_position", "Results by place in the turn order", pos_t,
+                     tuple(rcol + [Column("position", "place (0 = first)", "int")] + game_cols),
+                     "The place in the first round of the game (the deal moves left every "
+                     "round)."),
+         ReportTable("carousel_play_by_bot", "How each bot ends rounds", bots_t,
+                     tuple(rcol + [Column("bot", "bot")] + play_cols),
+                     "Per player-round: knocked (a voluntary knock), went out (every card "
+                     "melded); undercut: the knocker or the player who went out did not win "
+                     "the round; points left: the count of the hand at the round's end.")))]
+
+    if rt is not None:
+        rt_cols = rcol + [Column("bot", "bot"),
+                          Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
+                          Column("wins", "pairwise wins", "int"),
+                          Column("comparisons", "comparisons", "int"),
+                          Column("deals", "games played", "int")]
+        items: list = [ReportFigure("carousel_ratings_fig", "Bradley–Terry ratings of the bots",
+                                    _fig_ratings(rt, [n for n in names if n in set(rt.run)],
+                                                 [b for b in bot_order if b in set(rt.bot)]),
+                                    "Whiskers: 95 % bootstrap intervals over games.", rt),
+                       ReportTable("carousel_ratings", "Ratings", rt, tuple(rt_cols),
+                                   f"Fitted by the MM algorithm; intervals from {bootstrap} "
+                                   f"bootstrap resamples of the games (seed {seed}).")]
+        pt = _paired(runs)
+        if pt is not None:
+            items.append(ReportTable(
+                "carousel_paired", "Paired on the same games", pt,
+                tuple(rcol + [Column("pair", "bots (a − b)"), Column("games", "games", "int"),
+                              Column("score_diff", "final score a − b", "num", "score_lo",
+                                     "score_hi", digits=1),
+                              Column("win_diff", "game wins a − b", "pct", "win_lo", "win_hi")]),
+                "With seats that move every bot played every game from every seat: per game, "
+                "the difference of the two bots' mean final score and of their sole-win rate "
+                "over the game's plays, then the mean over games with its 95 % interval (the "
+                "games are the independent units)."))
+        sections.append(Section(
+            "Ratings", "carousel-ratings",
+            "Each game's sole winner beats every other seat's bot (seats of its own bot aside; a "
+            "shared win is no comparison): a Bradley–Terry model of these pairwise results "
+            "gives one rating per bot (rummy51.ratings, as for Rummy 51). On the Elo scale, "
+            "400 points more means odds of 10 to 1 in a comparison.", tuple(items)))
+
+    score_t = _ordered(_score_table(runs), bot_order, names)
+    score_h = _score_hist(runs, bot_order)
+    sections.append(Section(
+        "Scores", "carousel-scores",
+        "The final score of each seat in each game (docs/rules-carousel.md sections 5 and 6): "
+        "the rounds' scores (a round's winner scores the difference to every other hand, "
+        "plus the undercut and going-out bonuses), then the game bonus for reaching the "
+        "target and the bonus per round won.",
+        (ReportFigure("carousel_final_scores_fig", "Final scores by bot",
+                      _fig_scores(score_h, score_t, names, bot_order),
+                      "Share of player-games per score bin (the extreme 0.1 % at each end "
+                      "counted in the edge bins).", score_h),
+         ReportTable("carousel_scores", "Scores by bot", score_t,
+                     tuple(rcol + [Column("bot", "bot"),
+                                   Column("player_games", "player-games", "int"),
+                                   Column("mean_final", "mean final", "num", se="mean_final_se",
+                                          digits=1),
+                                   Column("q10", "10 %", "num", digits=0),
+                                   Column("median", "median", "num", digits=0),
+                                   Column("q90", "90 %", "num", digits=0),
+                                   Column("rounds_won", "rounds won", "int"),
+                                   Column("mean_round_won", "score of a round won", "num",
+                                          se="mean_round_won_se", digits=1)])))))
+
+    kp = _tagged(runs, "knock_possible", T_MAX, by="seat")
+    wide = _knock_wide(kp, runs)
+    most = max(players)
+    kp_cols = rcol + [Column("t", "own turn t", "int")] + [
+        Column(f"p@{s}", f"seat {s}", "pct", f"lo@{s}", f"hi@{s}") for s in range(most)]
+    length_h = _length_hist(runs)
+    sections.append(Section(
+        "Rounds", "carousel-rounds",
+        "How a round ends: a knock (at the end of a turn, the hand at the knock limit or "
+        "below), going out (every card melded) or the stock running out; how often the "
+        "player who ended it was undercut; how long it lasts; and how soon a hand may knock.",
+        (ReportTable("carousel_overview", "How rounds end", over,
+                     tuple(rcol + [Column("games", "games", "int"),
+                                   Column("rounds", "rounds", "int"),
+                                   Column("rounds_per_game", "rounds per game", "num",
+                                          se="rounds_per_game_se"),
+                                   Column("knock_rate", "by a knock", "pct", "knock_lo",
+                                          "knock_hi"),
+                                   Column("out_rate", "by going out", "pct", "out_lo", "out_hi"),
+                                   Column("stock_rate", "stock ran out", "pct", "stock_lo",
+                                          "stock_hi"),
+                                   Column("undercut_rate", "undercut", "pct", "undercut_lo",
+                                          "undercut_hi")]),
+                     "Rates per round (every play of a game counted); undercut: per round "
+                     "ended by a knock or by going out."),
+         ReportFigure("carousel_round_length_fig", "Round length",
+                      _fig_round_length(length_h, over, names),
+                      "Share of rounds by length in turns of all players (the longest 0.5 % "
+                      "counted in the last bin); dashed: the mean.", length_h),
+         ReportTable("carousel_round_length", "Round length (turns)", over,
+                     tuple(rcol + [Column("rounds", "rounds", "int"),
+                                   Column("mean_round_length", "mean", "num",
+                                          se="mean_round_length_se", digits=1),
+                                   Column("median_round_length", "median", "num", digits=0),
+                                   Column("p90_round_length", "90 %", "num", digits=0),
+                                   Column("turns", "turns in all", "int")])),
+         ReportFigure("carousel_knock_possible_fig", "P(may knock by own turn t), by seat",
+                      _fig_knock_possible(kp, names),
+                      "The share of player-rounds whose hand counted the knock limit or fewer "
+                      "at the end of one of the player's first t turns, as the rounds went (a "
+                      "round that ended sooner counts as not by t). Bands: 95 % Wilson "
+                      "intervals.", kp),
+         ReportTable("carousel_knock_possible", "P(may knock by own turn t), by seat", wide,
+                     tuple(kp_cols), "Per player-round of the seat; 95 % Wilson intervals."))))
+    return sections
 
 
-def carousel_headlines(run: Run) -> list[Headline]:
-    """The first-screen numbers of one carousel run."""
+def carousel_headlines(run: Run, ratings=None) -> list[Headline]:
+    """The first-screen numbers of one carousel run (``ratings``: its Bradley-Terry
+    table, computed when None and the run has two bots or more)."""
     st = run.study
     o = st.overview().iloc[0]
-    heads = [Headline("rounds", int(o.rounds), "int"),
-             Headline("rounds ended by a knock", float(o.knock_rate), "pct", float(o.knock_lo),
-                      float(o.knock_hi)),
-             Headline("knocks undercut", float(o.undercut_rate), "pct", float(o.undercut_lo),
-                      float(o.undercut_hi)),
-             Headline("round length (turns)", float(o.mean_round_length), "num", digits=1)]
-    s = st.summary("seat")
-    for _, r in s.iterrows():
-        heads.append(Headline(f"game wins, seat {int(r.seat)} ({r.bot})", float(r.game_win_rate),
-                              "pct", float(r.game_win_lo), float(r.game_win_hi)))
+    seats = "" if st.seats == "fixed" else f"; seats {st.seats}"
+    heads = [Headline("Games played", int(o.games), "int",
+                      note=f"{st.players} players: {', '.join(st.bots)}{seats}")]
+    if ratings is None and len(set(st.bots)) > 1 and st.games_done > 1:
+        ratings = st.ratings(bootstrap=200)
+    if ratings is not None and len(ratings) > 1 and _finite(ratings.rating.iloc[0]):
+        top = ratings.iloc[0]
+        heads.append(Headline(f"Top rated: {top.bot}", float(top.rating), "num",
+                              float(top.rating_lo), float(top.rating_hi),
+                              "Bradley–Terry, Elo scale (mean 1500)"))
+        s = st.summary("bot")
+        w = s[s.bot.astype(str) == top.bot].iloc[0]
+        heads.append(Headline(f"Game wins of {top.bot}", float(w.game_win_rate), "pct",
+                              float(w.game_win_lo), float(w.game_win_hi),
+                              f"per player-game; fair share {fmt_pct(1 / st.players, 1)}"))
+    else:
+        s = st.summary("seat")
+        for _, r in s.iterrows():
+            heads.append(Headline(f"Game wins, seat {int(r.seat)} ({r.bot})",
+                                  float(r.game_win_rate), "pct", float(r.game_win_lo),
+                                  float(r.game_win_hi)))
+    se = o.rounds_per_game_se
+    heads.append(Headline("Rounds per game", float(o.rounds_per_game), "num",
+                          o.rounds_per_game - Z95 * se if _finite(se) else None,
+                          o.rounds_per_game + Z95 * se if _finite(se) else None,
+                          f"{o.mean_round_length:.1f} turns a round; ended by a knock "
+                          f"{fmt_pct(o.knock_rate)}, going out {fmt_pct(o.out_rate)}, the stock "
+                          f"{fmt_pct(o.stock_rate)}", digits=2))
     return heads

@@ -10,8 +10,8 @@ import numpy as np
 
 from ..stats import Z95, proportion
 from ._figures import FIG_WIDTH, _GREY, _color, _figure, _grouped_bars, _legend, _panels, _percent_axis, _styled, _yerr
-from ._model import Column, ELO_MEAN, Headline, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
-from .ratings import bradley_terry, play_ids
+from ..ratings import ELO_MEAN, bradley_terry, play_ids
+from ._model import Column, Headline, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
 
 
 def _tagged_games(runs: Sequence[Run], method: str, *args):
@@ -190,7 +190,7 @@ def _plackett_luce_table(runs):
     """The runs' Plackett-Luce ratings (one table), or None without openskill."""
     import pandas as pd
 
-    from .ratings import plackett_luce
+    from ..ratings import plackett_luce
 
     out = []
     for r in runs:

@@ -8,7 +8,8 @@ least ``index`` and ``n``), and hands them here:
   child per chunk, so results never depend on the executor;
 * ``RunDir``: the run directory (``create``, ``open``, ``settings``, ``scan``) and
   ``write_chunk`` / ``read_chunk`` with a ``ChunkLayout``: verified, atomic chunk files;
-* ``run_threads``, ``run_processes``, ``run_dask``: where the chunks run;
+* ``run_threads``, ``run_processes``, ``run_dask``: where the chunks run
+  (``SchedulerLost``: a Dask scheduler went away mid-run);
 * ``Session``: the manifest's status and session log, the progress bar, the
   ``on_chunk`` hook; ``interrupted`` on any error, Ctrl-C or SIGTERM;
 * ``terminate_as_interrupt`` / ``worker_init``: SIGTERM handled like Ctrl-C, worker
@@ -16,7 +17,7 @@ least ``index`` and ``n``), and hands them here:
 
 ``docs/architecture.md`` shows how the rooms fit together.
 """
-from .executors import drain, run_dask, run_processes, run_threads
+from .executors import SchedulerLost, drain, run_dask, run_processes, run_threads
 from .progress import Progress
 from .seeding import chunk_rng, chunk_seed, seed_root
 from .session import Session
@@ -48,7 +49,7 @@ from .store import (
 __all__ = [
     "CHUNK_FORMATS", "EXIT_TERMINATED", "FORMAT_VERSION", "Terminated",
     "terminate_as_interrupt", "worker_init", "ChunkLayout", "ChunkWarning", "Progress", "RunDir",
-    "RunDirError", "Session", "atomic_write_file", "atomic_write_text", "fs_error",
+    "RunDirError", "SchedulerLost", "Session", "atomic_write_file", "atomic_write_text", "fs_error",
     "make_dirs", "chunk_format", "chunk_rng", "chunk_seed", "drain",
     "has_pyarrow", "new_manifest", "now", "ranges", "read_chunk", "replace_durably", "run_dask",
     "run_processes", "run_threads", "seed_root", "temp_path", "unranges", "versions",

@@ -10,7 +10,9 @@ and are reported (so their results are kept), and the exception goes on.
   "spawn" method, ignore Ctrl-C and SIGTERM (the parent decides) and die with the
   parent.
 * ``run_dask``: a Dask ``Client`` (given, at an address, or a local cluster made
-  for the run); a worker running another rummy51 version is refused.
+  for the run); a worker running another rummy51 version is refused, and a
+  scheduler that goes away mid-run ends it with ``SchedulerLost`` (the chunks
+  already reported are kept, so the run resumes).
 """
 from __future__ import annotations
 
@@ -21,7 +23,12 @@ from typing import Any, Callable
 
 from .signals import worker_init
 
-__all__ = ["run_threads", "run_processes", "run_dask", "drain", "dask_client"]
+__all__ = ["run_threads", "run_processes", "run_dask", "drain", "dask_client", "SchedulerLost"]
+
+
+class SchedulerLost(RuntimeError):
+    """The Dask scheduler went away (killed, or its network lost) before the run
+    finished. The chunks done before are saved; the run directory resumes."""
 
 Work = Callable[[dict], Any]
 DoneCallback = Callable[[dict, Any], None]
@@ -138,7 +145,7 @@ def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb
     """Run ``task`` on every spec of ``todo`` on a Dask cluster, handing
     ``unpack(result)`` to ``done_cb``; returns the number of workers seen. A task's
     result is a dict with ``index`` and ``version`` (the worker's rummy51 version)."""
-    from .. import __version__
+    from .._version import __version__
 
     client, cluster, own = dask_client(scheduler, workers)
     futures = []
@@ -151,8 +158,17 @@ def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb
         by_index = {s["index"]: s for s in todo}
         futures = client.map(task, todo,
                              key=[f"{key_prefix}-{s['index']:06d}" for s in todo], pure=False)
+        done = 0
         for fut in as_completed(futures):
-            res = fut.result()
+            try:
+                res = fut.result()
+            except Exception as e:
+                if _scheduler_gone(client, e):
+                    raise SchedulerLost(
+                        f"lost the Dask scheduler at {_address(client, scheduler)} after "
+                        f"{done} of {len(todo)} chunks ({_reason(e)})") from None
+                raise
+            done += 1
             if res["version"] != __version__:
                 raise ValueError(f"a Dask worker runs rummy51 {res['version']}, this process "
                                  f"{__version__}: install the same version everywhere")
@@ -161,10 +177,55 @@ def run_dask(todo: list[dict], scheduler, workers: int, key_prefix: str, done_cb
         return n_workers
     except BaseException:
         for f in futures:
-            f.cancel()
+            try:
+                f.cancel()
+            except Exception:  # the scheduler is gone: nothing left to cancel
+                pass
         raise
     finally:
         if own:
-            client.close()
+            _quietly(client.close)
             if cluster is not None:
                 cluster.close()
+
+
+def _scheduler_gone(client, e: Exception) -> bool:
+    """Whether ``e`` (a future's error) means the scheduler went away, not a task's
+    own failure: the connection closed or refused, the futures cancelled for it, or
+    the client no longer running."""
+    from concurrent.futures import CancelledError
+
+    if isinstance(e, CancelledError):  # nothing here cancels a future but a lost scheduler
+        return True
+    # a closed comm (distributed's CommClosedError is an OSError), or a client that no
+    # longer runs: the connection went
+    return isinstance(e, OSError) or getattr(client, "status", "running") != "running"
+
+
+def _address(client, scheduler) -> str:
+    if isinstance(scheduler, str):
+        return scheduler
+    return str(getattr(getattr(client, "scheduler", None), "address", None) or "its address")
+
+
+def _reason(e: Exception) -> str:
+    """The first line of a Dask error, shortened: ``scheduler-connection-lost``."""
+    text = " ".join(str(e).split()) or type(e).__name__
+    if "reason:" in text:
+        text = text.split("reason:", 1)[1].split()[0].rstrip(".")
+    return text[:120]
+
+
+def _quietly(close: Callable[[], Any]) -> None:
+    """Close a Dask client whose scheduler may be gone, without its logged errors."""
+    import logging
+
+    log = logging.getLogger("distributed")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        close()
+    except Exception:
+        pass
+    finally:
+        log.setLevel(level)

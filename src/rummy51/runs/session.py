@@ -1,6 +1,6 @@
 """One session of a chunked run: the bookkeeping every study shares.
 
-``Session(run, specs, found, info, progress, desc)`` is opened once the study knows
+``Session(run, specs, found, info, progress, desc, unit=" deals")`` is opened once the study knows
 its chunk plan and which chunks are already done (``found``, from ``RunDir.scan``). It
 records itself in the manifest (``status`` running, one entry in ``sessions``),
 shows the progress bar, and is told of each chunk as it finishes (``chunk_done``:
@@ -26,7 +26,7 @@ class Session:
     def __init__(self, run: Optional[RunDir], specs: list[dict], found: Mapping[int, Any],
                  info: Mapping[str, Any], progress: Optional[bool], desc: str,
                  on_chunk: Optional[Callable[[int, int, int], None]] = None,
-                 t_start: Optional[float] = None):
+                 t_start: Optional[float] = None, unit: str = " deals"):
         self.run = run
         self.specs = specs
         self.done = set(found)
@@ -41,7 +41,7 @@ class Session:
             run.manifest.setdefault("sessions", []).append(self.info)
             run.write_manifest()
         self.bar = Progress(progress, sum(s["n"] for s in specs),
-                            sum(s["n"] for s in specs if s["index"] in self.done), desc)
+                            sum(s["n"] for s in specs if s["index"] in self.done), desc, unit)
 
     def chunk_done(self, spec: Mapping) -> None:
         """Count a finished chunk (its file, if any, is already written)."""

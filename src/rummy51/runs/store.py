@@ -82,7 +82,7 @@ def now() -> str:
 
 def versions() -> dict[str, str]:
     """The versions that made a run (rummy51, numpy, python, the platform, ...)."""
-    from .. import __version__
+    from .._version import __version__
 
     out = {"rummy51": __version__, "numpy": np.__version__,
            "python": platform.python_version(), "platform": platform.platform()}
@@ -211,7 +211,7 @@ def write_chunk(path: Path, fmt: str, layout: ChunkLayout, cols: Mapping[str, np
                 meta: Mapping[str, Any]) -> None:
     """Write one chunk file atomically and durably. ``meta`` (JSON-able) is stored with
     the rows, plus ``rows``, ``sha256`` and the rummy51 version."""
-    from .. import __version__
+    from .._version import __version__
 
     n = len(cols[layout.columns[0]])
     meta = dict(meta, rows=int(n), sha256=layout.digest(cols), rummy51=__version__)

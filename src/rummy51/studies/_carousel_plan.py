@@ -1,11 +1,10 @@
 """The plan of a Carousel study (a private module of ``studies.carousel``): the defaults
 and columns, the bots by name, the settings and their chunks, one chunk played (by the
-Python engine, or by the C greedy game kernel when every seat is greedy), the chunk
-files and the manifest."""
+Python engine, or by the C game kernel when every seat is greedy or careful), once per
+seat arrangement (``seats``: Rummy 51's ``arrangements``), the chunk files, the hand
+histories and the manifest."""
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,9 +19,13 @@ from ..carousel.bots import (CarefulBot, GreedyBot, SearchBot, check_search_rule
                              parse_bot)
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
-from ._games_plan import deal_seeds
+from ._games_plan import arrangements, deal_seeds, write_histories
+from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
 
 KIND = "carousel"
+#: The progress bar's name and what it counts.
+LABEL = "carousel games"
+UNIT = " games"
 _CHUNK_TAG = "# rummy51-carousel-chunk "
 
 #: Defaults of ``simulate_carousel``.
@@ -42,6 +45,12 @@ DTYPES = {"game": np.int64, "round": np.int16, "seat": np.int8, "dealer": np.int
           "end": np.int8, "knock_turn": np.int16, "turns": np.int16, "total": np.int32,
           "last_round": np.int8, "final": np.int32, "won_game": np.int8}
 LAYOUT = runs.ChunkLayout(columns=CHUNK_COLUMNS, dtypes=DTYPES, csv_tag=_CHUNK_TAG)
+#: Runs whose seats move (``seats`` "rotate" or "permute") add the column
+#: ``arrangement``: the rows of a chunk are arrangement-major (every game of the chunk
+#: under arrangement 0, then under 1, ...), as in Rummy 51's games study.
+DTYPES["arrangement"] = np.int16
+LAYOUT_ARRANGED = runs.ChunkLayout(columns=CHUNK_COLUMNS + ("arrangement",), dtypes=DTYPES,
+                                   csv_tag=_CHUNK_TAG)
 
 #: A game that has not ended after this many rounds is an error (never seen: every
 #: round but an all-tie gives a winner at least one point).
@@ -68,55 +77,45 @@ def parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
     for b in bots:
         key, opts = parse_bot(str(b))   # a ValueError names a bad entry
         names.append(key if not opts else f"{key}:{opts['rollouts']}")
-    if not names:
-        raise ValueError("bots: the list is empty: give one bot per seat, like greedy,careful")
-    if players is None:
-        players = len(names) if len(names) > 1 else DEFAULTS["players"]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"bots: {len(names)} bots for {players} players: give one bot per "
-                         "seat (or one bot for every seat)")
-    return tuple(names), players
+    return seat_bots(tuple(names), players, DEFAULTS["players"], "greedy,careful")
 
 
 @dataclass(frozen=True)
-class Settings:
-    """Everything that decides a run's records (the manifest's ``settings``)."""
+class Settings(TableSettings):
+    """Everything that decides a run's records (the manifest's ``settings``): the table,
+    the rules and the seed (``TableSettings``)."""
 
-    players: int
-    bots: tuple[str, ...]
-    games: int
-    chunk_size: int
     rules: CarouselRules
-    entropy: Any
-    spawn_key: tuple[int, ...]
+    #: "fixed", "rotate" or "permute" (``SEATS``): the seat arrangements every game is
+    #: played under (Rummy 51's ``arrangements``).
+    seats: str = "fixed"
 
     def to_json(self) -> dict:
-        return {"players": self.players, "bots": list(self.bots), "games": self.games,
-                "chunk_size": self.chunk_size, "rules": rules_to_dict(self.rules),
-                "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+        # fixed runs keep the settings (and hash) they had before seats existed
+        extra = {} if self.seats == "fixed" else {"seats": self.seats}
+        return self.table_json(rules_to_dict, **extra)
 
     @classmethod
     def from_json(cls, d: Mapping) -> "Settings":
-        ent = d["seed"]["entropy"]
-        return cls(players=int(d["players"]), bots=tuple(map(str, d["bots"])),
-                   games=int(d["games"]), chunk_size=int(d["chunk_size"]),
-                   rules=rules_from_dict(d["rules"]),
-                   entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
-                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]))
+        return cls(**cls.table_fields(d, lambda r: rules_from_dict(r, recorded=True)),
+                   seats=str(d.get("seats", "fixed")))
+
+    def hash_json(self) -> dict:
+        d = self.to_json()
+        if d["rules"]["stock_out"] == "finder":
+            # a run made before the field existed played "finder" and hashed no such
+            # field: the same rules keep the same hash (it stays resumable)
+            del d["rules"]["stock_out"]
+        return d
 
     @property
-    def config_hash(self) -> str:
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
+    def arrangements(self) -> list[tuple[int, ...]]:
+        return arrangements(self.players, self.seats)
 
     def plan(self) -> list[dict]:
-        rules = rules_to_dict(self.rules)
-        return [{"index": i, "game0": g0, "n": min(self.chunk_size, self.games - g0),
-                 "players": self.players, "bots": list(self.bots), "rules": rules,
-                 "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
-                for i, g0 in enumerate(range(0, self.games, self.chunk_size))]
+        """The chunks in seeding order: chunk i plays games ``game0 .. game0 + n - 1``."""
+        extra = {} if self.seats == "fixed" else {"seats": self.seats}
+        return self.chunk_specs("game0", rules=rules_to_dict(self.rules), **extra)
 
 
 # --------------------------------------------------------------------------- one game
@@ -206,11 +205,11 @@ def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto")
 
 
 def kernel_rules(rules: CarouselRules) -> tuple[int, ...]:
-    """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``)."""
+    """The game rules ``_carousel.play_greedy_game`` reads (its ``game_rules``, 13 ints)."""
     return (rules.players, rules.hand_size, rules.deck_size, rules.knock_limit,
             rules.undercut_bonus, rules.going_out_bonus, rules.target_score, rules.game_bonus,
             rules.round_won_bonus, int(rules.round_bonus_for_all), int(rules.last_turn_knock),
-            int(rules.game_tie == "play_on"))
+            int(rules.game_tie == "play_on"), int(rules.stock_out == "exhauster"))
 
 
 #: Decks drawn for a game before the kernel plays it, and then each time it needs more
@@ -312,14 +311,18 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
     return allrows, turns
 
 
-def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
+def _kernel_chunk(spec: Mapping, rules: CarouselRules,
+                  perm: Optional[Sequence[int]] = None) -> tuple[dict, int]:
     """``play_chunk``'s columns and turns from the C kernel: each game's RNG is the one
-    ``play_recorded`` gets (``game_seeds``' first child), so the records are the same."""
+    ``play_recorded`` gets (``game_seeds``' first child), so the records are the same.
+    ``perm``: the seat arrangement (seat ``s`` holds listed bot ``perm[s]``, with that
+    bot's own seed); None: the bots as listed."""
     entropy = spec["entropy"]
     base = tuple(runs.chunk_seed(entropy, spec["spawn_key"], spec["index"]).spawn_key)
     SeedSequence, default_rng = np.random.SeedSequence, np.random.default_rng
     parts: list[np.ndarray] = []
     turns = 0
+    order = range(spec["players"]) if perm is None else perm
     # greedy bots draw nothing: an all-greedy table needs no bot seeds
     all_greedy = all(b == "greedy" for b in spec["bots"])
     for j in range(spec["n"]):
@@ -329,7 +332,7 @@ def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
             bots = None
         else:
             _, bot_ss = deal_seeds(entropy, spec["spawn_key"], spec["index"], j, spec["players"])
-            bots = _kernel_bots([make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)],
+            bots = _kernel_bots([make_bot(spec["bots"][k], bot_ss[k]) for k in order],
                                 spec["players"])
         try:
             rows, t = _kernel_game(rules, rng, game, bots=bots)
@@ -347,24 +350,49 @@ def _kernel_chunk(spec: Mapping, rules: CarouselRules) -> tuple[dict, int]:
 
 
 def play_chunk(spec: Mapping) -> dict:
-    """Play one chunk's games; returns its columns, the seconds, rounds and turns. Tables
-    the C kernel plays (``uses_kernel`` with ``spec["engine"]``, default "auto") are
-    played there: the same records."""
-    from .. import __version__
+    """Play one chunk's games, once per seat arrangement (``spec["seats"]``, default
+    "fixed"; arrangement-major); returns its columns, the seconds and turns. Tables the
+    C kernel plays (``uses_kernel`` with ``spec["engine"]``, default "auto") are played
+    there: the same records. With ``spec["histories"]`` every game is played by the
+    Python engine and its history (``GameState.to_json``) is returned too."""
+    from .._version import __version__
 
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])
+    seats = spec.get("seats", "fixed")
+    histories: Optional[list[str]] = [] if spec.get("histories") else None
+    blocks: list[dict] = []
+    turns = 0
+    for a, perm in enumerate(arrangements(spec["players"], seats)):
+        seated = [spec["bots"][k] for k in perm]
+        if histories is None and uses_kernel(seated, rules, spec.get("engine", "auto")):
+            cols, t = _kernel_chunk(spec, rules, perm)
+        else:
+            cols, t = _python_block(spec, rules, perm, histories)
+        if seats != "fixed":
+            cols["arrangement"] = np.full(len(cols["game"]), a, np.int16)
+        blocks.append(cols)
+        turns += t
+    cols = blocks[0] if len(blocks) == 1 else {
+        c: np.concatenate([b[c] for b in blocks]) for c in blocks[0]}
+    out = {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
+           "turns": turns, "version": __version__}
+    if histories is not None:
+        out["histories"] = histories
+    return out
+
+
+def _python_block(spec: Mapping, rules: CarouselRules, perm: Sequence[int],
+                  histories: Optional[list] = None) -> tuple[dict, int]:
+    """One arrangement of a chunk through the Python engine: seat ``s`` holds listed bot
+    ``perm[s]``, with that bot's own seed (a bot's randomness follows the bot)."""
     players = spec["players"]
-    if uses_kernel(spec["bots"], rules, spec.get("engine", "auto")):
-        cols, turns = _kernel_chunk(spec, rules)
-        return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
-                "turns": turns, "version": __version__}
     parts: list[dict] = []
     turns = 0
     for j in range(spec["n"]):
         game = spec["game0"] + j
         game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
-        bots = [make_bot(b, ss) for b, ss in zip(spec["bots"], bot_ss)]
+        bots = [make_bot(spec["bots"][k], bot_ss[k]) for k in perm]
         try:
             s, facts = play_recorded(bots, rules, game_ss)
         except Exception as e:  # a bug: name the game so it can be replayed
@@ -375,16 +403,43 @@ def play_chunk(spec: Mapping) -> dict:
         _game_rows(s, facts, game, cols, 0)
         parts.append(cols)
         turns += sum(r.turns for r in s.rounds)
+        if histories is not None:
+            histories.append(s.to_json())
     cols = {c: np.concatenate([p[c] for p in parts]) if parts else np.zeros(0, DTYPES[c])
             for c in CHUNK_COLUMNS}
-    return {"index": spec["index"], "cols": cols, "seconds": time.perf_counter() - t0,
-            "turns": turns, "version": __version__}
+    return cols, turns
+
+
+def chunk_columns(seats: str) -> tuple[str, ...]:
+    """The columns of a chunk: an ``arrangement`` column when the seats move."""
+    return CHUNK_COLUMNS if seats == "fixed" else CHUNK_COLUMNS + ("arrangement",)
 
 
 def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
-    if set(cols) != set(CHUNK_COLUMNS):
-        return f"columns {sorted(cols)} instead of {sorted(CHUNK_COLUMNS)}"
+    seats = spec.get("seats", "fixed")
+    want = chunk_columns(seats)
+    if set(cols) != set(want):
+        return f"columns {sorted(cols)} instead of {sorted(want)}"
+    if seats == "fixed":
+        return _check_block(spec, cols)
+    k = len(arrangements(spec["players"], seats))
+    arr = np.asarray(cols["arrangement"], np.int64)
+    if len(arr) and (np.diff(arr) < 0).any():
+        return "its arrangements are out of order"
+    if not np.array_equal(np.unique(arr), np.arange(k)):
+        return f"its arrangements are not 0..{k - 1}"
+    for a in range(k):
+        sel = arr == a
+        why = _check_block(spec, {c: np.asarray(v)[sel] for c, v in cols.items()
+                                  if c != "arrangement"})
+        if why:
+            return f"arrangement {a}: {why}"
+    return None
+
+
+def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+    """``check_cols`` of one arrangement's rows."""
     p = spec["players"]
     n = len(cols["game"])
     if n % p:
@@ -405,23 +460,98 @@ def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     return None
 
 
+# --------------------------------------------------------------------------- records
+def record_columns(settings: Settings) -> tuple[str, ...]:
+    """The chunk columns of a run of ``settings``."""
+    return chunk_columns(settings.seats)
+
+
+def units(settings: Settings, cols: Mapping[str, np.ndarray]) -> int:
+    """Games in the chunk columns ``cols`` (each has one last round a seat, under every
+    arrangement)."""
+    return (int(np.asarray(cols["last_round"]).sum())
+            // (settings.players * len(settings.arrangements)))
+
+
+def frame(cols: Mapping[str, np.ndarray], settings: Settings):
+    import pandas as pd
+
+    p = settings.players
+    seat = np.asarray(cols["seat"], np.int8)
+    names = list(dict.fromkeys(settings.bots))
+    codes = np.array([names.index(b) for b in settings.bots], np.int64)
+    kt = pd.array(np.asarray(cols["knock_turn"], np.int64), dtype="Int16")
+    kt[np.asarray(cols["knock_turn"]) < 0] = pd.NA
+    # the listed bot in each row's seat: seat s of arrangement a holds listed bot perm_a[s]
+    listed = seat.astype(np.int64)
+    arranged = "arrangement" in cols
+    if arranged:
+        perms = np.array(settings.arrangements, np.int64)
+        listed = perms[np.asarray(cols["arrangement"], np.int64), listed]
+    df = pd.DataFrame({
+        "game": np.asarray(cols["game"], np.int64),
+        "round": np.asarray(cols["round"], np.int16),
+        "seat": seat,
+        "bot": pd.Categorical.from_codes(codes[listed], categories=names)
+        if len(seat) else pd.Categorical([], categories=names),
+        "position": ((seat.astype(np.int64) - np.asarray(cols["dealer"], np.int64) - 1) % p
+                     ).astype(np.int8),
+        "dealer": np.asarray(cols["dealer"], np.int8),
+        "score": np.asarray(cols["score"], np.int32),
+        "points": np.asarray(cols["points"], np.int16),
+        "won": np.asarray(cols["won"]).astype(bool),
+        "knocked": np.asarray(cols["knocked"]).astype(bool),
+        "went_out": np.asarray(cols["went_out"]).astype(bool),
+        "undercut": np.asarray(cols["undercut"]).astype(bool),
+        "round_length": np.asarray(cols["round_length"], np.int16),
+        "end": pd.Categorical.from_codes(np.asarray(cols["end"], np.int64), categories=list(ENDS))
+        if len(seat) else pd.Categorical([], categories=list(ENDS)),
+        "knock_turn": kt,
+        "turns": np.asarray(cols["turns"], np.int16),
+        "total": np.asarray(cols["total"], np.int32),
+        "last_round": np.asarray(cols["last_round"]).astype(bool),
+        "final": np.asarray(cols["final"], np.int32),
+        "won_game": np.asarray(cols["won_game"]).astype(bool),
+    })
+    if arranged:
+        df.insert(1, "arrangement", np.asarray(cols["arrangement"], np.int16))
+    return df
+
+
+def cols_of(df) -> dict[str, np.ndarray]:
+    out = {}
+    for c in CHUNK_COLUMNS:
+        if c == "end":
+            v = df["end"]
+            out[c] = (v.cat.codes if hasattr(v, "cat") else v.map({e: i for i, e in enumerate(ENDS)})
+                      ).to_numpy(np.int64)
+        elif c == "knock_turn":
+            out[c] = df[c].astype("Int64").fillna(-1).to_numpy(np.int64)
+        else:
+            out[c] = df[c].astype(np.int64).to_numpy(np.int64)
+    if "arrangement" in df:
+        out["arrangement"] = df["arrangement"].to_numpy(np.int64)
+    return out
+
+
+
+# --------------------------------------------------------------------------- chunk files
+def _layout(seats: str) -> runs.ChunkLayout:
+    return LAYOUT if seats == "fixed" else LAYOUT_ARRANGED
+
+
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, LAYOUT, res["cols"],
-                     {"chunk": spec["index"], "config_hash": run.hash, "game0": spec["game0"],
-                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
-                      "turns": int(res["turns"])})
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
+    if "histories" in res:
+        write_histories(run, spec["index"], res["histories"])
+    write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "game0")
 
 
 def chunk_reader(run: runs.RunDir):
+    """Reads a chunk file of ``run`` back to its verified result."""
     def read(path, spec: Mapping) -> dict:
-        meta, raw = runs.read_chunk(path, run.fmt, LAYOUT, run.hash,
-                                    {"chunk": spec["index"], "game0": spec["game0"], "n": spec["n"]})
-        cols = {c: raw[c].astype(DTYPES[c]) for c in CHUNK_COLUMNS}
-        why = check_cols(spec, cols)
-        if why:
-            raise ValueError(why)
-        return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
-                "turns": int(meta.get("turns", 0))}
+        return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "game0",
+                               check_cols)
     return read
 
 

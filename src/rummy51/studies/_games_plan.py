@@ -3,11 +3,9 @@ columns, the bots by name, the deal seeds, the settings and their chunks, one ch
 played (Python engine or C kernel), the chunk files and the manifest."""
 from __future__ import annotations
 
-import hashlib
 import importlib
 import inspect
 import itertools
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +19,7 @@ from ..r51 import fastgame
 from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState, LayDownRecord
 from ..rules import RuleSet, rules_from_dict, rules_to_dict
+from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
 
 ChunkWarning = runs.ChunkWarning
 
@@ -43,7 +42,7 @@ _END_CODE = {e: i for i, e in enumerate(ENDS)}
 #: The integer columns a chunk holds (``turn_opened`` -1 = never opened).
 _CHUNK_COLUMNS = ("deal", "seat", "first_player", "score", "opened", "turn_opened", "went_out",
                   "hand_win", "bottom_card_win", "deal_length", "draw", "end")
-_CHUNK_DTYPES = {"deal": np.int64, "seat": np.int8, "first_player": np.int8,
+DTYPES = {"deal": np.int64, "seat": np.int8, "first_player": np.int8,
                  "score": np.int32, "opened": np.int8, "turn_opened": np.int16,
                  "went_out": np.int8, "hand_win": np.int8, "bottom_card_win": np.int8,
                  "deal_length": np.int32, "draw": np.int8, "end": np.int8}
@@ -52,6 +51,9 @@ COLUMNS = ("deal", "seat", "bot", "position", "first_player", "score", "opened",
            "went_out", "hand_win", "bottom_card_win", "deal_length", "draw", "end")
 
 KIND = "games"
+#: The progress bar's name and what it counts (a Rummy 51 game is one deal).
+LABEL = "games"
+UNIT = " deals"
 _CHUNK_TAG = "# rummy51-games-chunk "
 
 #: ``seats=``: "fixed" (every bot keeps its seat), "rotate" (every deal is played once
@@ -149,15 +151,8 @@ def _parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
     bots = list(bots)
     if not bots:
         raise ValueError("bots: the list is empty: give one bot per seat, like greedy,random")
-    names = tuple(_bot_name(b) for b in bots)
-    if players is None:
-        players = len(names) if len(names) > 1 else GAME_DEFAULTS["players"]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"bots: {len(names)} bots for {players} players: give one bot per "
-                         f"seat (or one bot for every seat)")
-    return names, players
+    return seat_bots(tuple(_bot_name(b) for b in bots), players, GAME_DEFAULTS["players"],
+                     "greedy,random")
 
 
 # --------------------------------------------------------------------------- seeds
@@ -172,24 +167,16 @@ def deal_seeds(entropy, spawn_key: Sequence[int], chunk: int, j: int, players: i
 
 # --------------------------------------------------------------------------- settings
 @dataclass(frozen=True)
-class _GameSettings:
-    """Everything that decides a run's records (the manifest's ``settings``)."""
+class Settings(TableSettings):
+    """Everything that decides a run's records (the manifest's ``settings``): the table,
+    the rules and the seed (``TableSettings``), who starts and how the bots sit."""
 
-    players: int
-    bots: tuple[str, ...]
-    games: int
-    chunk_size: int
-    rotate_first: bool
     rules: RuleSet
-    entropy: Any
-    spawn_key: tuple[int, ...]
+    rotate_first: bool
     seats: str = "fixed"
 
     def to_json(self) -> dict:
-        d = {"players": self.players, "bots": list(self.bots), "games": self.games,
-             "chunk_size": self.chunk_size, "rotate_first": self.rotate_first,
-             "rules": rules_to_dict(self.rules),
-             "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+        d = self.table_json(rules_to_dict, rotate_first=self.rotate_first)
         if self.seats != "fixed":   # fixed runs keep the settings (and hash) they had
             d["seats"] = self.seats
         return d
@@ -199,32 +186,14 @@ class _GameSettings:
         return arrangements(self.players, self.seats)
 
     @classmethod
-    def from_json(cls, d: Mapping) -> "_GameSettings":
-        ent = d["seed"]["entropy"]
-        return cls(players=int(d["players"]), bots=tuple(str(b) for b in d["bots"]),
-                   games=int(d["games"]), chunk_size=int(d["chunk_size"]),
-                   rotate_first=bool(d["rotate_first"]), rules=rules_from_dict(d["rules"]),
-                   entropy=ent if isinstance(ent, int) else [int(x) for x in ent],
-                   spawn_key=tuple(int(k) for k in d["seed"]["spawn_key"]),
+    def from_json(cls, d: Mapping) -> "Settings":
+        return cls(**cls.table_fields(d, rules_from_dict), rotate_first=bool(d["rotate_first"]),
                    seats=str(d.get("seats", "fixed")))
-
-    @property
-    def config_hash(self) -> str:
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def plan(self) -> list[dict]:
         """The chunks in seeding order: chunk i plays deals ``deal0 .. deal0 + n - 1``."""
-        specs = []
-        rules = rules_to_dict(self.rules)
-        for i, deal0 in enumerate(range(0, self.games, self.chunk_size)):
-            specs.append({"index": i, "deal0": deal0,
-                          "n": min(self.chunk_size, self.games - deal0),
-                          "players": self.players, "bots": list(self.bots),
-                          "rotate_first": self.rotate_first, "rules": rules,
-                          "entropy": self.entropy, "spawn_key": list(self.spawn_key),
-                          "seats": self.seats})
-        return specs
+        return self.chunk_specs("deal0", rotate_first=self.rotate_first,
+                                rules=rules_to_dict(self.rules), seats=self.seats)
 
 
 def _check_players(players: int, rules: RuleSet) -> None:
@@ -269,7 +238,7 @@ def _deal_rows(state: GameState, cols: dict, row: int) -> int:
 
 
 def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bool:
-    """Whether a table of ``bots`` is played by the C kernel (``rummy51.fastgame``): every
+    """Whether a table of ``bots`` is played by the C kernel (``rummy51.r51.fastgame``): every
     seat a built-in bot (random, greedy, hand-hunter, tactician), rules it plays, and
     ``engine`` "auto" (or "c", which insists)."""
     if engine not in ENGINES:
@@ -288,7 +257,7 @@ def uses_kernel(bots: Sequence[str], rules: RuleSet, engine: str = "auto") -> bo
 
 
 def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
-    """``_play_chunk`` for tables of built-in bots, in C: the same deals (same seeds, same
+    """``play_chunk`` for tables of built-in bots, in C: the same deals (same seeds, same
     moves)."""
     players = spec["players"]
     kernel = fastgame.greedy_kernel(rules)
@@ -321,11 +290,11 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     return int(length.sum())
 
 
-def _play_chunk(spec: Mapping) -> dict:
+def play_chunk(spec: Mapping) -> dict:
     """Play one chunk's deals, once per seat arrangement (arrangement-major: each block
     of ``n * players`` rows is laid out like a fixed-seat chunk); returns its columns,
     the seconds and the turns played."""
-    from .. import __version__
+    from .._version import __version__
 
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])
@@ -334,7 +303,7 @@ def _play_chunk(spec: Mapping) -> dict:
     seats = spec.get("seats", "fixed")
     perms = arrangements(players, seats)
     block = n * players
-    cols = {c: np.zeros(block * len(perms), _CHUNK_DTYPES[c]) for c in chunk_columns(seats)}
+    cols = {c: np.zeros(block * len(perms), DTYPES[c]) for c in chunk_columns(seats)}
     # hand histories come from the Python engine (the records are the same either way)
     histories: Optional[list[str]] = [] if spec.get("histories") else None
     turns = 0
@@ -400,7 +369,7 @@ def write_histories(run: runs.RunDir, index: int, lines: Sequence[str]) -> None:
     runs.atomic_write_file(histories_path(run, index), lambda f: f.write(data))
 
 
-def _check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
     seats = spec.get("seats", "fixed")
     want = chunk_columns(seats)
@@ -421,7 +390,7 @@ def _check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
 
 
 def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
-    """``_check_cols`` of one arrangement's rows."""
+    """``check_cols`` of one arrangement's rows."""
     p, n = spec["players"], spec["n"]
     rows = n * p
     for c in cols:
@@ -451,42 +420,107 @@ def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]
     return None
 
 
+# --------------------------------------------------------------------------- records
+def record_columns(settings: Settings) -> tuple[str, ...]:
+    """The chunk columns of a run of ``settings``."""
+    return chunk_columns(settings.seats)
+
+
+def units(settings: Settings, cols: Mapping[str, np.ndarray]) -> int:
+    """Deals in the chunk columns ``cols`` (each played under every arrangement)."""
+    return len(cols["deal"]) // (settings.players * len(settings.arrangements))
+
+
+def frame(cols: Mapping[str, np.ndarray], settings: Settings):
+    """The records DataFrame of chunk columns."""
+    import pandas as pd
+
+    p = settings.players
+    seat = np.asarray(cols["seat"], np.int8)
+    first = np.asarray(cols["first_player"], np.int8)
+    turn_opened = pd.array(np.asarray(cols["turn_opened"], np.int64), dtype="Int16")
+    turn_opened[np.asarray(cols["turn_opened"]) < 0] = pd.NA
+    bot_names = list(dict.fromkeys(settings.bots))
+    bot_codes = np.array([bot_names.index(b) for b in settings.bots], np.int64)
+    # the listed bot in each row's seat: seat s of arrangement a holds listed bot perm_a[s]
+    listed = seat.astype(np.int64)
+    arranged = "arrangement" in cols
+    if arranged:
+        perms = np.array(settings.arrangements, np.int64)
+        listed = perms[np.asarray(cols["arrangement"], np.int64), listed]
+    df = pd.DataFrame({
+        "deal": np.asarray(cols["deal"], np.int64),
+        "seat": seat,
+        "bot": pd.Categorical.from_codes(bot_codes[listed], categories=bot_names)
+        if len(seat) else pd.Categorical([], categories=bot_names),
+        "position": ((seat.astype(np.int64) - first) % p).astype(np.int8),
+        "first_player": first,
+        "score": np.asarray(cols["score"], np.int32),
+        "opened": np.asarray(cols["opened"]).astype(bool),
+        "turn_opened": turn_opened,
+        "went_out": np.asarray(cols["went_out"]).astype(bool),
+        "hand_win": np.asarray(cols["hand_win"]).astype(bool),
+        "bottom_card_win": np.asarray(cols["bottom_card_win"]).astype(bool),
+        "deal_length": np.asarray(cols["deal_length"], np.int32),
+        "draw": np.asarray(cols["draw"]).astype(bool),
+        "end": pd.Categorical.from_codes(np.asarray(cols["end"], np.int64), categories=list(ENDS))
+        if len(seat) else pd.Categorical([], categories=list(ENDS)),
+    })
+    if arranged:
+        df.insert(1, "arrangement", np.asarray(cols["arrangement"], np.int16))
+    return df
+
+
+def cols_of(df) -> dict[str, np.ndarray]:
+    """Chunk columns back from a records DataFrame (for reading records files)."""
+    ends = df["end"].astype(str).map(_END_CODE)
+    if ends.isna().any():
+        raise ValueError("unknown values in column end")
+    return {
+        "deal": df["deal"].to_numpy(np.int64), "seat": df["seat"].to_numpy(np.int64),
+        "first_player": df["first_player"].to_numpy(np.int64),
+        "score": df["score"].to_numpy(np.int64),
+        "opened": df["opened"].astype(bool).to_numpy(np.int64),
+        "turn_opened": df["turn_opened"].astype("Int64").fillna(-1).to_numpy(np.int64),
+        "went_out": df["went_out"].astype(bool).to_numpy(np.int64),
+        "hand_win": df["hand_win"].astype(bool).to_numpy(np.int64),
+        "bottom_card_win": df["bottom_card_win"].astype(bool).to_numpy(np.int64),
+        "deal_length": df["deal_length"].to_numpy(np.int64),
+        "draw": df["draw"].astype(bool).to_numpy(np.int64),
+        "end": ends.to_numpy(np.int64),
+        **({"arrangement": df["arrangement"].to_numpy(np.int64)} if "arrangement" in df else {}),
+    }
+
+
+
 # --------------------------------------------------------------------------- chunk files
-_CHUNK_DTYPES["arrangement"] = np.int16
-_LAYOUT = runs.ChunkLayout(columns=_CHUNK_COLUMNS, dtypes=_CHUNK_DTYPES, csv_tag=_CHUNK_TAG)
+DTYPES["arrangement"] = np.int16
+_LAYOUT = runs.ChunkLayout(columns=_CHUNK_COLUMNS, dtypes=DTYPES, csv_tag=_CHUNK_TAG)
 _LAYOUT_ARRANGED = runs.ChunkLayout(columns=_CHUNK_COLUMNS + ("arrangement",),
-                                    dtypes=_CHUNK_DTYPES, csv_tag=_CHUNK_TAG)
+                                    dtypes=DTYPES, csv_tag=_CHUNK_TAG)
 
 
 def _layout(seats: str) -> runs.ChunkLayout:
     return _LAYOUT if seats == "fixed" else _LAYOUT_ARRANGED
 
 
-def _write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, _layout(spec.get("seats", "fixed")),
-                     res["cols"],
-                     {"chunk": spec["index"], "config_hash": run.hash, "deal0": spec["deal0"],
-                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
-                      "turns": int(res["turns"])})
+def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
+    if "histories" in res:
+        write_histories(run, spec["index"], res["histories"])
+    write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "deal0")
 
 
-def _chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
+def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     """Reads a chunk file of ``run`` back to its verified result (``cols``, ``seconds``,
     ``turns``)."""
     def read(path: Path, spec: Mapping) -> dict:
-        seats = spec.get("seats", "fixed")
-        meta, raw = runs.read_chunk(path, run.fmt, _layout(seats), run.hash,
-                                    {"chunk": spec["index"], "deal0": spec["deal0"], "n": spec["n"]})
-        cols = {c: raw[c].astype(_CHUNK_DTYPES[c]) for c in chunk_columns(seats)}
-        why = _check_cols(spec, cols)
-        if why:
-            raise ValueError(why)
-        return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
-                "turns": int(meta.get("turns", 0))}
+        return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "deal0",
+                               check_cols)
     return read
 
 
-def _new_manifest(settings: "_GameSettings", fmt: Optional[str], command: Optional[str],
+def new_manifest(settings: "Settings", fmt: Optional[str], command: Optional[str],
                   n_chunks: int, status: str = "running") -> dict:
     return runs.new_manifest(
         KIND, settings.to_json(), settings.config_hash,

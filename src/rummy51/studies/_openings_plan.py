@@ -308,7 +308,7 @@ def _compute_chunk(spec: Mapping) -> tuple[dict[str, np.ndarray], float]:
 
 def _dask_chunk(spec: dict) -> dict:
     """The Dask task: one chunk on a worker (rules rebuilt from their dict)."""
-    from .. import __version__
+    from .._version import __version__
 
     counts, secs = _compute_chunk(spec)
     return {"index": spec["index"], "counts": counts, "seconds": secs, "version": __version__}

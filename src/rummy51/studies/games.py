@@ -1,7 +1,7 @@
 """Batch simulations of complete deals: bots against bots, one record per player-deal.
 
 ``simulate_games(...) -> GameStudy`` plays ``games`` deals of the game engine
-(``rummy51.engine``) between bots from ``rummy51.bots.BOTS``, one bot per seat, and
+(``rummy51.r51.engine``) between bots from ``rummy51.r51.bots.BOTS``, one bot per seat, and
 keeps one record per player and deal; ``GameStudy.summary()`` turns them into win
 rates (by bot, by seat, by position in the turn order) with 95 % Wilson intervals,
 mean scores with their standard errors, hand-win and opening rates, and
@@ -47,7 +47,7 @@ Run directories (``out=`` / ``resume=``), as the opening study's::
     DIR/records.parquet (or .csv)  summary.csv  overview.csv  results.json   at the end
 
 Tables where every seat is ``"greedy"`` are played by the C game kernel
-(``rummy51.fastgame``, ``engine="auto"``): the same deals move for move as the Python
+(``rummy51.r51.fastgame``, ``engine="auto"``): the same deals move for move as the Python
 engine with ``GreedyBot``s (tests compare them deal by deal), ~50x faster. Other tables
 use the Python engine (GIL-bound), so the local backend runs chunks in worker
 *processes*; ``backend="dask"`` sends them to Dask workers.
@@ -59,148 +59,63 @@ use the Python engine (GIL-bound), so the local backend runs chunks in worker
 """
 from __future__ import annotations
 
-import json
-import math
-import os
 import time
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Callable, Mapping, Optional, Sequence
+from types import ModuleType
+from typing import Any, Callable, ClassVar, Mapping, Optional, Sequence
 
 import numpy as np
 
-from .. import runs
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
 from ..r51.bots import play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
-from ..stats import Z95, proportion
-from ._common import RunFacts, compare_settings, json_records, unfinished
+from ..stats import Z95
+from . import _games_plan
 from ._games_plan import (
-    arrangements,
-    chunk_columns,
-    write_histories,
-    _CHUNK_DTYPES,
-    _END_CODE,
     COLUMNS,
     ENDS,
     GAME_DEFAULTS,
     KIND,
     ChunkWarning,
+    Settings,
     _bot_factory,
-    _check_cols,
     _check_players,
-    _chunk_reader,
-    _GameSettings,
-    _new_manifest,
     _parse_bots,
-    _play_chunk,
-    _write_chunk,
+    arrangements,
+    check_cols,
     deal_seeds,
     read_manifest,
     uses_kernel,
 )
+from ._runner import (ChunkStudy, default_command, execute, length_stats, mean_se, rate,
+                      read_run_histories, run_args, start)
 
 __all__ = ["GameStudy", "simulate_games", "read_histories", "deal_seeds", "uses_kernel", "GAME_DEFAULTS", "ENDS",
            "COLUMNS", "ChunkWarning", "KIND"]
 
-# --------------------------------------------------------------------------- records
-def _frame(cols: Mapping[str, np.ndarray], settings: _GameSettings):
-    """The records DataFrame of chunk columns."""
-    import pandas as pd
-
-    p = settings.players
-    seat = np.asarray(cols["seat"], np.int8)
-    first = np.asarray(cols["first_player"], np.int8)
-    turn_opened = pd.array(np.asarray(cols["turn_opened"], np.int64), dtype="Int16")
-    turn_opened[np.asarray(cols["turn_opened"]) < 0] = pd.NA
-    bot_names = list(dict.fromkeys(settings.bots))
-    bot_codes = np.array([bot_names.index(b) for b in settings.bots], np.int64)
-    # the listed bot in each row's seat: seat s of arrangement a holds listed bot perm_a[s]
-    listed = seat.astype(np.int64)
-    arranged = "arrangement" in cols
-    if arranged:
-        perms = np.array(settings.arrangements, np.int64)
-        listed = perms[np.asarray(cols["arrangement"], np.int64), listed]
-    df = pd.DataFrame({
-        "deal": np.asarray(cols["deal"], np.int64),
-        "seat": seat,
-        "bot": pd.Categorical.from_codes(bot_codes[listed], categories=bot_names)
-        if len(seat) else pd.Categorical([], categories=bot_names),
-        "position": ((seat.astype(np.int64) - first) % p).astype(np.int8),
-        "first_player": first,
-        "score": np.asarray(cols["score"], np.int32),
-        "opened": np.asarray(cols["opened"]).astype(bool),
-        "turn_opened": turn_opened,
-        "went_out": np.asarray(cols["went_out"]).astype(bool),
-        "hand_win": np.asarray(cols["hand_win"]).astype(bool),
-        "bottom_card_win": np.asarray(cols["bottom_card_win"]).astype(bool),
-        "deal_length": np.asarray(cols["deal_length"], np.int32),
-        "draw": np.asarray(cols["draw"]).astype(bool),
-        "end": pd.Categorical.from_codes(np.asarray(cols["end"], np.int64), categories=list(ENDS))
-        if len(seat) else pd.Categorical([], categories=list(ENDS)),
-    })
-    if arranged:
-        df.insert(1, "arrangement", np.asarray(cols["arrangement"], np.int16))
-    return df
-
-
-def _cols_of(df) -> dict[str, np.ndarray]:
-    """Chunk columns back from a records DataFrame (for reading records files)."""
-    ends = df["end"].astype(str).map(_END_CODE)
-    if ends.isna().any():
-        raise ValueError("unknown values in column end")
-    return {
-        "deal": df["deal"].to_numpy(np.int64), "seat": df["seat"].to_numpy(np.int64),
-        "first_player": df["first_player"].to_numpy(np.int64),
-        "score": df["score"].to_numpy(np.int64),
-        "opened": df["opened"].astype(bool).to_numpy(np.int64),
-        "turn_opened": df["turn_opened"].astype("Int64").fillna(-1).to_numpy(np.int64),
-        "went_out": df["went_out"].astype(bool).to_numpy(np.int64),
-        "hand_win": df["hand_win"].astype(bool).to_numpy(np.int64),
-        "bottom_card_win": df["bottom_card_win"].astype(bool).to_numpy(np.int64),
-        "deal_length": df["deal_length"].to_numpy(np.int64),
-        "draw": df["draw"].astype(bool).to_numpy(np.int64),
-        "end": ends.to_numpy(np.int64),
-        **({"arrangement": df["arrangement"].to_numpy(np.int64)} if "arrangement" in df else {}),
-    }
-
-
-def _mean_se(x: np.ndarray) -> tuple[float, float]:
-    n = x.size
-    if n == 0:
-        return float("nan"), float("nan")
-    mean = float(x.mean())
-    se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return mean, se
-
-
-def _rate(prefix: str, k: int, n: int) -> dict:
-    p, lo, hi = proportion(int(k), int(n))
-    return {f"{prefix}_rate": float(p), f"{prefix}_lo": float(lo), f"{prefix}_hi": float(hi)}
-
-
+# --------------------------------------------------------------------------- tables
 def _group_stats(g) -> dict:
     n = len(g)
     wins = int(g["went_out"].sum())
     hand = int(g["hand_win"].sum())
     opened = int(g["opened"].sum())
     out: dict[str, Any] = {"player_deals": n, "wins": wins}
-    out.update(_rate("win", wins, n))
+    out.update(rate("win", wins, n))
     out["hand_wins"] = hand
-    out.update(_rate("hand_win", hand, n))
-    ms, se = _mean_se(g["score"].to_numpy(np.float64))
+    out.update(rate("hand_win", hand, n))
+    ms, se = mean_se(g["score"].to_numpy(np.float64))
     out.update(mean_score=ms, mean_score_se=se, opened=opened)
-    out.update(_rate("open", opened, n))
+    out.update(rate("open", opened, n))
     to = g["turn_opened"].dropna().to_numpy(np.float64)
-    mt, mtse = _mean_se(to)
+    mt, mtse = mean_se(to)
     out.update(mean_turn_opened=mt, mean_turn_opened_se=mtse)
     return out
 
 
 # --------------------------------------------------------------------------- the study
 @dataclass(frozen=True, eq=False)
-class GameStudy(RunFacts):
+class GameStudy(ChunkStudy):
     """The records of a batch of deals between bots, and the tables computed from them.
 
     ``records``: one row per (deal, seat), columns ``COLUMNS`` (module docstring).
@@ -210,15 +125,14 @@ class GameStudy(RunFacts):
     fewer deals than ``games`` (``complete`` is False).
     """
 
-    records: Any
-    players: int
-    bots: tuple[str, ...]
     games: int
     rules: RuleSet
     chunk_size: int = GAME_DEFAULTS["chunk_size"]
     rotate_first: bool = True
     compute_seconds: float = float("nan")
     seats: str = "fixed"
+
+    _plan: ClassVar[ModuleType] = _games_plan
 
     # ------------------------------------------------------------------ basics
     @property
@@ -238,15 +152,11 @@ class GameStudy(RunFacts):
         r = self.records
         return int(r["deal_length"][r["seat"] == 0].sum())
 
-    def _settings(self) -> _GameSettings:
-        return _GameSettings(self.players, tuple(self.bots), self.games, self.chunk_size,
-                             self.rotate_first, self.rules, self.entropy, tuple(self.spawn_key),
-                             self.seats)
-
-    def same_records(self, other: "GameStudy") -> bool:
-        """Whether ``other`` holds exactly the same settings and records."""
-        return (self._settings() == other._settings()
-                and self.records.reset_index(drop=True).equals(other.records.reset_index(drop=True)))
+    def _settings(self) -> Settings:
+        return Settings(players=self.players, bots=tuple(self.bots), games=self.games,
+                        chunk_size=self.chunk_size, rules=self.rules, entropy=self.entropy,
+                        spawn_key=tuple(self.spawn_key), rotate_first=self.rotate_first,
+                        seats=self.seats)
 
     def replay(self, deal: int, arrangement: int = 0) -> GameState:
         """Play deal ``deal`` (under seat ``arrangement``) again from its seeds with fresh
@@ -306,17 +216,17 @@ class GameStudy(RunFacts):
         return pd.DataFrame(rows)
 
     def paired(self, a: str, b: str):
-        """Bot ``a`` against bot ``b`` deal by deal (``rummy51.reports.ratings.
+        """Bot ``a`` against bot ``b`` deal by deal (``rummy51.ratings.
         paired_comparison``): the mean differences of score and win rate with intervals.
         Fair when the seats move (``seats`` "rotate" or "permute")."""
-        from ..reports.ratings import paired_comparison
+        from ..ratings import paired_comparison
 
         return paired_comparison(self.records, a, b)
 
     def ratings(self, method: str = "bradley-terry", **kw):
         """The bots' ratings: ``"bradley-terry"`` (Elo scale, bootstrap intervals) or
         ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``)."""
-        from ..reports.ratings import bradley_terry, plackett_luce
+        from ..ratings import bradley_terry, plackett_luce
 
         if method == "bradley-terry":
             return bradley_terry(self.records, **kw)
@@ -338,22 +248,17 @@ class GameStudy(RunFacts):
         row: dict[str, Any] = {"deals": n, "players": self.players}
         draws = int(d["draw"].sum())
         row["draws"] = draws
-        row.update(_rate("draw", draws, n))
+        row.update(rate("draw", draws, n))
         row["capped"] = int(ends.get("capped", 0))
         row["stock_out"] = int(ends.get("stock_out", 0))
         hw = int(r["hand_win"].sum())
         bw = int(r["bottom_card_win"].sum())
         row["hand_wins"] = hw
-        row.update(_rate("hand_win", hw, n))
+        row.update(rate("hand_win", hw, n))
         row["bottom_card_wins"] = bw
-        row.update(_rate("bottom_card_win", bw, n))
-        length = d["deal_length"].to_numpy(np.float64)
-        m, se = _mean_se(length)
-        row.update(mean_deal_length=m, mean_deal_length_se=se,
-                   median_deal_length=float(np.median(length)) if n else float("nan"),
-                   p90_deal_length=float(np.percentile(length, 90)) if n else float("nan"),
-                   turns=int(length.sum()))
-        ms, mse = _mean_se(r["score"].to_numpy(np.float64))
+        row.update(rate("bottom_card_win", bw, n))
+        row.update(length_stats("deal", d["deal_length"].to_numpy(np.float64)))
+        ms, mse = mean_se(r["score"].to_numpy(np.float64))
         row.update(mean_score=ms, mean_score_se=mse)
         return pd.DataFrame([row])
 
@@ -389,130 +294,30 @@ class GameStudy(RunFacts):
             else "seat 0 starts every deal",
         }
 
-    def to_dict(self) -> dict:
-        """``meta``, ``overview`` and ``summary`` (all groups) as JSON-able data (the
-        records are too many: they are in the records file, or ``records``)."""
-        return {"meta": self.meta(), "overview": json_records(self.overview())[0],
-                "summary": json_records(self.summary())}
-
-    def save(self, path, fmt: Optional[str] = None) -> Path:
-        """Write the final files into ``path`` (created if needed): ``records.parquet``
-        (``fmt="parquet"``, the default with pyarrow) or ``records.csv``,
-        ``summary.csv``, ``overview.csv`` and ``results.json``; and a ``manifest.json``
-        if there is none (a study computed without ``out``)."""
-        path = Path(path)
-        runs.make_dirs(path)
-        mf = path / "manifest.json"
-        if mf.exists():
-            manifest = read_manifest(path)
-            if manifest.get("config_hash") != self._settings().config_hash:
-                raise ValueError(f"{path} holds a run with other settings: choose another directory")
-            fmt = fmt or manifest.get("chunk_format")
-        if fmt is not None and fmt not in runs.CHUNK_FORMATS:
-            raise ValueError(f"fmt must be 'parquet' or 'csv', got {fmt!r}")
-        fmt = runs.chunk_format(fmt)
-        if not mf.exists():
-            manifest = _new_manifest(self._settings(), None, None, self.chunks,
-                                     status="finished" if self.complete else "partial")
-            manifest["records_format"] = fmt
-            runs.atomic_write_text(mf, json.dumps(manifest, indent=1) + "\n")
-        other = path / ("records.csv" if fmt == "parquet" else "records.parquet")
-        if other.exists():
-            other.unlink()
-        target = path / f"records.{fmt}"
-        if fmt == "parquet":
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            table = pa.Table.from_pandas(self.records, preserve_index=False)
-            runs.atomic_write_file(target, lambda f: pq.write_table(table, f))
-        else:
-            runs.atomic_write_text(target, self.records.to_csv(index=False))
-        runs.atomic_write_text(path / "summary.csv", self.summary().to_csv(index=False))
-        runs.atomic_write_text(path / "overview.csv", self.overview().to_csv(index=False))
-        runs.atomic_write_text(path / "results.json", json.dumps(self.to_dict(), indent=1) + "\n")
-        return path
-
     @classmethod
-    def load(cls, path, partial: bool = False) -> "GameStudy":
-        """Read a run directory back. A finished run is read from its records file; an
-        unfinished one is refused unless ``partial=True``, which reads the verified chunk
-        files found (``complete`` is then False)."""
-        import pandas as pd
-
-        path = Path(path)
-        manifest = read_manifest(path)
-        try:
-            settings = _GameSettings.from_json(manifest["settings"])
-        except (KeyError, TypeError, ValueError) as e:
-            raise ValueError(f"{path / 'manifest.json'} has bad settings ({e})") from None
-        specs = settings.plan()
-        meta: dict = {}
-        res = path / "results.json"
-        if res.exists():
-            try:
-                meta = json.loads(res.read_text(encoding="utf-8")).get("meta", {})
-            except (OSError, ValueError):
-                meta = {}
-        files = [path / "records.parquet", path / "records.csv"]
-        rec = next((f for f in files if f.exists()), None)
-        if manifest.get("status") == "finished" and rec is not None:
-            try:
-                df = pd.read_parquet(rec) if rec.suffix == ".parquet" else pd.read_csv(rec)
-                cols = _cols_of(df)
-            except Exception as e:
-                raise ValueError(f"{rec} is unreadable ({type(e).__name__}: {e}): run resume on "
-                                 f"{path} to rebuild it from the chunk files") from None
-            plays = settings.players * len(settings.arrangements)
-            if settings.seats == "fixed":   # one check of the whole file
-                whole = {"index": 0, "deal0": 0, "n": len(cols["deal"]) // plays,
-                         "players": settings.players, "rotate_first": settings.rotate_first}
-                why = _check_cols(whole, cols)
-            else:                           # chunk by chunk: each is arrangement-major
-                why, at = None, 0
-                for spec in specs:
-                    rows = spec["n"] * plays
-                    if at >= len(cols["deal"]):
-                        break
-                    why = _check_cols(spec, {c: v[at:at + rows] for c, v in cols.items()})
-                    if why:
-                        why = f"chunk {spec['index']}: {why}"
-                        break
-                    at += rows
-            if why:
-                raise ValueError(f"{rec} is damaged ({why}): run resume on {path} to rebuild it")
-            done = min(len(specs), meta.get("chunks", {}).get("done_count", len(specs)))
-            if len(cols["deal"]) == settings.games * plays:
-                done = len(specs)
-            return cls._make(settings, _frame(cols, settings), chunks=len(specs), chunks_done=done,
-                             elapsed=meta.get("elapsed_s") or float("nan"),
-                             compute_seconds=meta.get("compute_s") or float("nan"),
-                             workers=meta.get("workers", 1), backend=meta.get("backend", "local"),
-                             directory=str(path))
-        if not partial and manifest.get("status") == "finished":
-            raise ValueError(f"{path} has no records file: run resume on it (--resume {path}) to "
-                             "rebuild it from the chunk files")
-        if not partial:
-            raise unfinished(path)
-        run = runs.RunDir.open(path, KIND)
-        found = run.scan(specs, _chunk_reader(run), rename=False)
-        return cls._from_results(settings, found, chunks=len(specs), chunks_done=len(found),
-                                 directory=str(path))
-
-    @classmethod
-    def _make(cls, settings: _GameSettings, records, **kw) -> "GameStudy":
+    def _make(cls, settings: Settings, records, **kw) -> "GameStudy":
         return cls(records=records, players=settings.players, bots=settings.bots,
                    games=settings.games, rules=settings.rules, entropy=settings.entropy,
                    spawn_key=settings.spawn_key, chunk_size=settings.chunk_size,
                    rotate_first=settings.rotate_first, seats=settings.seats, **kw)
 
     @classmethod
-    def _from_results(cls, settings: _GameSettings, found: Mapping[int, dict], **kw) -> "GameStudy":
-        order = sorted(found)
-        cols = {c: np.concatenate([found[i]["cols"][c] for i in order])
-                if order else np.zeros(0, _CHUNK_DTYPES[c]) for c in chunk_columns(settings.seats)}
-        kw.setdefault("compute_seconds", float(sum(found[i]["seconds"] for i in order)))
-        return cls._make(settings, _frame(cols, settings), **kw)
+    def _check_records(cls, settings: Settings, specs: list, cols: Mapping[str, np.ndarray]):
+        plays = settings.players * len(settings.arrangements)
+        if settings.seats == "fixed":   # one check of the whole file
+            whole = {"index": 0, "deal0": 0, "n": len(cols["deal"]) // plays,
+                     "players": settings.players, "rotate_first": settings.rotate_first}
+            return check_cols(whole, cols)
+        at = 0                          # chunk by chunk: each is arrangement-major
+        for spec in specs:
+            rows = spec["n"] * plays
+            if at >= len(cols["deal"]):
+                break
+            why = check_cols(spec, {c: v[at:at + rows] for c, v in cols.items()})
+            if why:
+                return f"chunk {spec['index']}: {why}"
+            at += rows
+        return None
 
 
 # --------------------------------------------------------------------------- histories
@@ -523,27 +328,7 @@ def read_histories(path, chunks: Optional[Sequence[int]] = None):
     ``GameState.to_json()``'s object: ``GameState.from_dict(h)`` replays it (and checks
     its recorded result). ``chunks``: only these chunk indices. A missing or damaged
     file raises ``ValueError`` naming it."""
-    import gzip
-
-    path = Path(path)
-    manifest = read_manifest(path)
-    if not manifest.get("histories"):
-        raise ValueError(f"{path} was run without histories (--histories)")
-    settings = _GameSettings.from_json(manifest["settings"])
-    specs = settings.plan()
-    wanted = range(len(specs)) if chunks is None else chunks
-    for i in wanted:
-        f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
-        try:
-            text = gzip.decompress(f.read_bytes()).decode("utf-8")
-        except (OSError, EOFError, UnicodeDecodeError) as e:
-            raise ValueError(f"{f} is missing or damaged ({type(e).__name__}: {e})") from None
-        for n, line in enumerate(text.splitlines(), 1):
-            if line:
-                try:
-                    yield json.loads(line)
-                except ValueError as e:
-                    raise ValueError(f"{f} line {n} is not JSON ({e})") from None
+    return read_run_histories(_games_plan, path, chunks)
 
 
 # --------------------------------------------------------------------------- the run
@@ -575,7 +360,7 @@ def simulate_games(
     Parameters (``None`` means the default, or the run directory's value on resume):
 
     * ``players`` (4) and ``bots`` (greedy, greedy, random, hand-hunter): one bot per
-      seat, as names from ``rummy51.bots.BOTS`` (``handhunter`` and ``hand_hunter``
+      seat, as names from ``rummy51.r51.bots.BOTS`` (``handhunter`` and ``hand_hunter``
       spell ``hand-hunter``), ``"module:Class"`` names or bot classes importable at
       module level; a single bot plays every seat. ``players`` defaults to the number
       of bots; for another player count without ``bots``, every seat is greedy.
@@ -607,7 +392,7 @@ def simulate_games(
     * ``on_chunk(index, done, total)``: called after each finished chunk (after its file
       is written); an exception it raises stops the run like Ctrl-C.
     * ``engine``: "auto" (default) plays tables of built-in bots (random, greedy,
-      hand-hunter, tactician) with the C game kernel (``rummy51.fastgame``: the same
+      hand-hunter, tactician) with the C game kernel (``rummy51.r51.fastgame``: the same
       deals, move for move) and other bots with the Python engine; "python" always uses
       the Python engine; "c" insists on the kernel (an error if it cannot play the
       table). The records do not depend on it, so it is not a setting of the run.
@@ -620,18 +405,11 @@ def simulate_games(
     needs the usual ``if __name__ == "__main__":`` guard.
     """
     t_start = time.perf_counter()
-    if backend not in ("local", "dask"):
-        raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise ValueError("scheduler is only used with backend='dask'")
     if threads is not None and workers is not None and threads != workers:
         raise ValueError(f"give workers or threads, not both ({workers} and {threads})")
-    nworkers = workers if workers is not None else threads
-    nworkers = (os.cpu_count() or 1) if nworkers is None else int_arg("workers", nworkers, 1, 4096)
-    if out is not None and resume is not None and Path(out) != Path(resume):
-        raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
-    if chunk_format is not None and chunk_format not in ("parquet", "csv"):
-        raise ValueError(f"chunk_format must be 'parquet' or 'csv', got {chunk_format!r}")
+    args = run_args(seed=seed, workers=workers if workers is not None else threads, out=out,
+                    resume=resume, chunk_format=chunk_format, progress=progress, backend=backend,
+                    scheduler=scheduler, on_chunk=on_chunk, t_start=t_start)
     if rules is not None and not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     if rotate_first is not None and not isinstance(rotate_first, (bool, np.bool_)):
@@ -650,26 +428,19 @@ def simulate_games(
         else:
             given["bots"], given["players"] = _parse_bots(bots, players)
 
-    run: Optional[runs.RunDir] = None
-    if resume is not None:
-        run = runs.RunDir.open(resume, KIND)
-        settings = run.settings(_GameSettings.from_json)
-        cmp = dict(given)
-        cmp["seed"] = None if seed is None else runs.seed_root(seed)
-        compare_settings(resume, settings, cmp)
-        run.check_resume_format(chunk_format)
-    else:
-        entropy, spawn_key = runs.seed_root(seed)
+    def new_settings(entropy, spawn_key) -> Settings:
         if given["bots"] is None:
             given["bots"], given["players"] = _parse_bots(None, None)
         d = GAME_DEFAULTS
-        settings = _GameSettings(
+        return Settings(
             players=given["players"], bots=given["bots"],
             games=d["games"] if given["games"] is None else given["games"],
             chunk_size=d["chunk_size"] if given["chunk_size"] is None else given["chunk_size"],
             rotate_first=d["rotate_first"] if given["rotate_first"] is None else given["rotate_first"],
             rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key,
             seats="fixed" if seats is None else seats)
+
+    run, settings = start(_games_plan, args, given, new_settings)
     _check_players(settings.players, settings.rules)
     settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
@@ -681,58 +452,9 @@ def simulate_games(
     if histories and out is None and resume is None:
         raise ValueError("histories are written into a run directory: give out (or resume)")
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
-    specs = settings.plan()
-    for spec in specs:
-        spec["engine"] = engine
-        if histories:
-            spec["histories"] = True
     if command is None:
-        command = "rummy51.simulate_games(" + ", ".join(
-            f"{k}={v!r}" for k, v in (("players", players), ("bots", bots), ("games", games),
-                                      ("seed", seed)) if v is not None) + ")"
-    if out is not None and resume is None:
-        fmt = runs.chunk_format(chunk_format)
-        manifest = _new_manifest(settings, fmt, command, len(specs))
-        if histories:
-            manifest["histories"] = True
-        run = runs.RunDir.create(out, manifest)
-
-    found: dict[int, dict] = {}
-    if run is not None and (resume is not None or run.adopted):
-        found = run.scan(specs, _chunk_reader(run))
-    session = runs.Session(run, specs, found,
-                           {"backend": backend, "workers": nworkers, "command": command,
-                            "engine": "c" if in_c else "python"},
-                           progress, "games", on_chunk, t_start)
-
-    def done_cb(spec, res):
-        why = _check_cols(spec, res["cols"])
-        if why:
-            raise RuntimeError(f"chunk {spec['index']} came back wrong: {why}")
-        if run is not None:  # this process writes: workers may not share its disk
-            if "histories" in res:
-                write_histories(run, spec["index"], res["histories"])
-            _write_chunk(run, spec, res)
-        found[spec["index"]] = res
-        session.chunk_done(spec)
-
-    todo = session.todo
-    used = nworkers
-    with session:
-        if backend == "local":
-            used = max(1, min(nworkers, len(todo)))
-            runs.run_processes(todo, nworkers, _play_chunk, done_cb)
-        else:
-            used = runs.run_dask(todo, scheduler, nworkers, f"rummy51-games-{settings.config_hash}",
-                                 done_cb, task=_play_chunk)
-    elapsed = session.elapsed
-    study = GameStudy._from_results(settings, found, chunks=len(specs),
-                                    chunks_done=len(session.done), elapsed=elapsed,
-                                    deals_run=sum(s["n"] for s in session.todo),
-                                    chunks_run=len(session.todo),
-                                    workers=used if todo else nworkers, backend=backend,
-                                    directory=None if run is None else str(run.path))
-    if run is not None:
-        study.save(run.path, fmt=run.fmt)
-    session.finish(elapsed, records_format=None if run is None else run.fmt)
-    return study
+        command = default_command("simulate_games", players=players, bots=bots, games=games,
+                                  seed=seed)
+    return execute(_games_plan, GameStudy, settings, run, args, command=command, in_c=in_c,
+                   spec_extra={"engine": engine, **({"histories": True} if histories else {})},
+                   manifest_extra={"histories": True} if histories else None)

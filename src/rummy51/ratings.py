@@ -4,14 +4,29 @@
 
 A *play* is one deal under one seat arrangement (runs with ``seats`` "rotate" or
 "permute" play every deal several times); the *deal* (its cards) is the independent
-unit that intervals resample.
+unit that intervals resample. These are statistics of records: the games studies
+(``GameStudy.ratings``, ``GameStudy.paired``) and the reports both use them.
+
+>>> import pandas as pd
+>>> rec = pd.DataFrame({"deal": [0, 0, 1, 1, 2, 2], "bot": ["a", "b"] * 3,
+...                     "went_out": [True, False, True, False, False, True],
+...                     "draw": [False] * 6})
+>>> bt = bradley_terry(rec, bootstrap=50, seed=1)
+>>> list(bt.bot), bool(bt.rating.iloc[0] > 1500 > bt.rating.iloc[1])
+(['a', 'b'], True)
 """
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
-from ._model import ELO_MEAN, _ELO
+__all__ = ["ELO_MEAN", "play_ids", "pairwise_wins", "bradley_terry", "plackett_luce",
+           "paired_comparison"]
+
+#: The mean rating of ``bradley_terry`` (the Elo scale's usual centre).
+ELO_MEAN = 1500.0
+_ELO = 400.0 / math.log(10.0)  # rating points per unit of log-strength
 
 
 # --------------------------------------------------------------------------- games

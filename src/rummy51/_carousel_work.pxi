@@ -1,0 +1,304 @@
+# _carousel_work.pxi: the work area of a solve and the dominance cut.
+#
+# Work (the two layer tables, the group table, records, the option cache), the
+# cache a thread keeps between solves (pthread key), and the dominance pruning of
+# a layer (_dominated, _drop_dominated, _drop_dominated_grouped).
+#
+# (Included by _carousel.pyx, textually: one extension module, one C namespace;
+# the module-wide declarations are at the top of _carousel.pyx.)
+
+cdef inline int _card_at(int s, int p) noexcept nogil:
+    if p == 14:
+        return 13 * s
+    return 13 * s + p - 1
+
+# A successor recorded once for a group of states (``_solve_dp``'s grouped layers):
+# its runs, the jokers it has used, its gain over the state's value and its step.
+cdef struct Rec:
+    uint64_t wa
+    uint64_t wb
+    int32_t gain
+    uint32_t info
+    uint32_t j
+
+cdef struct Work:
+    Table a
+    Table b
+    Table g                   # a grouped layer's groups: (runs, jokers) -> their records
+    Rec* rec                  # the records of the layer's groups
+    int64_t rec_cap
+    int64_t rec_n
+    int32_t* nextm            # the states of a group, chained (_drop_dominated_grouped)
+    int64_t next_cap
+    Cache cache
+
+cdef int _work_init(Work* w) noexcept nogil:
+    memset(w, 0, sizeof(Work))
+    if (_table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0 or _table_init(&w.g, 64) != 0
+            or _cache_init(&w.cache, 64, 256) != 0):
+        _work_free(w)
+        return -1
+    return 0
+
+cdef void _work_free(Work* w) noexcept nogil:
+    _table_free(&w.a)
+    _table_free(&w.b)
+    _table_free(&w.g)
+    free(w.rec)
+    w.rec = NULL
+    free(w.nextm)
+    w.nextm = NULL
+    _cache_free(&w.cache)
+
+# One option cache per thread, kept between the calls from Python (solve_batch,
+# solve_counts, rebuild_counts): single best_play calls and repeated batches then start
+# warm. A call takes the thread's cache out of its slot and puts it back when done, so
+# a nested or concurrent use never shares it (it makes a fresh one instead); a thread
+# that ends frees its cache (pthread key destructor). Not on Windows: a fresh cache a
+# call there, as before.
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    static int rummy51_tls_init(void (*dtor)(void*)) { (void)dtor; return 0; }
+    static void* rummy51_tls_get(void) { return 0; }
+    static int rummy51_tls_set(void* p) { (void)p; return -1; }
+    #else
+    #include <pthread.h>
+    static pthread_key_t rummy51_tls_key;
+    static int rummy51_tls_ok = 0;
+    static int rummy51_tls_init(void (*dtor)(void*)) {
+        if (!rummy51_tls_ok && pthread_key_create(&rummy51_tls_key, dtor) == 0) rummy51_tls_ok = 1;
+        return rummy51_tls_ok;
+    }
+    static void* rummy51_tls_get(void) { return rummy51_tls_ok ? pthread_getspecific(rummy51_tls_key) : 0; }
+    static int rummy51_tls_set(void* p) {
+        return rummy51_tls_ok ? pthread_setspecific(rummy51_tls_key, p) : -1;
+    }
+    #endif
+    """
+    int rummy51_tls_init(void (*dtor)(void*)) noexcept nogil
+    void* rummy51_tls_get() noexcept nogil
+    int rummy51_tls_set(void* p) noexcept nogil
+
+cdef void _tls_dtor(void* p) noexcept nogil:
+    _cache_free(<Cache*>p)
+    free(p)
+
+rummy51_tls_init(_tls_dtor)
+
+cdef int _work_init_kept(Work* w) noexcept nogil:
+    """``_work_init`` with this thread's kept option cache (if it has one free)."""
+    cdef Cache* kept
+    if _work_init(w) != 0:
+        return -1
+    kept = <Cache*>rummy51_tls_get()
+    if kept != NULL and rummy51_tls_set(NULL) == 0:
+        _cache_free(&w.cache)
+        w.cache = kept[0]
+        free(kept)
+    return 0
+
+cdef void _work_free_kept(Work* w) noexcept nogil:
+    """``_work_free``, keeping the option cache for the thread's next call (unless its
+    slot is taken, or it grew past the limits: then it is freed)."""
+    cdef Cache* kept = NULL
+    if (rummy51_tls_get() == NULL and w.cache.n <= CACHE_KEEP and w.cache.pool_n <= POOL_KEEP):
+        kept = <Cache*>malloc(sizeof(Cache))
+    if kept != NULL:
+        kept[0] = w.cache
+        if rummy51_tls_set(kept) == 0:
+            w.cache.ent = NULL
+            w.cache.pool = NULL
+            w.cache.front = NULL
+        else:
+            free(kept)
+    _work_free(w)
+
+def _drop_kept_cache():
+    """Free this thread's kept option cache (the next call starts with an empty one:
+    the tests compare warm and fresh solves)."""
+    cdef void* p = rummy51_tls_get()
+    if p != NULL and rummy51_tls_set(NULL) == 0:
+        _tls_dtor(p)
+
+cdef inline int32_t _live_val(int32_t v) noexcept nogil:
+    return v if v >= 0 else -(v + 1)
+
+DEF MAXCAND = 4 * (3 * MAXRUNS + 1)   # a state's better neighbours (_dom_candidates)
+
+cdef inline void _dom_put(uint64_t ka, uint64_t kb, int s, uint32_t nw, uint64_t* ca,
+                          uint64_t* cb, int* n) noexcept nogil:
+    """Add the state (ka, kb) with suit s's runs replaced by ``nw``."""
+    if s < 2:
+        ca[n[0]] = (ka & ~((<uint64_t>0xFFFFFFFF) << (32 * s))) | ((<uint64_t>nw) << (32 * s))
+        cb[n[0]] = kb
+    else:
+        ca[n[0]] = ka
+        cb[n[0]] = (kb & ~((<uint64_t>0xFFFFFFFF) << (32 * (s - 2)))) | ((<uint64_t>nw) << (32 * (s - 2)))
+    n[0] += 1
+
+cdef int _dom_candidates(uint64_t ka, uint64_t kb, int track_nat, int track_jk,
+                         uint64_t* ca, uint64_t* cb) noexcept nogil:
+    """The runs (first two key words) of the states that would dominate a state with
+    runs (ka, kb): in one suit one run a step better (one longer, holding a natural, or
+    one joker fewer) or one more complete run; their number (at most MAXCAND).
+
+    A suit's runs are packed in descending order, so the first of equal codes made one
+    longer stays in its place (the codes before it are larger), and a complete run
+    (code 7) goes first when no code is above 7: those two words are made directly;
+    the other steps re-sort (``_pack_runs``)."""
+    cdef int s, i, n, k, x, prev, small
+    cdef int nc = 0
+    cdef uint32_t word
+    cdef uint8_t codes[MAXRUNS + 1]
+    cdef uint8_t buf[MAXRUNS + 1]
+    for s in range(4):
+        if s < 2:
+            word = <uint32_t>((ka >> (32 * s)) & <uint64_t>0xFFFFFFFF)
+        else:
+            word = <uint32_t>((kb >> (32 * (s - 2))) & <uint64_t>0xFFFFFFFF)
+        n = 0
+        prev = -1
+        small = 1
+        while n < MAXRUNS:
+            x = (word >> (5 * n)) & 31
+            if x == 0:
+                break
+            codes[n] = <uint8_t>x
+            if x > 7:
+                small = 0
+            if x != prev:
+                prev = x
+                # one longer (the first of its equal codes: its place is unchanged)
+                if (x & 3) != 3:
+                    _dom_put(ka, kb, s, word + ((<uint32_t>1) << (5 * n)), ca, cb, &nc)
+            n += 1
+        # one more complete run holding a natural
+        if n < MAXRUNS:
+            if small:
+                _dom_put(ka, kb, s, (word << 5) | 7, ca, cb, &nc)
+            else:
+                for k in range(n):
+                    buf[k] = codes[k]
+                buf[n] = 7
+                _dom_put(ka, kb, s, _pack_runs(buf, n + 1), ca, cb, &nc)
+        if not track_nat and not track_jk:
+            continue
+        for i in range(n):
+            if i > 0 and codes[i] == codes[i - 1]:
+                continue
+            x = codes[i]
+            if track_nat and not (x & 4):
+                for k in range(n):
+                    buf[k] = codes[k]
+                buf[i] = <uint8_t>(x | 4)      # holding a natural
+                _dom_put(ka, kb, s, _pack_runs(buf, n), ca, cb, &nc)
+            if track_jk and (x >> 3) != 0:
+                for k in range(n):
+                    buf[k] = codes[k]
+                buf[i] = <uint8_t>(x - 8)      # one joker fewer
+                _dom_put(ka, kb, s, _pack_runs(buf, n), ca, cb, &nc)
+    return nc
+
+cdef int _dominated(Table* t, int64_t e, int track_nat, int track_jk) noexcept nogil:
+    """Whether another state of the layer dominates state e: the same jokers and ace
+    fields, the same runs but in one suit one run a step better (one longer, holding a
+    natural, or one joker fewer) or one more complete run, and a value at least as
+    large. The better state can answer every later choice of e's with the same cards
+    (a longer run continues as the shorter does, a complete run may end at once; where
+    a run may not start because one just ended, the complete run continues instead)."""
+    cdef uint64_t kc = t.keys[3 * e + 2]
+    cdef int32_t v = _live_val(t.vals[e])
+    cdef uint64_t ca[MAXCAND]
+    cdef uint64_t cb[MAXCAND]
+    cdef int i, n = _dom_candidates(t.keys[3 * e], t.keys[3 * e + 1], track_nat, track_jk, ca, cb)
+    cdef int64_t f
+    for i in range(n):
+        f = _table_find(t, ca[i], cb[i], kc)
+        if f >= 0 and _live_val(t.vals[f]) >= v:
+            return 1
+    return 0
+
+cdef void _drop_marked(Table* t) noexcept nogil:
+    """Remove the entries whose value is marked (negative), keeping the others' order."""
+    cdef int64_t e, j = 0
+    for e in range(t.n):
+        if t.vals[e] >= 0:
+            t.keys[3 * j] = t.keys[3 * e]
+            t.keys[3 * j + 1] = t.keys[3 * e + 1]
+            t.keys[3 * j + 2] = t.keys[3 * e + 2]
+            t.vals[j] = t.vals[e]
+            t.par[j] = t.par[e]
+            t.info[j] = t.info[e]
+            t.slot[j] = t.slot[e]
+            t.idx[t.slot[j]] = (t.idx[t.slot[j]] & (<uint64_t>0xFFFFFFFF00000000ULL)) | <uint64_t>(j + 1)
+            j += 1
+        else:
+            t.idx[t.slot[e]] = 0
+    t.n = j
+
+cdef void _drop_dominated(Table* t, int track_nat, int track_jk) noexcept nogil:
+    """Remove the states another state of the layer dominates (``_dominated``)."""
+    cdef int64_t e
+    for e in range(t.n):
+        if _dominated(t, e, track_nat, track_jk):
+            t.vals[e] = -(t.vals[e] + 1)
+    _drop_marked(t)
+
+cdef int _drop_dominated_grouped(Table* t, Work* w, int track_nat, int track_jk) noexcept nogil:
+    """``_drop_dominated`` for a layer whose states come in groups (the same runs and
+    jokers, other ace fields): a group's better neighbours are found once (a group
+    probe each), and only the states of a group that has some are probed one by one.
+    The same states are removed. -1 on no memory."""
+    cdef Table* g = &w.g
+    cdef int64_t e, f, gi, m, nn
+    cdef int i, n, k
+    cdef int32_t* nextm
+    cdef int32_t v
+    cdef uint64_t ka, kb, jk, kc
+    cdef uint64_t ca[MAXCAND]
+    cdef uint64_t cb[MAXCAND]
+    cdef int nb[MAXCAND]
+    if w.next_cap < t.n:
+        nextm = <int32_t*>realloc(w.nextm, t.n * sizeof(int32_t))
+        if nextm == NULL:
+            return -1
+        w.nextm = nextm
+        w.next_cap = t.n
+    nextm = w.nextm
+    # the groups: (runs, jokers) -> the chain of their states (vals: the chain's head)
+    _table_clear(g)
+    for e in range(t.n):
+        jk = t.keys[3 * e + 2] & 7
+        f = _table_find(g, t.keys[3 * e], t.keys[3 * e + 1], jk)
+        if f < 0:
+            nextm[e] = -1
+            if _table_put(g, t.keys[3 * e], t.keys[3 * e + 1], jk, <int32_t>e, 0, 0) != 0:
+                return -1
+        else:
+            nextm[e] = g.vals[f]
+            g.vals[f] = <int32_t>e
+    for gi in range(g.n):
+        ka = g.keys[3 * gi]
+        kb = g.keys[3 * gi + 1]
+        jk = g.keys[3 * gi + 2]
+        n = _dom_candidates(ka, kb, track_nat, track_jk, ca, cb)
+        nn = 0
+        for i in range(n):
+            if _table_find(g, ca[i], cb[i], jk) >= 0:
+                nb[nn] = i
+                nn += 1
+        if nn == 0:
+            continue
+        m = g.vals[gi]
+        while m >= 0:
+            kc = t.keys[3 * m + 2]
+            v = _live_val(t.vals[m])
+            for k in range(nn):
+                f = _table_find(t, ca[nb[k]], cb[nb[k]], kc)
+                if f >= 0 and _live_val(t.vals[f]) >= v:
+                    t.vals[m] = -(t.vals[m] + 1)
+                    break
+            m = nextm[m]
+    _drop_marked(t)
+    return 0

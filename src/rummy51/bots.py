@@ -1,8 +1,0 @@
-"""Old import path of ``rummy51.r51.bots`` (the Rummy 51 game's room), kept so that code
-written before the package was laid out by capability runs unchanged: ``rummy51.bots``
-is the very same module object."""
-import sys
-
-from .r51 import bots
-
-sys.modules[__name__] = bots

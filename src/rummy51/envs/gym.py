@@ -1,0 +1,316 @@
+"""Single-agent Gymnasium environments: one seat against rummy51's own bots.
+
+``import rummy51.envs`` registers them when gymnasium is installed
+(``pip install "rummy51[agents]"``):
+
+>>> import gymnasium, rummy51.envs
+>>> env = gymnasium.make("rummy51/Carousel-v0", players=3, opponents="greedy")
+>>> obs, info = env.reset(seed=1)
+>>> sorted(obs), int(obs["action_mask"].sum()) >= 1
+(['action_mask', 'observation'], True)
+
+* ``rummy51/Rummy51-v0`` (``Rummy51GymEnv``): the integer actions of
+  ``rummy51.r51.codec`` and the observation of ``rummy51.r51.observation``;
+* ``rummy51/Carousel-v0`` (``CarouselGymEnv``): the actions of
+  ``rummy51.carousel.codec`` (a meld play is "add card" actions then "commit") and the
+  observation of ``rummy51.carousel.agent``.
+
+Options (keywords of ``gymnasium.make``): ``rules`` (a ``RuleSet`` / ``CarouselRules``,
+or a dict of their fields), ``players``, ``opponents`` (a bot name for every other seat,
+or a list of names, one per other seat in seat order), ``seat`` (the agent's seat),
+``reward`` (``"deal"`` or ``"game"`` for Rummy 51, ``"round"`` or ``"game"`` for
+Carousel), ``illegal_action`` (``"raise"`` or ``"terminate"``). The observation is a
+``Dict`` of ``observation`` (float32 in [0, 1]) and ``action_mask`` (int8);
+``action_masks()`` is the mask as bools (sb3-contrib's ``MaskablePPO`` reads it).
+``action_space.sample()`` draws a legal id of the current position.
+
+Rewards: Rummy 51, minus the agent's points of each deal (``"deal"``: at the end of every
+deal; ``"game"``: their sum at the end of the episode of ``deals`` deals); a deal capped by
+``max_turns`` truncates the episode. Carousel, an episode is a whole game: ``"round"``
+gives each round's score as the round ends and the end-of-game bonuses with the last
+round, ``"game"`` the final score at the end; both add up to the final score
+(docs/rules-carousel.md 5-6).
+
+``reset(seed=s)`` reproduces the deal (and the bots' choices); an illegal id in ``step``
+is a one-line ``IllegalMove`` that changes nothing (``illegal_action="raise"``), or ends
+the episode with reward ``illegal_reward`` (``"terminate"``, as PettingZoo's classic
+games do; Gymnasium's ``check_env`` steps sampled ids after a reset, legal or not, so it
+is run with this option). An id that is no integer (a float, a bool, an array of another
+dtype) is a one-line ``TypeError``.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+
+from ._optional import need
+
+# imported at run time (an optional extra), so untyped here: Any
+_gym: Any = need("gymnasium", "agents")
+_spaces: Any = need("gymnasium.spaces", "agents")
+
+from ..carousel.agent import CarouselAgentState, carousel_layout_for  # noqa: E402
+from ..carousel.bots import BOTS as CAROUSEL_BOTS  # noqa: E402
+from ..carousel.codec import NUM_ACTIONS  # noqa: E402
+from ..carousel.rules import CarouselRules  # noqa: E402
+from ..r51.agent import AgentState  # noqa: E402
+from ..r51.bots import BOTS as R51_BOTS  # noqa: E402
+from ..r51.codec import codec_for  # noqa: E402
+from ..r51.observation import layout_for  # noqa: E402
+from ..rules import RuleSet  # noqa: E402
+
+__all__ = ["Rummy51GymEnv", "CarouselGymEnv", "MaskedDiscrete", "register"]
+
+
+class MaskedDiscrete(_spaces.Discrete):
+    """A ``Discrete`` space whose ``sample()`` without a mask draws a legal id of the
+    environment's current position (with a mask, as ``Discrete`` does)."""
+
+    def __init__(self, n: int, env: "_Base", seed=None):
+        super().__init__(n, seed=seed)
+        self._env = env
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self._env._state is not None:
+            mask = self._env.action_masks().astype(np.int8)
+            if not mask.any():
+                mask = None
+        return super().sample(mask=mask, probability=probability)
+
+
+def _action_id(action) -> int:
+    """``action`` as an int: an int, a numpy integer, or a 0-d / 1-element integer array."""
+    if isinstance(action, np.ndarray):
+        if action.dtype.kind not in "iu" or action.size != 1:
+            raise TypeError(f"an action is one integer id, got an array of dtype {action.dtype} "
+                            f"and shape {action.shape}")
+        return int(action.reshape(()))
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"an action is an integer id, got {type(action).__name__} {action!r:.40}")
+    return int(action)
+
+
+def _opponents(opponents, players: int, seat: int, bots: dict) -> list[str]:
+    names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(names) != players - 1:
+        raise ValueError(f"opponents: {players - 1} bot names for {players} players, got "
+                         f"{len(names)}")
+    for n in names:
+        if n not in bots:
+            raise ValueError(f"opponents: unknown bot {n!r} (one of {', '.join(sorted(bots))})")
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < players:
+        raise ValueError(f"seat must be 0..{players - 1}, got {seat!r}")
+    return names
+
+
+class _Base(_gym.Env):
+    """What both games share: the loop of the other seats, masks, checks."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    _state: Any
+
+    def _setup(self, obs_size: int, n_actions: int, seat: int, reward: str, rewards: tuple,
+               illegal_action: str, illegal_reward: float, render_mode) -> None:
+        if reward not in rewards:
+            raise ValueError(f"reward must be one of {', '.join(map(repr, rewards))}, got {reward!r}")
+        if illegal_action not in ("raise", "terminate"):
+            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+        if render_mode not in (None, "ansi", "human"):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        self.seat = int(seat)
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = _spaces.Dict({
+            "observation": _spaces.Box(0.0, 1.0, (obs_size,), np.float32),
+            "action_mask": _spaces.Box(0, 1, (n_actions,), np.int8),
+        })
+        self.action_space = MaskedDiscrete(n_actions, self)
+        self._state = None
+        self._done = False
+
+    def action_masks(self) -> np.ndarray:
+        """The legal ids as a bool array (all False when the episode is over)."""
+        if self._state is None or self._done:
+            return np.zeros(self.action_space.n, bool)
+        return self._state.legal_actions_mask().astype(bool)
+
+    def _obs(self) -> dict:
+        s = self._state
+        mask = (np.zeros(self.action_space.n, np.int8) if self._done
+                else s.legal_actions_mask())
+        return {"observation": np.array(s.observation(self.seat), np.float32), "action_mask": mask}
+
+    def step(self, action):
+        if self._state is None:
+            raise ValueError("call reset() before step()")
+        a = _action_id(action)
+        if self._done:
+            raise ValueError("the episode is over: call reset()")
+        if a not in self._state.legal_actions():
+            if self.illegal_action == "terminate" and 0 <= a < self.action_space.n:
+                self._done = True
+                return self._obs(), self.illegal_reward, True, False, {"illegal_action": a}
+            self._state.apply_action(a)  # raises the one-line IllegalMove, nothing changed
+        reward, terminated, truncated, info = self._advance(a)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, terminated, truncated, info
+
+    def render(self):
+        if self.render_mode is None or self._state is None:
+            return None
+        text = self._state.observation_string(self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+class Rummy51GymEnv(_Base):
+    """Rummy 51 for one seat against bots (see the module docstring)."""
+
+    def __init__(self, rules=None, players: int = 4, opponents="greedy", seat: int = 0,
+                 reward: str = "deal", deals: int = 1, first: int = 0,
+                 illegal_action: str = "raise", illegal_reward: float = -1.0,
+                 render_mode: Optional[str] = None):
+        if isinstance(rules, dict):
+            rules = RuleSet(**rules)
+        self.rules = RuleSet() if rules is None else rules
+        if not isinstance(self.rules, RuleSet):
+            raise TypeError(f"rules must be a RuleSet or a dict of its fields, got "
+                            f"{type(self.rules).__name__}")
+        AgentState.new(self.rules, players, seed=0, first=first)  # checks players and first
+        self.players = int(players)
+        self.first = int(first)
+        self.opponent_names = _opponents(opponents, self.players, seat, R51_BOTS)
+        if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
+            raise ValueError(f"deals must be an int >= 1, got {deals!r}")
+        self.deals = int(deals)
+        self._setup(layout_for(self.rules, self.players).size, codec_for(self.rules).size,
+                    seat, reward, ("deal", "game"), illegal_action, illegal_reward, render_mode)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        others = [p for p in range(self.players) if p != self.seat]
+        self._bots = {}
+        for p, name in zip(others, self.opponent_names):
+            cls = R51_BOTS[name]
+            self._bots[p] = cls(seed=int(rng.integers(2**63))) if name == "random" else cls()
+        self._deal_no = 0
+        self._total = 0.0
+        self._new_deal()
+        self._done = False
+        self._play_others()
+        return self._obs(), {}
+
+    def _new_deal(self) -> None:
+        first = (self.first + self._deal_no) % self.players
+        self._state = AgentState.new(self.rules, self.players,
+                                     seed=int(self.np_random.integers(2**63)), first=first)
+
+    def _play_others(self) -> None:
+        s = self._state
+        while not s.is_terminal() and s.current_player() != self.seat:
+            p = s.current_player()
+            for a in s.encode_sequence(self._bots[p].choose(s.view(p))):
+                s.apply_action(a)
+
+    def _advance(self, a: int):
+        s = self._state
+        s.apply_action(a)
+        self._play_others()
+        reward, terminated, truncated, info = 0.0, False, False, {}
+        while s.is_terminal():
+            r = s.returns()[self.seat]
+            self._total += r
+            self._deal_no += 1
+            capped = s.game.result.how == "capped"
+            if self.reward_mode == "deal":
+                reward += r
+            if self._deal_no == self.deals or capped:
+                if self.reward_mode == "game":
+                    reward += self._total
+                self._done = True
+                terminated, truncated = not capped, capped
+                info = {"scores": s.returns(), "won": s.game.result.winner == self.seat,
+                        "deals": self._deal_no}
+                break
+            self._new_deal()
+            self._play_others()
+            s = self._state
+        return reward, terminated, truncated, info
+
+
+class CarouselGymEnv(_Base):
+    """Carousel for one seat against bots (see the module docstring)."""
+
+    def __init__(self, rules=None, players: Optional[int] = None, opponents="greedy",
+                 seat: int = 0, reward: str = "game", illegal_action: str = "raise",
+                 illegal_reward: float = -1.0, render_mode: Optional[str] = None):
+        if isinstance(rules, dict):
+            rules = CarouselRules(**rules)
+        if rules is None:
+            rules = CarouselRules.for_players(4 if players is None else players)
+        if not isinstance(rules, CarouselRules):
+            raise TypeError(f"rules must be a CarouselRules or a dict of its fields, got "
+                            f"{type(rules).__name__}")
+        if players is not None and players != rules.players:
+            rules = CarouselRules(**{**rules.__dict__, "players": players})
+        self.rules = rules
+        self.players = rules.players
+        self.opponent_names = _opponents(opponents, self.players, seat, CAROUSEL_BOTS)
+        self._setup(carousel_layout_for(rules).size, NUM_ACTIONS, seat, reward,
+                    ("round", "game"), illegal_action, illegal_reward, render_mode)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        others = [p for p in range(self.players) if p != self.seat]
+        self._bots = {}
+        for p, name in zip(others, self.opponent_names):
+            cls = CAROUSEL_BOTS[name]
+            self._bots[p] = cls() if name == "greedy" else cls(seed=int(rng.integers(2**63)))
+        self._state = CarouselAgentState.new(self.rules, seed=int(rng.integers(2**63)))
+        self._rounds = 0
+        self._done = False
+        self._play_others()
+        return self._obs(), {}
+
+    def _play_others(self) -> None:
+        s = self._state
+        while not s.is_terminal() and s.current_player() != self.seat:
+            p = s.current_player()
+            s.apply_engine_action(self._bots[p].choose(s.game.view(p)))
+
+    def _advance(self, a: int):
+        s = self._state
+        s.apply_action(a)
+        self._play_others()
+        g = s.game
+        reward = 0.0
+        if self.reward_mode == "round":
+            for res in g.rounds[self._rounds:]:
+                reward += res.scores[self.seat]
+        self._rounds = len(g.rounds)
+        info: dict = {}
+        if s.is_terminal():
+            self._done = True
+            final = s.returns()
+            if self.reward_mode == "game":
+                reward = final[self.seat]
+            else:
+                reward += final[self.seat] - g.totals[self.seat]  # the end-of-game bonuses
+            info = {"scores": final, "won": self.seat in g.winners, "rounds": len(g.rounds)}
+        return reward, s.is_terminal(), False, info
+
+
+def register() -> None:
+    """Register ``rummy51/Rummy51-v0`` and ``rummy51/Carousel-v0`` (importing
+    ``rummy51.envs`` does it when gymnasium is installed; a second call changes nothing)."""
+    from . import _register_gym
+
+    _register_gym()

@@ -1,0 +1,470 @@
+"""The run loop of the studies that play seeded chunks of games (a private module made for
+sharing): the games study of Rummy 51 and of Carousel use it, and so would a third game's.
+
+A study supplies its *plan*, a module (``_games_plan``, ``_carousel_plan``) with:
+
+* ``KIND`` (the manifest's kind), ``LABEL`` (the progress bar's name) and ``UNIT`` (what it counts);
+* ``Settings``: a frozen dataclass deriving from ``TableSettings`` (players, bots, games,
+  chunk size, rules, seed; ``config_hash``), with ``to_json()``, ``from_json(d)`` and
+  ``plan()`` (one spec a chunk: ``index``, ``n``, ...);
+* ``play_chunk(spec) -> dict`` (``index``, ``cols``, ``seconds``, ``turns``), run in
+  worker processes; ``check_cols(spec, cols)`` (why the columns cannot be the chunk's,
+  or None); ``write_chunk(run, spec, res)``; ``chunk_reader(run)``;
+* ``new_manifest(settings, fmt, command, n_chunks, status)``, ``read_manifest(path)``;
+* ``record_columns(settings)`` (the chunk columns, in order) and ``DTYPES``;
+  ``frame(cols, settings)`` (the records DataFrame of chunk columns) and
+  ``cols_of(df)`` (the columns back from a records file); ``units(settings, cols)``
+  (the games the columns hold).
+
+The study's public module then holds its result (a ``ChunkStudy`` dataclass with its
+tables) and its run function: ``run_args``, ``start`` and ``execute`` of its plan.
+
+What is written once here: the run arguments every study takes (``run_args``),
+a new run or a resumed one (``start``: the settings given must match the directory's),
+the session (chunks to do, progress, Ctrl-C, the manifest), the executors, the check
+of every chunk that comes back, the result's facts (``execute``), and the result's
+persistence (``ChunkStudy.save`` / ``load``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable, ClassVar, Mapping, Optional
+
+import numpy as np
+
+from .. import runs
+from .._checks import int_arg
+from ..stats import proportion
+from ._common import RunFacts, compare_settings, json_records, unfinished
+
+__all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
+           "run_args", "start", "default_command", "execute", "write_chunk_file",
+           "read_chunk_file", "read_run_histories", "ChunkStudy"]
+
+
+# --------------------------------------------------------------------------- table helpers
+def mean_se(x: np.ndarray) -> tuple[float, float]:
+    """The mean of ``x`` and its standard error (NaN for too few values)."""
+    n = x.size
+    if n == 0:
+        return float("nan"), float("nan")
+    return float(x.mean()), (float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan"))
+
+
+def rate(prefix: str, k: int, n: int) -> dict:
+    """``{prefix}_rate``, ``_lo`` and ``_hi``: k of n with its 95 % Wilson interval."""
+    p, lo, hi = proportion(int(k), int(n))
+    return {f"{prefix}_rate": float(p), f"{prefix}_lo": float(lo), f"{prefix}_hi": float(hi)}
+
+
+def length_stats(what: str, length: np.ndarray) -> dict:
+    """The mean length (turns) of ``what`` with its standard error, the median, the 90th
+    percentile and the turns in all."""
+    n = length.size
+    m, se = mean_se(length)
+    return {f"mean_{what}_length": m, f"mean_{what}_length_se": se,
+            f"median_{what}_length": float(np.median(length)) if n else float("nan"),
+            f"p90_{what}_length": float(np.percentile(length, 90)) if n else float("nan"),
+            "turns": int(length.sum())}
+
+
+# --------------------------------------------------------------------------- the settings
+@dataclass(frozen=True)
+class TableSettings:
+    """What the settings of a study of games at a table share (the base of a plan's frozen
+    ``Settings`` dataclass, which adds its own fields and may narrow the type of
+    ``rules``): ``players``, ``bots`` (one a seat), ``games``, ``chunk_size``, ``rules``
+    and the seed (``entropy``, ``spawn_key``); their JSON and the hash of it."""
+
+    players: int
+    bots: tuple[str, ...]
+    games: int
+    chunk_size: int
+    rules: Any
+    entropy: Any
+    spawn_key: tuple[int, ...]
+
+    def table_json(self, rules_to_dict: Callable[[Any], dict], **extra) -> dict:
+        """The manifest's ``settings``: the table's, ``extra`` (before the rules), the
+        rules and the seed."""
+        return {"players": self.players, "bots": list(self.bots), "games": self.games,
+                "chunk_size": self.chunk_size, **extra, "rules": rules_to_dict(self.rules),
+                "seed": {"entropy": self.entropy, "spawn_key": list(self.spawn_key)}}
+
+    @staticmethod
+    def table_fields(d: Mapping, rules_from_dict: Callable[[Any], Any]) -> dict:
+        """The table's fields of a settings dataclass from ``table_json``'s object."""
+        ent = d["seed"]["entropy"]
+        return {"players": int(d["players"]), "bots": tuple(str(b) for b in d["bots"]),
+                "games": int(d["games"]), "chunk_size": int(d["chunk_size"]),
+                "rules": rules_from_dict(d["rules"]),
+                "entropy": ent if isinstance(ent, int) else [int(x) for x in ent],
+                "spawn_key": tuple(int(k) for k in d["seed"]["spawn_key"])}
+
+    def to_json(self) -> dict:
+        raise NotImplementedError
+
+    def hash_json(self) -> dict:
+        """What ``config_hash`` hashes: ``to_json()`` (a plan may leave out a field whose
+        value is the one runs made before the field existed played, so they resume)."""
+        return self.to_json()
+
+    @property
+    def config_hash(self) -> str:
+        """The first 16 hex digits of the SHA-256 of ``hash_json()`` (sorted keys)."""
+        text = json.dumps(self.hash_json(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def chunk_specs(self, first: str, **extra) -> list[dict]:
+        """The chunks in seeding order: chunk ``i`` plays games ``first .. first + n - 1``
+        (``first`` names that key: ``deal0``, ``game0``); ``extra`` joins every spec."""
+        return [{"index": i, first: g0, "n": min(self.chunk_size, self.games - g0),
+                 "players": self.players, "bots": list(self.bots), **extra,
+                 "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
+                for i, g0 in enumerate(range(0, self.games, self.chunk_size))]
+
+
+# --------------------------------------------------------------------------- the run
+def seat_bots(names: tuple, players: Optional[int], default_players: int,
+              example: str) -> tuple[tuple[str, ...], int]:
+    """``(bots, players)``: the bot names one a seat (one name plays every seat);
+    ``players`` None: as many as names, or ``default_players`` for one name."""
+    if not names:
+        raise ValueError(f"bots: the list is empty: give one bot per seat, like {example}")
+    if players is None:
+        players = len(names) if len(names) > 1 else default_players
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"bots: {len(names)} bots for {players} players: give one bot per "
+                         "seat (or one bot for every seat)")
+    return tuple(names), players
+
+
+@dataclass(frozen=True)
+class RunArgs:
+    """The arguments of a run that every study takes, checked (``run_args``)."""
+
+    seed: Any
+    workers: int
+    out: Any
+    resume: Any
+    chunk_format: Optional[str]
+    progress: Optional[bool]
+    backend: str
+    scheduler: Any
+    on_chunk: Optional[Callable[[int, int, int], None]]
+    t_start: float
+
+
+def run_args(*, seed, workers, out, resume, chunk_format: Optional[str],
+             progress: Optional[bool], backend: str, scheduler, on_chunk,
+             t_start: float) -> RunArgs:
+    """The checks of the arguments every study takes (``workers`` None: all cores)."""
+    if backend not in ("local", "dask"):
+        raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("scheduler is only used with backend='dask'")
+    nworkers = (os.cpu_count() or 1) if workers is None else int_arg("workers", workers, 1, 4096)
+    if out is not None and resume is not None and Path(out) != Path(resume):
+        raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
+    if chunk_format is not None and chunk_format not in runs.CHUNK_FORMATS:
+        raise ValueError(f"chunk_format must be 'parquet' or 'csv', got {chunk_format!r}")
+    return RunArgs(seed, nworkers, out, resume, chunk_format, progress, backend, scheduler,
+                   on_chunk, t_start)
+
+
+def start(plan: ModuleType, args: RunArgs, given: Mapping[str, Any],
+          new_settings: Callable[[Any, tuple], Any]):
+    """``(run, settings)``: on ``resume``, the run directory opened and its settings
+    (refused when a setting in ``given`` or the seed differs, or the chunk format);
+    otherwise no directory yet and ``new_settings(entropy, spawn_key)`` of the seed."""
+    if args.resume is not None:
+        run = runs.RunDir.open(args.resume, plan.KIND)
+        settings = run.settings(plan.Settings.from_json)
+        cmp = dict(given)
+        cmp["seed"] = None if args.seed is None else runs.seed_root(args.seed)
+        compare_settings(args.resume, settings, cmp)
+        run.check_resume_format(args.chunk_format)
+        return run, settings
+    entropy, spawn_key = runs.seed_root(args.seed)
+    return None, new_settings(entropy, spawn_key)
+
+
+def default_command(function: str, **args) -> str:
+    """The manifest's ``command`` of a run started from Python: the call with the
+    arguments given (those that are not None)."""
+    return f"rummy51.{function}(" + ", ".join(
+        f"{k}={v!r}" for k, v in args.items() if v is not None) + ")"
+
+
+def execute(plan: ModuleType, study: type[ChunkStudy], settings, run: Optional[runs.RunDir], args: RunArgs,
+            *, command: str, in_c: bool, spec_extra: Mapping[str, Any],
+            manifest_extra: Optional[Mapping[str, Any]] = None):
+    """Run the chunks of ``settings.plan()`` (each spec with ``spec_extra``) not yet done
+    and return the ``study`` result.
+
+    With ``out`` (and no ``resume``) the run directory is created (``manifest_extra``
+    joins its manifest); chunk files already in a directory are checked and kept. Each
+    chunk that comes back is checked (``plan.check_cols``), written (``plan.write_chunk``)
+    and counted by the session (progress bar, manifest, ``on_chunk``). ``in_c``: whether
+    the C kernel plays (the session log says so). The result carries the run's facts and
+    is saved into the directory."""
+    specs = settings.plan()
+    for spec in specs:
+        spec.update(spec_extra)
+    if args.out is not None and args.resume is None:
+        fmt = runs.chunk_format(args.chunk_format)
+        manifest = plan.new_manifest(settings, fmt, command, len(specs))
+        manifest.update(manifest_extra or {})
+        run = runs.RunDir.create(args.out, manifest)
+    found: dict[int, dict] = {}
+    if run is not None and (args.resume is not None or run.adopted):
+        found = run.scan(specs, plan.chunk_reader(run))
+    session = runs.Session(run, specs, found,
+                           {"backend": args.backend, "workers": args.workers, "command": command,
+                            "engine": "c" if in_c else "python"},
+                           args.progress, plan.LABEL, args.on_chunk, args.t_start,
+                           unit=plan.UNIT)
+
+    def done_cb(spec, res):
+        why = plan.check_cols(spec, res["cols"])
+        if why:
+            raise RuntimeError(f"chunk {spec['index']} came back wrong: {why}")
+        if run is not None:  # this process writes: workers may not share its disk
+            plan.write_chunk(run, spec, res)
+        found[spec["index"]] = res
+        session.chunk_done(spec)
+
+    todo = session.todo
+    used = args.workers
+    with session:
+        if args.backend == "local":
+            used = max(1, min(args.workers, len(todo)))
+            runs.run_processes(todo, args.workers, plan.play_chunk, done_cb)
+        else:
+            used = runs.run_dask(todo, args.scheduler, args.workers,
+                                 f"rummy51-{plan.KIND}-{settings.config_hash}", done_cb,
+                                 task=plan.play_chunk)
+    elapsed = session.elapsed
+    result = study._from_results(settings, found, chunks=len(specs),
+                                 chunks_done=len(session.done), elapsed=elapsed,
+                                 deals_run=sum(s["n"] for s in todo), chunks_run=len(todo),
+                                 workers=used if todo else args.workers, backend=args.backend,
+                                 directory=None if run is None else str(run.path))
+    if run is not None:
+        result.save(run.path, fmt=run.fmt)
+    session.finish(elapsed, records_format=None if run is None else run.fmt)
+    return result
+
+
+# --------------------------------------------------------------------------- chunk files
+def write_chunk_file(run: runs.RunDir, spec: Mapping, res: Mapping, layout: runs.ChunkLayout,
+                     first: str) -> None:
+    """A chunk's columns into its file, with its facts (``first``: the spec's key of its
+    first game, ``deal0`` or ``game0``)."""
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, layout, res["cols"],
+                     {"chunk": spec["index"], "config_hash": run.hash, first: spec[first],
+                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
+                      "turns": int(res["turns"])})
+
+
+def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.ChunkLayout,
+                    first: str, check: Callable[[Mapping, Mapping], Optional[str]]) -> dict:
+    """A chunk file back to its verified result (``cols``, ``seconds``, ``turns``):
+    ``ValueError`` when it is not the chunk's (``check`` says why)."""
+    meta, raw = runs.read_chunk(path, run.fmt, layout, run.hash,
+                                {"chunk": spec["index"], first: spec[first], "n": spec["n"]})
+    cols = {c: raw[c].astype(layout.dtypes[c]) for c in layout.columns}
+    why = check(spec, cols)
+    if why:
+        raise ValueError(why)
+    return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
+            "turns": int(meta.get("turns", 0))}
+
+
+# --------------------------------------------------------------------------- histories
+def read_run_histories(plan: ModuleType, path, chunks=None):
+    """The hand histories of a run directory of ``plan``'s kind written with
+    ``histories=True`` (``histories/chunk-NNNNNN.jsonl.gz``): an iterator of dicts, one
+    per play, in the order of the records; ``chunks``: only these chunk indices. A run
+    without histories, or a missing or damaged file, raises ``ValueError`` naming it."""
+    import gzip
+
+    path = Path(path)
+    manifest = plan.read_manifest(path)
+    if not manifest.get("histories"):
+        raise ValueError(f"{path} was run without histories (--histories)")
+    specs = plan.Settings.from_json(manifest["settings"]).plan()
+    wanted = range(len(specs)) if chunks is None else chunks
+
+    def lines():
+        for i in wanted:
+            f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
+            try:
+                text = gzip.decompress(f.read_bytes()).decode("utf-8")
+            except (OSError, EOFError, UnicodeDecodeError) as e:
+                raise ValueError(f"{f} is missing or damaged ({type(e).__name__}: {e})") from None
+            for n, line in enumerate(text.splitlines(), 1):
+                if line:
+                    try:
+                        yield json.loads(line)
+                    except ValueError as e:
+                        raise ValueError(f"{f} line {n} is not JSON ({e})") from None
+    return lines()
+
+
+# --------------------------------------------------------------------------- the result
+@dataclass(frozen=True, eq=False)
+class ChunkStudy(RunFacts):
+    """What the results of chunked game studies share: the records, the table (players and
+    their bots), building from chunk results, the final files of a run directory and
+    reading them back. A subclass (a frozen dataclass) sets ``_plan`` and gives
+    ``_settings()``, ``_make(settings, records, **facts)``, ``meta()``, ``summary()`` and
+    ``overview()``."""
+
+    records: Any
+    players: int
+    bots: tuple[str, ...]
+
+    _plan: ClassVar[ModuleType]
+
+    def _settings(self):
+        raise NotImplementedError
+
+    @classmethod
+    def _make(cls, settings, records, **kw):
+        raise NotImplementedError
+
+    def meta(self) -> dict:
+        raise NotImplementedError
+
+    def summary(self, by: Optional[str] = None):
+        raise NotImplementedError
+
+    def overview(self):
+        raise NotImplementedError
+
+    @classmethod
+    def _check_records(cls, settings, specs: list, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+        """Why a finished run's records file cannot be its records (None if it can)."""
+        return None
+
+    def same_records(self, other) -> bool:
+        """Whether ``other`` holds exactly the same settings and records."""
+        return (self._settings() == other._settings()
+                and self.records.reset_index(drop=True).equals(other.records.reset_index(drop=True)))
+
+    def to_dict(self) -> dict:
+        """``meta``, ``overview`` and ``summary`` (all groups) as JSON-able data (the
+        records are too many: they are in the records file, or ``records``)."""
+        return {"meta": self.meta(), "overview": json_records(self.overview())[0],
+                "summary": json_records(self.summary())}
+
+    @classmethod
+    def _from_results(cls, settings, found: Mapping[int, dict], **kw):
+        plan = cls._plan
+        order = sorted(found)
+        cols = {c: np.concatenate([found[i]["cols"][c] for i in order])
+                if order else np.zeros(0, plan.DTYPES[c]) for c in plan.record_columns(settings)}
+        kw.setdefault("compute_seconds", float(sum(found[i]["seconds"] for i in order)))
+        return cls._make(settings, plan.frame(cols, settings), **kw)
+
+    def save(self, path, fmt: Optional[str] = None) -> Path:
+        """Write the final files into ``path`` (created if needed): ``records.parquet``
+        (``fmt="parquet"``, the default with pyarrow) or ``records.csv``,
+        ``summary.csv``, ``overview.csv`` and ``results.json``; and a ``manifest.json``
+        if there is none (a study computed without ``out``)."""
+        plan = self._plan
+        path = Path(path)
+        runs.make_dirs(path)
+        mf = path / "manifest.json"
+        if mf.exists():
+            manifest = plan.read_manifest(path)
+            if manifest.get("config_hash") != self._settings().config_hash:
+                raise ValueError(f"{path} holds a run with other settings: choose another directory")
+            fmt = fmt or manifest.get("chunk_format")
+        if fmt is not None and fmt not in runs.CHUNK_FORMATS:
+            raise ValueError(f"fmt must be 'parquet' or 'csv', got {fmt!r}")
+        fmt = runs.chunk_format(fmt)
+        if not mf.exists():
+            manifest = plan.new_manifest(self._settings(), None, None, self.chunks,
+                                         status="finished" if self.complete else "partial")
+            manifest["records_format"] = fmt
+            runs.atomic_write_text(mf, json.dumps(manifest, indent=1) + "\n")
+        other = path / ("records.csv" if fmt == "parquet" else "records.parquet")
+        if other.exists():
+            other.unlink()
+        target = path / f"records.{fmt}"
+        if fmt == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.Table.from_pandas(self.records, preserve_index=False)
+            runs.atomic_write_file(target, lambda f: pq.write_table(table, f))
+        else:
+            runs.atomic_write_text(target, self.records.to_csv(index=False))
+        runs.atomic_write_text(path / "summary.csv", self.summary().to_csv(index=False))
+        runs.atomic_write_text(path / "overview.csv", self.overview().to_csv(index=False))
+        runs.atomic_write_text(path / "results.json", json.dumps(self.to_dict(), indent=1) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, path, partial: bool = False):
+        """Read a run directory back. A finished run is read from its records file; an
+        unfinished one is refused unless ``partial=True``, which reads the verified chunk
+        files found (``complete`` is then False)."""
+        import pandas as pd
+
+        plan = cls._plan
+        path = Path(path)
+        manifest = plan.read_manifest(path)
+        try:
+            settings = plan.Settings.from_json(manifest["settings"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{path / 'manifest.json'} has bad settings ({e})") from None
+        specs = settings.plan()
+        meta: dict = {}
+        res = path / "results.json"
+        if res.exists():
+            try:
+                meta = json.loads(res.read_text(encoding="utf-8")).get("meta", {})
+            except (OSError, ValueError):
+                meta = {}
+        files = [path / "records.parquet", path / "records.csv"]
+        rec = next((f for f in files if f.exists()), None)
+        if manifest.get("status") == "finished" and rec is not None:
+            try:
+                df = pd.read_parquet(rec) if rec.suffix == ".parquet" else pd.read_csv(rec)
+                cols = plan.cols_of(df)
+            except Exception as e:
+                raise ValueError(f"{rec} is unreadable ({type(e).__name__}: {e}): run resume on "
+                                 f"{path} to rebuild it from the chunk files") from None
+            why = cls._check_records(settings, specs, cols)
+            if why:
+                raise ValueError(f"{rec} is damaged ({why}): run resume on {path} to rebuild it")
+            done = min(len(specs), meta.get("chunks", {}).get("done_count", len(specs)))
+            if sum(s["n"] for s in specs) == plan.units(settings, cols):
+                done = len(specs)
+            return cls._make(settings, plan.frame(cols, settings), chunks=len(specs),
+                             chunks_done=done,
+                             elapsed=meta.get("elapsed_s") or float("nan"),
+                             compute_seconds=meta.get("compute_s") or float("nan"),
+                             workers=meta.get("workers", 1), backend=meta.get("backend", "local"),
+                             directory=str(path))
+        if not partial and manifest.get("status") == "finished":
+            raise ValueError(f"{path} has no records file: run resume on it (--resume {path}) to "
+                             "rebuild it from the chunk files")
+        if not partial:
+            raise unfinished(path)
+        run = runs.RunDir.open(path, plan.KIND)
+        found = run.scan(specs, plan.chunk_reader(run), rename=False)
+        return cls._from_results(settings, found, chunks=len(specs), chunks_done=len(found),
+                                 directory=str(path))
+
