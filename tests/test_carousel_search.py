@@ -51,17 +51,51 @@ def test_kernel_plays_the_search_bot_move_for_move(players, kw, seats, careful, 
         _same_game(rules, seed, _table(players, seats, careful=careful))
 
 
-def test_search_seats_find_the_stock_empty_move_for_move():
-    """26-card hands leave one card in the stock: the search seats find it empty (their
-    meld-or-not question without a draw, then the knock question as the finder), and
-    the kernel still plays the engine's games."""
-    rules = CarouselRules.for_players(2, hand_size=26, knock_limit=0, target_score=100)
-    empties = 0
-    for seed in range(3):
-        _same_game(rules, seed, _table(2, (0, 1)))
-        ev = play_kernel_game(rules, seed, trace=True, bots=_table(2, (0, 1))())[2]
-        empties += int(((ev[:, 2] == 0) & (ev[:, 3] == -1)).sum())
-    assert empties > 0
+# (table, search seats, seeds) where the stock runs out with search seats at the table
+_STOCK = dict(decks=1, jokers=1, target_score=60)
+STOCK_TABLES = [
+    (dict(players=2, hand_size=26, knock_limit=0, target_score=100, decks=1, jokers=1),
+     (0, 1), (0, 1, 2)),
+    (dict(players=5, hand_size=9, **_STOCK), (0, 3), (0, 1, 4)),
+    (dict(players=4, hand_size=12, **_STOCK), (1,), (17, 21)),
+    (dict(players=4, hand_size=13, decks=1, jokers=0, target_score=60), (0,), (0,)),
+]
+
+
+@pytest.mark.parametrize("stock_out", ["exhauster", "finder"])
+@pytest.mark.parametrize("table, seats, seeds", STOCK_TABLES)
+def test_search_seats_run_the_stock_out_move_for_move(table, seats, seeds, stock_out):
+    """Tables where the stock runs out (one deck, big hands; the last one deals it all),
+    under both ``rules.stock_out`` orders: the kernel plays the engine's games with
+    search seats move for move, and the seeds do run the stock out."""
+    from carousel_helpers import stock_outs
+
+    rules = CarouselRules(stock_out=stock_out, **table)
+    outs = 0
+    for seed in seeds:
+        _same_game(rules, seed, _table(rules.players, seats))
+        s = play_game(_table(rules.players, seats)(), rules, seed=seed)
+        outs += len(stock_outs(s))
+    assert outs > 0
+
+
+def test_search_seats_take_and_find_the_last_card():
+    """Over the tables above, a search seat is the exhauster of some round, and (under
+    "finder") the finder of some round: its decisions with an empty stock are played."""
+    from carousel_helpers import stock_outs
+
+    seen = set()
+    for table, seats, seeds in STOCK_TABLES[:3]:
+        for stock_out in ("exhauster", "finder"):
+            rules = CarouselRules(stock_out=stock_out, **table)
+            for seed in seeds:
+                s = play_game(_table(rules.players, seats)(), rules, seed=seed)
+                for so in stock_outs(s):
+                    if so["exhauster"] in seats:
+                        seen.add("exhauster")
+                    if stock_out == "finder" and so["finder"] in seats:
+                        seen.add("finder")
+    assert seen == {"exhauster", "finder"}
 
 
 def test_search_moves_are_its_own():

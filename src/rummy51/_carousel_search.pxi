@@ -24,9 +24,10 @@ cards the player has not seen (the deck less its hand and the table) shuffled wi
 the bot's generator and dealt to the other hands (their known sizes, in seat order)
 and then to the stock (top first). From the candidate, every seat (the bot's own too)
 plays the greedy bot's moves to the end of the round (the kernel's greedy turn; the
-stock running out as in ``_cg_play``), and the candidate scores the **margin**: the
-bot's round score less the mean round score of the other players (moves.score_round:
-the winners score the differences and bonuses, the others 0).
+last turns after the stock runs out as in ``_cg_play``, from the exhauster or the finder
+by ``rules.stock_out``), and the candidate scores the **margin**: the bot's round score
+less the mean round score of the other players (moves.score_round: the winners score
+the differences and bonuses, the others 0).
 
 The determinizations come in batches of ``CS_BATCH``; after each batch the candidate
 with the best mean is the leader, and a candidate whose paired differences to the
@@ -173,9 +174,12 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
                 else:
                     g.H[p][c] += 1
                 g.pts[p] += r.val[c]
+                if s.sp == s.S and gr.exhauster and s.finder < 0:
+                    s.finder = p        # rules.stock_out "exhauster": p took the last card
                 step = ST_END if s.draws == 3 else ST_MELDQ
             else:
-                s.finder = p
+                if s.finder < 0:
+                    s.finder = p        # "finder" (else p is the exhauster already)
                 step = ST_NODRAW if s.draws < 3 else ST_END
         elif step == ST_MELDQ or step == ST_NODRAW:
             res = _cg_meld(r, g, p, x, rb, &detail)
@@ -255,10 +259,13 @@ cdef int _cs_unseen(const CRules* r, const CSView* v, uint8_t* u) noexcept nogil
     return m if m == need else -1
 
 
-cdef void _cs_determinize(const CRules* r, const CSView* v, const uint8_t* u, int m,
-                          bitgen_t* bg, RState* s) noexcept nogil:
+cdef void _cs_determinize(const CRules* r, const GRules* gr, const CSView* v,
+                          const uint8_t* u, int m, bitgen_t* bg, RState* s) noexcept nogil:
     """One determinization: ``u`` shuffled, dealt to the other hands (seat order) and
-    the stock; the table and the bot's hand as the view has them."""
+    the stock; the table and the bot's hand as the view has them. The last turns start
+    after this turn when the player found the stock empty in it, or (``stock_out``
+    "exhauster") the stock is empty: in a turn that is not a last turn, only the
+    player who took the last card sees an empty stock."""
     cdef uint8_t d[CG_MAXDECK]
     cdef int i, j, o, k, t
     memcpy(d, u, m)
@@ -290,7 +297,7 @@ cdef void _cs_determinize(const CRules* r, const CSView* v, const uint8_t* u, in
     s.cur = v.me
     s.draws = v.draws
     s.melded = 0
-    s.finder = v.me if v.stock_out else -1
+    s.finder = v.me if (v.stock_out or (gr.exhauster and v.stock == 0)) else -1
     s.last_k = 0
     s.is_last = 0
 
@@ -493,7 +500,7 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
     nalive = K
     while nalive > 1 and spent + CS_BATCH * nalive <= budget and nd + CS_BATCH <= cap:
         for b in range(CS_BATCH):
-            _cs_determinize(r, v, u, m, bg, &base)
+            _cs_determinize(r, gr, v, u, m, bg, &base)
             for i in range(K):
                 if not alive[i]:
                     continue
@@ -646,11 +653,12 @@ cdef int _cs_check(int rollouts, double z_stop, double z_play) except -1:
 
 cdef int _cs_grules(game_rules, GRules* gr) except -1:
     vals = [int(v) for v in game_rules]
-    if len(vals) != 12:
-        raise ValueError(f"game_rules must hold 12 ints, got {len(vals)}")
+    if len(vals) != 13:
+        raise ValueError(f"game_rules must hold 13 ints, got {len(vals)}")
     gr.players, gr.hand_size, gr.deck_size, gr.knock_limit = vals[0], vals[1], vals[2], vals[3]
     gr.undercut_bonus, gr.going_out_bonus, gr.target, gr.game_bonus = vals[4:8]
     gr.round_won_bonus, gr.bonus_for_all, gr.last_turn_knock, gr.play_on = vals[8:12]
+    gr.exhauster = vals[12]
     if not 2 <= gr.players <= CG_MAXP:
         raise ValueError(f"players must be 2..{CG_MAXP}, got {gr.players}")
     return 0
@@ -670,8 +678,10 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
     function, on the bot's generator ``rng``): ``decision`` ``SEARCH_MELD`` /
     ``SEARCH_NODRAW`` / ``SEARCH_KNOCK``; the hand ``H`` (52 counts), ``JH``; the table
     ``T``, ``D`` (jokers declared as each card), ``JT``; every hand's size; the seat
-    ``me``; the stock's size; the draws of this turn; whether the player found the
-    stock empty in this turn. Returns ``(choice, hand, jokers, rollouts)``: ``choice``
+    ``me``; the stock's size; the draws of this turn; whether the stock ran out in this
+    turn (the player found it empty, or took its last card: ``PlayerView.stock_out``).
+    ``game_rules``: ``play_greedy_game``'s 13 ints. Returns ``(choice, hand, jokers,
+    rollouts)``: ``choice``
     the candidate's index (0: the greedy move; knock: 0 knock, 1 pass), -1 for the greedy
     move without a search; for a meld decision ``hand`` (52 counts as bytes) and
     ``jokers``: the part of the hand whose best play (``carousel.solver.best_play``) is

@@ -227,7 +227,7 @@ def game_rules(rules: CarouselRules) -> tuple[int, ...]:
     return (rules.players, rules.hand_size, rules.deck_size, rules.knock_limit,
             rules.undercut_bonus, rules.going_out_bonus, rules.target_score, rules.game_bonus,
             rules.round_won_bonus, int(rules.round_bonus_for_all), int(rules.last_turn_knock),
-            int(rules.game_tie == "play_on"))
+            int(rules.game_tie == "play_on"), int(rules.stock_out == "exhauster"))
 
 
 #: the CarouselRules fields the search bot's rollouts play (any other field, at a value
@@ -236,7 +236,7 @@ _SEARCH_FIELDS = frozenset((
     "players", "decks", "jokers", "max_jokers_per_meld", "ace_high", "ace_value",
     "face_value", "joker_value", "hand_size", "knock_limit", "undercut_bonus",
     "going_out_bonus", "target_score", "game_bonus", "round_won_bonus",
-    "round_bonus_for_all", "last_turn_knock", "game_tie"))
+    "round_bonus_for_all", "last_turn_knock", "game_tie", "stock_out"))
 
 
 def check_search_rules(rules: CarouselRules) -> None:
