@@ -17,7 +17,8 @@ from rummy51.carousel.bots import (CarefulBot, GreedyBot, SearchBot, check_searc
                                    game_rules, make_bot, parse_bot, play_game)
 from rummy51.cli.carousel_simulate import add_simulate_parser, run_simulate
 from rummy51.carousel.engine import GameState
-from rummy51.studies._carousel_plan import parse_bots, play_kernel_game, uses_kernel
+from rummy51.studies._carousel_plan import (CHUNK_COLUMNS, parse_bots, play_kernel_game,
+                                            uses_kernel)
 from rummy51.studies.carousel import simulate_carousel
 
 from test_carousel_engine import HAND0, HAND1, stacked
@@ -96,6 +97,82 @@ def test_search_seats_take_and_find_the_last_card():
                     if stock_out == "finder" and so["finder"] in seats:
                         seen.add("finder")
     assert seen == {"exhauster", "finder"}
+
+
+def _rollout_against_kernel(rules: CarouselRules, seed: int):
+    """The search's rollout of a game's first round (every seat greedy) and the kernel's
+    greedy first round of the same game: ``(rollout, kernel)``, each ``(points,
+    margins)``."""
+    from rummy51.r51.engine import normalize_seed
+
+    rng, _ = normalize_seed(seed)
+    dealer = int(rng.integers(rules.players))     # as GameState.new and the kernel
+    deck = rng.permutation(np.asarray(rules.deck(), np.int64)).astype(np.uint8)
+    got = _carousel.search_rollout_round(cbots._core_rules(rules), game_rules(rules), deck,
+                                         dealer)
+    rows, _ = play_kernel_game(rules, seed)
+    cols = {c: k for k, c in enumerate(CHUNK_COLUMNS)}
+    r0 = rows[rows[:, cols["round"]] == 0]
+    r0 = r0[np.argsort(r0[:, cols["seat"]])]
+    score = r0[:, cols["score"]].astype(float)
+    n = rules.players
+    margins = [score[p] - (score.sum() - score[p]) / (n - 1) for p in range(n)]
+    return got, ([int(x) for x in r0[:, cols["points"]]], margins)
+
+
+# (table, whether the two orders give another first round on some of the seeds)
+_ROLLOUT_TABLES = [(dict(players=5, hand_size=9, decks=1, jokers=1), True),
+                   (dict(players=4, hand_size=12, decks=1, jokers=1), True),
+                   (dict(players=2, hand_size=26, decks=1, jokers=1, knock_limit=0), False),
+                   (dict(players=4, hand_size=13, decks=1, jokers=0), True)]
+
+
+@pytest.mark.parametrize("table, differs", _ROLLOUT_TABLES)
+def test_rollouts_follow_the_stock_out_order(table, differs):
+    """The rollout plays a round as the kernel's greedy seats do under both
+    ``rules.stock_out`` orders, on tables whose stock runs out (the last one deals the
+    whole deck); and the orders give other rounds on some seeds, so a rollout that
+    followed one order for both would fail."""
+    differ = 0
+    for seed in range(12):
+        ends = []
+        for stock_out in ("exhauster", "finder"):
+            got, want = _rollout_against_kernel(CarouselRules(stock_out=stock_out, **table),
+                                                seed)
+            assert got[0] == want[0], (stock_out, seed)
+            assert got[1] == pytest.approx(want[1]), (stock_out, seed)
+            ends.append(got)
+        differ += ends[0] != ends[1]
+    assert differ > 0 or not differs
+
+
+def test_rollout_hook_input():
+    rules = CarouselRules.for_players(2)
+    with pytest.raises(ValueError, match="deck must hold 53 cards"):
+        _carousel.search_rollout_round(cbots._core_rules(rules), game_rules(rules),
+                                       np.zeros(10, np.uint8), 0)
+
+
+@pytest.mark.parametrize("stock_out", ["exhauster", "finder"])
+def test_search_seats_with_permuted_seats_and_histories(tmp_path, stock_out):
+    """``seats="permute"`` with ``histories`` (the Python engine plays every game) gives
+    the records of the kernel's permuted run, on a table that runs the stock out; the
+    histories replay."""
+    from rummy51.carousel.engine import GameState as GS
+    from rummy51.studies.carousel import read_histories
+
+    rules = CarouselRules(players=2, hand_size=26, knock_limit=0, target_score=60, decks=1,
+                          jokers=1, stock_out=stock_out)
+    kw = dict(players=2, bots="search:8,greedy", games=3, rules=rules, seed=7, workers=1,
+              chunk_size=2, progress=False, seats="permute")
+    st = simulate_carousel(out=tmp_path / "h", histories=True, **kw)
+    assert st.plays == 6
+    assert st.same_records(simulate_carousel(**kw))
+    hs = list(read_histories(tmp_path / "h"))
+    assert len(hs) == 6 and all(GS.from_dict(h).over for h in hs)
+    # the search seat sits in both seats
+    last = st.records[st.records["last_round"]]
+    assert set(last[last["bot"] == "search:8"]["seat"]) == {0, 1}
 
 
 def test_search_moves_are_its_own():

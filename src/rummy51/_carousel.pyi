@@ -55,3 +55,6 @@ def search_decide(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng:
                   T: bytes | npt.NDArray[np.uint8], D: bytes | npt.NDArray[np.uint8], JT: int,
                   sizes: Any, me: int, stock: int, draws: int, stock_out: bool, rollouts: int,
                   z_stop: float, z_play: float) -> tuple[int, bytes | None, int, int]: ...
+def search_rollout_round(core: CoreRules, game_rules: tuple[int, ...] | list[int],
+                         deck: npt.NDArray[np.uint8], dealer: int
+                         ) -> tuple[list[int], list[float]]: ...

@@ -742,3 +742,66 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
     if decision == CS_KNOCK or c.none:
         return res, None, 0, used
     return res, bytes(c.H[:52]), c.JH, used
+
+
+def search_rollout_round(CoreRules core, game_rules, const uint8_t[::1] deck, int dealer):
+    """Test hook: the search's rollout (``_cs_rollout``, greedy seats) of a whole round
+    dealt from ``deck`` (the kernel's deal: the dealer's left gets the first hand) by
+    ``dealer``, once for every seat as the bot. Returns ``(points, margins)``: each
+    seat's hand points at the end of the round and each seat's margin (its round score
+    less the mean of the others'), for a test against the kernel's greedy round."""
+    cdef GRules gr
+    cdef RState s
+    cdef CGCtx* x
+    cdef Rebuild* rb
+    cdef int n, h, me, i, k, c, seat, res = 0
+    cdef double m = 0.0
+    _cs_grules(game_rules, &gr)
+    n, h = gr.players, gr.hand_size
+    if deck.shape[0] != gr.deck_size or not 0 <= dealer < n:
+        raise ValueError(f"deck must hold {gr.deck_size} cards and dealer be a seat")
+    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    rb = <Rebuild*>malloc(sizeof(Rebuild))
+    if x == NULL or rb == NULL or _work_init_kept(&x.w) != 0:
+        free(x)
+        free(rb)
+        raise MemoryError()
+    points, margins = [], []
+    for me in range(n):
+        memset(&s, 0, sizeof(RState))
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            for k in range(h):
+                c = deck[i * h + k]
+                if c == 52:
+                    s.g.JH[seat] += 1
+                else:
+                    s.g.H[seat][c] += 1
+        for i in range(n):
+            s.g.pts[i] = _cg_points(&core.r, s.g.H[i], s.g.JH[i])
+        s.S = gr.deck_size - n * h
+        for i in range(s.S):
+            s.stock[i] = deck[n * h + i]
+        s.cur = (dealer + 1) % n
+        s.finder = -1
+        if s.S == 0 and gr.exhauster:
+            s.finder = dealer       # the deal took the last card (as _cg_play)
+            s.last_k = 1
+            s.is_last = 1
+        if x.memo != NULL:
+            _memo_reset(x.memo)
+        with nogil:
+            res = _cs_rollout(&core.r, &gr, &s, ST_TURN, me, x, rb, &m)
+        if res != 0:
+            break
+        points = [int(s.g.pts[i]) for i in range(n)]
+        margins.append(m)
+    _work_free_kept(&x.w)
+    free(x.path.par)
+    free(x.path.info)
+    free(x.memo)
+    free(x)
+    free(rb)
+    if res != 0:
+        raise ValueError(f"search_rollout_round: status {res}")
+    return points, margins
