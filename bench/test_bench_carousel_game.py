@@ -14,7 +14,12 @@ What is measured (figures in bench/README.md, section "Carousel games"):
   whole games through ``play_game``, so the solver is never asked and the time per
   turn is what the engine adds around any bot (``state.view``, the checks, records).
 
-Target of issue 16: >= 2,000 greedy rounds/s per core. Measured, not asserted.
+* whole 2-player games per CPU-second of the search bot (``--bots search,greedy``, its
+  default budget, the C kernel) beside all-greedy games in the same run, and their
+  ratio (section "Carousel search bot").
+
+Target of issue 16: >= 2,000 greedy rounds/s per core; of issue 29: >= 1 whole 2-player
+search game per CPU-second at the default budget. Measured, not asserted.
 """
 import dataclasses
 import time
@@ -109,6 +114,37 @@ def test_engine_cost_per_turn(benchmark):
     us = 1e6 * out["s"] / out["turns"]
     benchmark.extra_info.update(turns=out["turns"], us_per_turn=round(us, 1))
     print(f"\nengine: {out['turns']} turns ({out['moves']} moves), {us:.1f} us per turn")
+
+
+def _games_rate(bots: str, games: int) -> tuple[int, float]:
+    """(rounds, games per CPU-second) of ``games`` 2-player games, seed 1, 1 worker."""
+    t = time.process_time()
+    st = simulate_carousel(players=2, bots=bots, games=games, seed=1, workers=1,
+                           chunk_size=50, progress=False, engine="c")
+    return st.rounds, games / (time.process_time() - t)
+
+
+def test_search_games_per_second(benchmark):
+    """Search (default budget) against greedy, both seat orders, and greedy against
+    greedy, in the same run."""
+    out = {}
+    simulate_carousel(players=2, bots="search:8,greedy", games=1, seed=2, workers=1,
+                      progress=False)  # warm up
+
+    def run():
+        a = _games_rate("search,greedy", 20)
+        b = _games_rate("greedy,search", 20)
+        out["search"] = (a[0] + b[0], 2 / (1 / a[1] + 1 / b[1]))   # 40 games over their time
+        out["greedy"] = _games_rate("greedy", 200)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    (sr, srate), (gr, grate) = out["search"], out["greedy"]
+    benchmark.extra_info.update(search_rounds=sr, search_games_per_cpu_s=round(srate, 2),
+                                greedy_rounds=gr, greedy_games_per_cpu_s=round(grate, 1),
+                                ratio=round(grate / srate, 1))
+    print(f"\n2 players: search,greedy {srate:.2f} games per CPU-second ({sr} rounds in 40 "
+          f"games); greedy {grate:.1f} games per CPU-second ({gr} rounds in 200 games); "
+          f"greedy / search {grate / srate:.1f}")
 
 
 def _plays_rate(games: int, seats: str) -> tuple[int, int, float]:

@@ -45,3 +45,17 @@ def play_greedy_game(core: CoreRules, game_rules: tuple[int, ...] | list[int],
                      state: npt.NDArray[np.int64] | None = ...,
                      bots: Any = ...) -> tuple[int, int, int, int, int, int]: ...
 def _drop_kept_cache() -> None: ...
+
+# the search bot (_carousel_search.pxi)
+SEARCH_MELD: int
+SEARCH_NODRAW: int
+SEARCH_KNOCK: int
+
+def search_decide(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng: Any,
+                  decision: int, H: bytes | npt.NDArray[np.uint8], JH: int,
+                  T: bytes | npt.NDArray[np.uint8], D: bytes | npt.NDArray[np.uint8], JT: int,
+                  sizes: Any, me: int, stock: int, draws: int, stock_out: bool, rollouts: int,
+                  z_stop: float, z_play: float) -> tuple[int, bytes | None, int, int]: ...
+def search_rollout_round(core: CoreRules, game_rules: tuple[int, ...] | list[int],
+                         deck: npt.NDArray[np.uint8], dealer: int
+                         ) -> tuple[list[int], list[float]]: ...

@@ -131,3 +131,4 @@ include "_carousel_api.pxi"  # CoreRules, solve_counts, solve_batch
 include "_carousel_rebuild.pxi"  # the melds of a best play
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
+include "_carousel_search.pxi"

@@ -78,11 +78,13 @@ cdef struct CGame:
     uint8_t H[CG_MAXP][52]
     int JH[CG_MAXP]
     int32_t pts[CG_MAXP]
-    # the bot of each seat: 0 greedy, 1 careful (its generator and parameters)
+    # the bot of each seat: 0 greedy, 1 careful, 2 search (its generator and parameters)
     int kind[CG_MAXP]
     bitgen_t* bg[CG_MAXP]
     double max_risk[CG_MAXP]
     int samples[CG_MAXP]
+    double param[CG_MAXP][4]   # a search seat's (_carousel_search.pxi)
+    int search_err             # a search seat's failure (a CG_ status)
     int32_t* trace        # 5 ints per event (round, seat, kind, a, b), or NULL
     int64_t trace_cap
     int64_t trace_n
@@ -562,7 +564,7 @@ cdef inline int _cg_empty(CGame* g, int p) noexcept nogil:
 DEF CG_STATE = 2 + 2 * CG_MAXP   # a game between calls: round, dealer, totals, rounds won
 
 cdef int _cg_knocks(const CRules* r, const GRules* gr, CGame* g, int p,
-                    int stock_left) noexcept nogil:
+                    int stock_left, int stage, CGCtx* x, Rebuild* rb) noexcept nogil:
     """Whether seat ``p``, whose hand may knock, does: the greedy bot always; the
     careful bot (``carousel.bots.CarefulBot._knock``) at 0 points, at 2 or fewer with
     fewer cards in the stock than players, else when ``undercut_risk`` (the C twin in
@@ -573,6 +575,8 @@ cdef int _cg_knocks(const CRules* r, const GRules* gr, CGame* g, int p,
     cdef int32_t pts = g.pts[p]
     if g.kind[p] == 0:
         return 1
+    if g.kind[p] == 2:      # stage 0 a turn, 1 the finder's turn, 2 a last turn
+        return _cs_knocks(r, gr, g, p, stock_left, stage, x, rb)
     if pts == 0 or (stock_left < gr.players and pts <= 2):
         return 1
     # the cards p has not seen, in the sorted deck's order (jokers last)
@@ -683,7 +687,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                     how = 1
                     knocker = p
                 elif (gr.last_turn_knock and g.pts[p] <= gr.knock_limit
-                      and _cg_knocks(r, gr, g, p, S - sp)):
+                      and _cg_knocks(r, gr, g, p, S - sp, 2, x, rb)):
                     # rules.last_turn_knock: the last turn ends like any other
                     _cg_event(g, p, EV_KNOCK, g.pts[p], 0)
                     how = 0
@@ -709,7 +713,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                         _cg_event(g, p, EV_DRAW, c, 0)
                         if draws == 3:
                             break
-                        res = _cg_meld(r, g, p, x, rb, detail)
+                        res = _cg_meld_seat(r, gr, g, p, x, rb, detail, draws, S - sp, 0)
                         if res < 0:
                             return -res
                         asked = 1
@@ -720,8 +724,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                         if finder < 0:
                             finder = p      # "finder" (else p is the exhauster already)
                         _cg_event(g, p, EV_DRAW, -1, 0)
-                        if draws < 3 and not asked:
-                            res = _cg_meld(r, g, p, x, rb, detail)
+                        if draws < 3 and (not asked or g.kind[p] == 2):
+                            res = _cg_meld_seat(r, gr, g, p, x, rb, detail, draws, 0, 1)
                             if res < 0:
                                 return -res
                             melded = res
@@ -729,7 +733,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                 if melded and _cg_empty(g, p):
                     how = 1
                     knocker = p
-                elif g.pts[p] <= gr.knock_limit and _cg_knocks(r, gr, g, p, S - sp):
+                elif g.pts[p] <= gr.knock_limit and _cg_knocks(r, gr, g, p, S - sp,
+                                                               finder >= 0, x, rb):
                     _cg_event(g, p, EV_KNOCK, g.pts[p], 0)
                     how = 0
                     knocker = p
@@ -874,6 +879,9 @@ cdef int _cg_seat_bots(CGame* g, bots, int n) except -1:
         b = bots[p]
         if b is None:
             continue
+        if isinstance(b, tuple) and len(b) > 0 and isinstance(b[0], str) and b[0] == "search":
+            _cs_seat(g, p, b)
+            continue
         try:
             rng, max_risk, samples = b
         except (TypeError, ValueError):
@@ -898,7 +906,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
 
     ``bots``: None (greedy everywhere), or one entry per seat: None for the greedy bot,
     ``(rng, max_risk, samples)`` for ``CarefulBot`` (``rng`` its numpy Generator,
-    advanced exactly as the Python bot advances it).
+    advanced exactly as the Python bot advances it), ``("search", rng, rollouts, z_stop,
+    z_play)`` for ``SearchBot`` (``SearchBot.kernel_spec()``; _carousel_search.pxi).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
     going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all,
@@ -997,6 +1006,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
                           &out[0, 0] if cap > 0 else NULL, cap, &rows, &turns, &rounds, g, x,
                           rb, &detail, st)
     events = g.trace_n
+    if g.search_err and status == CG_OK:
+        status = g.search_err
     if trace is not None and events > g.trace_cap:
         status = CG_FULL
     _work_free_kept(&x.w)       # the option cache serves the thread's next game

@@ -8,6 +8,8 @@ never the state.
 * ``GreedyBot``: the best play whenever it has one, knocks as soon as it may.
 * ``CarefulBot``: greedy play, but knocks only when an undercut looks unlikely from
   what it has seen.
+* ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or not by
+  determinized rollouts of the rest of the round (in C; the kernel plays it too).
 
 >>> from rummy51.carousel import CarouselRules
 >>> s = play_game([GreedyBot(), GreedyBot(), GreedyBot()], CarouselRules.for_players(3), seed=1)
@@ -18,14 +20,21 @@ from __future__ import annotations
 
 from typing import Optional, Protocol, Sequence
 
+import dataclasses
+from functools import lru_cache
+from numbers import Integral, Real
+
 import numpy as np
+
+from .. import _carousel
 
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .engine import GameState, PlayerView
 from .rules import CarouselRules
 from .solver import best_play, can_meld
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "BOTS", "play_game"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "BOTS", "make_bot",
+           "parse_bot", "play_game"]
 
 _DRAW, _KNOCK, _PASS = Draw(), Knock(), Pass()
 
@@ -174,14 +183,216 @@ class CarefulBot:
         return _KNOCK if self._knock(view) else _PASS
 
 
+#: rollouts a decision by default (SearchBot)
+DEFAULT_ROLLOUTS = 64
+#: paired z statistic at which a candidate is dropped (the search stops with one left)
+DEFAULT_Z_STOP = 2.0
+#: paired z statistic by which the best candidate must beat the greedy move to be played
+DEFAULT_Z_PLAY = 1.0
+
+
+def _counts(cards) -> tuple[bytes, int]:
+    h = [0] * 52
+    j = 0
+    for c in cards:
+        if c == 52:
+            j += 1
+        else:
+            h[c] += 1
+    return bytes(h), j
+
+
+def _table_counts(table) -> tuple[bytes, bytes, int]:
+    T = [0] * 52
+    D = [0] * 52
+    jt = 0
+    for m in table:
+        for c, r in zip(m.cards, m.represents):
+            if c == 52:
+                D[r] += 1
+                jt += 1
+            else:
+                T[c] += 1
+    return bytes(T), bytes(D), jt
+
+
+@lru_cache(maxsize=32)
+def _core_rules(rules: CarouselRules):
+    return _carousel.CoreRules(rules)
+
+
+def game_rules(rules: CarouselRules) -> tuple[int, ...]:
+    """The game rules the C kernel reads (``_carousel.play_greedy_game``'s
+    ``game_rules``)."""
+    return (rules.players, rules.hand_size, rules.deck_size, rules.knock_limit,
+            rules.undercut_bonus, rules.going_out_bonus, rules.target_score, rules.game_bonus,
+            rules.round_won_bonus, int(rules.round_bonus_for_all), int(rules.last_turn_knock),
+            int(rules.game_tie == "play_on"), int(rules.stock_out == "exhauster"))
+
+
+#: the CarouselRules fields the search bot's rollouts play (any other field, at a value
+#: other than its default, is a rule they do not know)
+_SEARCH_FIELDS = frozenset((
+    "players", "decks", "jokers", "max_jokers_per_meld", "ace_high", "ace_value",
+    "face_value", "joker_value", "hand_size", "knock_limit", "undercut_bonus",
+    "going_out_bonus", "target_score", "game_bonus", "round_won_bonus",
+    "round_bonus_for_all", "last_turn_knock", "game_tie", "stock_out"))
+
+
+def check_search_rules(rules: CarouselRules) -> None:
+    """Raise ValueError (one line, naming the field) for rules the search bot's
+    rollouts do not play."""
+    for f in dataclasses.fields(rules):
+        if f.name in _SEARCH_FIELDS:
+            continue
+        v = getattr(rules, f.name)
+        if f.default is dataclasses.MISSING or v != f.default:
+            raise ValueError(f"the search bot does not play rules.{f.name} = {v!r} (its "
+                             "rollouts know the rules of docs/rules-carousel.md defaults only there)")
+    if rules.players > 6:
+        raise ValueError(f"the search bot plays 2..6 players, not {rules.players}")
+
+
+class SearchBot:
+    """Determinized rollouts of the rest of the round at every real decision.
+
+    * Draw: draw.
+    * May meld (after a first or second draw; or after finding the stock empty): with
+      no legal play, draw on (or end the turn). Otherwise the candidates, from the
+      solver: its best play (the greedy move); no play (draw again / end the turn);
+      the best play with the hand's jokers kept back; the best play with the highest
+      card it places kept back; the single hand card worth the most that can be
+      played alone (the smallest play, which still ends the drawing).
+    * End of turn with a hand that may knock: knock, or pass.
+    * Last turns after the stock ran out: as ``GreedyBot``.
+
+    A decision scores each candidate by the **margin** it leads to: the bot's round
+    score less the mean round score of the other players, at the end of the round.
+    Each candidate is played on the same determinizations (common random numbers): the
+    cards the bot has not seen (the deck less its hand and the table) shuffled with its
+    generator and dealt to the other hands (their known sizes) and the stock; then
+    every seat, its own included, plays the greedy bot's moves to the end of the round.
+    Determinizations come in batches of 4; after each, a candidate whose paired
+    differences to the leader reach a z statistic of ``z_stop`` (2.0) is dropped, and at
+    a half and three quarters of the budget the worse half of those left goes
+    (sequential halving). It stops with one candidate left or when the next batch
+    would pass ``rollouts`` (64) candidate rollouts; it plays the best mean, unless the
+    greedy move is still in and the best beats it by a paired z below ``z_play`` (1.0).
+    A decision with one candidate (no legal play) draws no random number.
+
+    The search runs in C (``_carousel.search_decide``, the function the game kernel
+    calls for a search seat), on this bot's numpy generator: the kernel and the Python
+    engine play the same games move for move. It sees what its ``PlayerView`` shows:
+    its hand, the table, every hand's size and the stock's size.
+    """
+
+    rng: np.random.Generator
+    rollouts: int
+    z_stop: float
+    z_play: float
+    used: int
+    decisions: int
+
+    def __init__(self, seed=None, rollouts: int = DEFAULT_ROLLOUTS,
+                 z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY):
+        if isinstance(rollouts, bool) or not isinstance(rollouts, Integral):
+            raise TypeError(f"rollouts must be an int, got {rollouts!r}")
+        if not 1 <= int(rollouts) <= 100_000:
+            raise ValueError(f"rollouts must be 1..100000, got {rollouts}")
+        for name, z in (("z_stop", z_stop), ("z_play", z_play)):
+            if isinstance(z, bool) or not isinstance(z, Real):
+                raise TypeError(f"{name} must be a number, got {z!r}")
+        if not z_stop > 0:
+            raise ValueError(f"z_stop must be > 0, got {z_stop}")
+        if not z_play >= 0:
+            raise ValueError(f"z_play must be >= 0, got {z_play}")
+        self.rng = np.random.default_rng(seed)
+        self.rollouts = int(rollouts)
+        self.z_stop = float(z_stop)
+        self.z_play = float(z_play)
+        self.used = 0          # rollouts made so far (all decisions)
+        self.decisions = 0     # decisions searched so far
+
+    def kernel_spec(self) -> tuple:
+        """This bot as an entry of ``_carousel.play_greedy_game``'s ``bots``."""
+        return ("search", self.rng, self.rollouts, self.z_stop, self.z_play)
+
+    def _decide(self, view: PlayerView, decision: int):
+        rules = view.rules
+        H, jh = _counts(view.hand)
+        T, D, jt = _table_counts(view.table)
+        res = _carousel.search_decide(
+            _core_rules(rules), game_rules(rules), self.rng, decision, H, jh, T, D, jt,
+            view.hand_sizes, view.player, view.stock_count, view.turn_info.draws,
+            view.stock_out, self.rollouts, self.z_stop, self.z_play)
+        if res[3]:
+            self.used += res[3]
+            self.decisions += 1
+        return res
+
+    def _knock(self, view: PlayerView) -> bool:
+        if not view.can_knock():
+            return False
+        if view.turn_info.last:
+            return True
+        return self._decide(view, _carousel.SEARCH_KNOCK)[0] == 0
+
+    def choose(self, view: PlayerView) -> Action:
+        ph = view.phase
+        if ph is Phase.DRAW:
+            return _DRAW
+        if ph is Phase.MELD or ph is Phase.NO_DRAW:
+            table, hand = list(view.table), list(view.hand)
+            if view.turn_info.last:
+                if can_meld(table, hand, view.rules):
+                    return Meld(best_play(table, hand, view.rules).melds)
+            else:
+                decision = _carousel.SEARCH_MELD if ph is Phase.MELD else _carousel.SEARCH_NODRAW
+                choice, part, jokers, _ = self._decide(view, decision)
+                if choice == -1:      # no readable path: the greedy move
+                    if can_meld(table, hand, view.rules):
+                        return Meld(best_play(table, hand, view.rules).melds)
+                elif part is not None:
+                    sub = [c for c in range(52) for _ in range(part[c])] + [52] * jokers
+                    return Meld(best_play(table, sub, view.rules).melds)
+            if ph is Phase.MELD:
+                return _DRAW
+        return _KNOCK if self._knock(view) else _PASS
+
+
 #: The built-in bots by name (``--bots`` names).
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot, "search": SearchBot}
+
+
+def parse_bot(spec: str) -> tuple[str, dict]:
+    """``(name, options)`` of a ``--bots`` entry: a name of ``BOTS``, or ``search:N``
+    (a search bot with ``N`` rollouts a decision). ValueError (one line) otherwise."""
+    text = str(spec).strip()
+    name, _, opt = text.partition(":")
+    key = name.strip().lower().replace("-", "").replace("_", "")
+    if key not in BOTS:
+        raise ValueError(f"bots: {text!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
+    if not opt:
+        return key, {}
+    if key != "search":
+        raise ValueError(f"bots: {text!r}: only the search bot takes an option (search:ROLLOUTS)")
+    try:
+        n = int(opt)
+    except ValueError:
+        raise ValueError(f"bots: {text!r}: the search bot's budget must be an int of rollouts "
+                         "a decision, like search:64") from None
+    if n < 1:
+        raise ValueError(f"bots: {text!r}: the search bot's budget must be at least 1 rollout, "
+                         f"got {n}")
+    return key, {"rollouts": n}
 
 
 def make_bot(name: str, seed=None):
-    """A fresh bot of ``BOTS[name]`` (with ``seed`` when it takes one)."""
-    cls = BOTS[name]
-    return cls() if cls is GreedyBot else cls(seed=seed)
+    """A fresh bot of ``BOTS[name]`` (with ``seed`` when it takes one); ``name`` may be
+    ``search:N`` (``parse_bot``)."""
+    key, opts = parse_bot(name)
+    cls = BOTS[key]
+    return cls() if cls is GreedyBot else cls(seed=seed, **opts)
 
 
 def play_game(bots: Sequence[Bot], rules: Optional[CarouselRules] = None, seed=None,

@@ -15,7 +15,8 @@ import numpy as np
 from .. import _carousel, runs
 from .._checks import int_arg
 from ..carousel.actions import Knock, Meld, Pass, Phase
-from ..carousel.bots import BOTS, CarefulBot, GreedyBot, make_bot
+from ..carousel.bots import (CarefulBot, GreedyBot, SearchBot, check_search_rules, make_bot,
+                             parse_bot)
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
 from ._games_plan import arrangements, deal_seeds, write_histories
@@ -60,11 +61,7 @@ MAX_ROUNDS = 10_000
 #: kernel.
 ENGINES = ("auto", "python", "c")
 #: The bots the C game kernel plays.
-KERNEL_BOTS = ("greedy", "careful")
-
-
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("-", "").replace("_", "")
+KERNEL_BOTS = ("greedy", "careful", "search")
 
 
 def parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
@@ -78,10 +75,8 @@ def parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
         bots = bots.split(",")
     names = []
     for b in bots:
-        key = next((k for k in BOTS if _norm(k) == _norm(str(b))), None)
-        if key is None:
-            raise ValueError(f"bots: {b!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
-        names.append(key)
+        key, opts = parse_bot(str(b))   # a ValueError names a bad entry
+        names.append(key if not opts else f"{key}:{opts['rollouts']}")
     return seat_bots(tuple(names), players, DEFAULTS["players"], "greedy,careful")
 
 
@@ -192,17 +187,19 @@ def _game_rows(s: GameState, facts: list[dict], game: int, cols: dict, row: int)
 
 def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto") -> bool:
     """Whether a table of ``bots`` is played by the C game kernel
-    (``_carousel.play_greedy_game``): every seat greedy or careful and ``engine`` "auto" or "c"
+    (``_carousel.play_greedy_game``): every seat greedy, careful or search and ``engine`` "auto" or "c"
     ("c" raises ValueError for a table the kernel cannot play; "python": never). The
     kernel plays every ``CarouselRules``."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    if any(b.partition(":")[0] == "search" for b in bots):
+        check_search_rules(rules)   # rules its rollouts do not play: refused before a game
     if engine == "python":
         return False
-    other = sorted({b for b in bots if b not in KERNEL_BOTS})
+    other = sorted({b for b in bots if b.partition(":")[0] not in KERNEL_BOTS})
     if other and engine == "c":
         raise ValueError(f"engine c: the C game kernel plays tables where every seat is "
-                         f"{' or '.join(KERNEL_BOTS)}, not {', '.join(other)} (engine auto "
+                         f"{', '.join(KERNEL_BOTS[:-1])} or {KERNEL_BOTS[-1]}, not {', '.join(other)} (engine auto "
                          "falls back to the Python engine)")
     return not other and isinstance(rules, CarouselRules)
 
@@ -250,8 +247,10 @@ def _kernel_bots(bots, players: int):
             out.append((b.rng, b.max_risk, b.samples))
         elif isinstance(b, GreedyBot):
             out.append(None)
+        elif isinstance(b, SearchBot):
+            out.append(b.kernel_spec())
         else:
-            raise ValueError(f"the C game kernel plays GreedyBot and CarefulBot, not "
+            raise ValueError(f"the C game kernel plays GreedyBot, CarefulBot and SearchBot, not "
                              f"{type(b).__name__}")
     return out
 
@@ -278,7 +277,8 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
         out = np.empty((k * n, len(CHUNK_COLUMNS)), np.int32)
         tr = np.empty((k * 512, 5), np.int32) if trace else None
         keep = state.copy()
-        keep_rngs = [b[0].bit_generator.state for b in bots or () if b is not None]
+        bot_rngs = [b[1] if b[0] == "search" else b[0] for b in bots or () if b is not None]
+        keep_rngs = [g.bit_generator.state for g in bot_rngs]
         while True:
             status, detail, rounds, nrows, t, nev = _carousel.play_greedy_game(
                 core, params, decks, first, game, out, tr, state, bots)
@@ -286,8 +286,8 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
                 break
             tr = np.empty((2 * nev, 5), np.int32)   # the trace was too short: again
             state[:] = keep
-            for b, st in zip([b for b in bots or () if b is not None], keep_rngs):
-                b[0].bit_generator.state = st
+            for g, st in zip(bot_rngs, keep_rngs):
+                g.bit_generator.state = st
         rows.append(out[:nrows])
         if tr is not None:
             events.append(tr[:nev])
