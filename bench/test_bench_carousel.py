@@ -13,7 +13,8 @@ What is measured (figures in bench/README.md, section "Carousel solver"):
   whenever the table has at most 30 cards and the hand 3 to 15. The batch
   ``best_play_values`` on them, on 1 thread and on all cores (``positions_per_s``);
 * the pure-Python reference (``rummy51.carousel.reference``) on the first 1,000 of
-  the same positions (``RUMMY51_REFERENCE_N`` picks another count, up to 20,000), and the core on those same 1,000 in the same test: the ratio;
+  the same positions (``RUMMY51_REFERENCE_N`` picks another count, up to 20,000), and
+  the core on those same 1,000 in the same test: the ratio;
   and the core on all 20,000 in one pass, its per-position rate against the
   reference's: ``ratio_batch``. The core keeps a thread's option cache between calls,
   so every core run starts from an empty one (``_carousel._drop_kept_cache``): no
@@ -112,7 +113,7 @@ def realistic():
 
 
 def _describe(tables, hands) -> dict:
-    tc = ((tables != 255)).sum(1)
+    tc = (tables != 255).sum(1)
     hc = (hands != 255).sum(1)
     jokers = ((tables >= 53) & (tables < 105)).sum(1) + (hands == 52).sum(1)
     return {"table_cards_mean": round(float(tc.mean()), 1), "hand_cards_mean": round(float(hc.mean()), 1),
@@ -165,7 +166,8 @@ def test_reference_ratio(benchmark, realistic):
     core_s = min(cold(t_sub, h_sub) for _ in range(5))
     batch_s = min(cold(tables, hands) for _ in range(3))
     left, cards = carousel.best_play_values(t_sub, h_sub, RULES, threads=1)
-    assert [(p.points_left, p.cards_played) for p in plays] == list(zip(left.tolist(), cards.tolist()))
+    assert [(p.points_left, p.cards_played) for p in plays] == list(
+        zip(left.tolist(), cards.tolist(), strict=True))
     benchmark.extra_info.update(positions=len(sub), reference_positions_per_s=round(len(sub) / ref_s, 1),
                                 core_positions_per_s=round(len(sub) / core_s),
                                 ratio=round(ref_s / core_s),
@@ -323,7 +325,7 @@ def test_dense_by_size(benchmark, dense):
 
     benchmark.pedantic(solve_each, rounds=1, iterations=1, warmup_rounds=0)
     assert len(record) == sum(len(dense[s][0]) for s in SIZES)
-    for size, _, _, _, left, cards, points in record:
+    for _size, _, _, _, left, cards, points in record:
         assert 0 <= left <= points and (cards > 0) == (left < points)
     print("\ndense positions: size | table cards (mean) | ms mean | ms max | states mean | states max")
     for size in SIZES:
@@ -334,5 +336,5 @@ def test_dense_by_size(benchmark, dense):
                 "ms_mean": round(float(ms.mean()), 1), "ms_max": round(float(ms.max()), 1),
                 "states_mean": round(float(states.mean())), "states_max": int(states.max())}
         benchmark.extra_info[f"table_{size}"] = info
-        print(f"  {size:3d} | {info['table_cards_mean']:5.1f} | {info['ms_mean']:9.1f} | {info['ms_max']:9.1f}"
-              f" | {info['states_mean']:9d} | {info['states_max']:9d}")
+        print(f"  {size:3d} | {info['table_cards_mean']:5.1f} | {info['ms_mean']:9.1f} | "
+              f"{info['ms_max']:9.1f} | {info['states_mean']:9d} | {info['states_max']:9d}")

@@ -37,7 +37,7 @@ def _cpu(fn, items) -> float:
 def test_play_cards_against_best_play(benchmark):
     positions = play_positions(N, SEED)
     best = [carousel.best_play(t, h, RULES) for t, h in positions]
-    with_play = [(t, p.played, h) for (t, h), p in zip(positions, best) if p.can_meld]
+    with_play = [(t, p.played, h) for (t, h), p in zip(positions, best, strict=True) if p.can_meld]
 
     def run():
         return [carousel.play_cards(t, c, h, RULES) for t, c, h in with_play]

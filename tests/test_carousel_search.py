@@ -12,15 +12,21 @@ import pytest
 from rummy51 import _carousel
 from rummy51.carousel import CarouselRules
 from rummy51.carousel import bots as cbots
-from rummy51.carousel.actions import Draw, Knock, Meld, Phase
-from rummy51.carousel.bots import (CarefulBot, GreedyBot, SearchBot, check_search_rules,
-                                   game_rules, make_bot, parse_bot, play_game)
-from rummy51.cli.carousel_simulate import add_simulate_parser, run_simulate
+from rummy51.carousel.actions import Draw, Knock, Phase
+from rummy51.carousel.bots import (
+    CarefulBot,
+    GreedyBot,
+    SearchBot,
+    check_search_rules,
+    game_rules,
+    make_bot,
+    parse_bot,
+    play_game,
+)
 from rummy51.carousel.engine import GameState
-from rummy51.studies._carousel_plan import (CHUNK_COLUMNS, parse_bots, play_kernel_game,
-                                            uses_kernel)
+from rummy51.cli.carousel_simulate import add_simulate_parser, run_simulate
+from rummy51.studies._carousel_plan import CHUNK_COLUMNS, parse_bots, play_kernel_game, uses_kernel
 from rummy51.studies.carousel import simulate_carousel
-
 from test_carousel_engine import HAND0, HAND1, stacked
 from test_carousel_kernel import _same_game
 

@@ -18,20 +18,20 @@ never the state.
 """
 from __future__ import annotations
 
-from typing import Optional, Protocol, Sequence
-
 import dataclasses
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from numbers import Integral, Real
+from typing import Any, Protocol
 
 import numpy as np
 
 from .. import _carousel
-
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .engine import GameState, PlayerView
 from .rules import CarouselRules
 from .solver import best_play, can_meld
+from .table import TableMeld
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "BOTS", "make_bot",
            "parse_bot", "play_game"]
@@ -66,7 +66,7 @@ class RandomBot:
     * End of turn: knock or pass at random when knocking is allowed, else pass.
     """
 
-    def __init__(self, seed=None, p_meld: float = 0.5, rearrange_up_to: int = 4):
+    def __init__(self, seed: Any = None, p_meld: float = 0.5, rearrange_up_to: int = 4) -> None:
         self.rng = np.random.default_rng(seed)
         self.p_meld = p_meld
         self.rearrange_up_to = rearrange_up_to
@@ -85,7 +85,8 @@ class RandomBot:
         if self.rng.random() < self.p_meld:
             hand = list(view.hand)
             keep = self.rng.random(len(hand)) < 0.5
-            part = [c for c, k in zip(hand, keep) if k] or [hand[int(self.rng.integers(len(hand)))]]
+            part = ([c for c, k in zip(hand, keep, strict=True) if k]
+                    or [hand[int(self.rng.integers(len(hand)))]])
             table = list(view.table)
             if len(table) <= self.rearrange_up_to:
                 play = best_play(table, part, view.rules)
@@ -157,7 +158,7 @@ class CarefulBot:
       points (nothing to lose) it always knocks.
     """
 
-    def __init__(self, seed=None, max_risk: float = 0.2, samples: int = 200):
+    def __init__(self, seed: Any = None, max_risk: float = 0.2, samples: int = 200) -> None:
         self.rng = np.random.default_rng(seed)
         self.max_risk = max_risk
         self.samples = samples
@@ -191,7 +192,7 @@ DEFAULT_Z_STOP = 2.0
 DEFAULT_Z_PLAY = 1.0
 
 
-def _counts(cards) -> tuple[bytes, int]:
+def _counts(cards: Iterable[int]) -> tuple[bytes, int]:
     h = [0] * 52
     j = 0
     for c in cards:
@@ -202,12 +203,12 @@ def _counts(cards) -> tuple[bytes, int]:
     return bytes(h), j
 
 
-def _table_counts(table) -> tuple[bytes, bytes, int]:
+def _table_counts(table: Iterable[TableMeld]) -> tuple[bytes, bytes, int]:
     T = [0] * 52
     D = [0] * 52
     jt = 0
     for m in table:
-        for c, r in zip(m.cards, m.represents):
+        for c, r in zip(m.cards, m.represents, strict=True):
             if c == 52:
                 D[r] += 1
                 jt += 1
@@ -217,7 +218,7 @@ def _table_counts(table) -> tuple[bytes, bytes, int]:
 
 
 @lru_cache(maxsize=32)
-def _core_rules(rules: CarouselRules):
+def _core_rules(rules: CarouselRules) -> _carousel.CoreRules:
     return _carousel.CoreRules(rules)
 
 
@@ -293,8 +294,8 @@ class SearchBot:
     used: int
     decisions: int
 
-    def __init__(self, seed=None, rollouts: int = DEFAULT_ROLLOUTS,
-                 z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY):
+    def __init__(self, seed: Any = None, rollouts: int = DEFAULT_ROLLOUTS,
+                 z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY) -> None:
         if isinstance(rollouts, bool) or not isinstance(rollouts, Integral):
             raise TypeError(f"rollouts must be an int, got {rollouts!r}")
         if not 1 <= int(rollouts) <= 100_000:
@@ -317,7 +318,7 @@ class SearchBot:
         """This bot as an entry of ``_carousel.play_greedy_game``'s ``bots``."""
         return ("search", self.rng, self.rollouts, self.z_stop, self.z_play)
 
-    def _decide(self, view: PlayerView, decision: int):
+    def _decide(self, view: PlayerView, decision: int) -> tuple[int, bytes | None, int, int]:
         rules = view.rules
         H, jh = _counts(view.hand)
         T, D, jt = _table_counts(view.table)
@@ -387,7 +388,7 @@ def parse_bot(spec: str) -> tuple[str, dict]:
     return key, {"rollouts": n}
 
 
-def make_bot(name: str, seed=None):
+def make_bot(name: str, seed: Any = None) -> Bot:
     """A fresh bot of ``BOTS[name]`` (with ``seed`` when it takes one); ``name`` may be
     ``search:N`` (``parse_bot``)."""
     key, opts = parse_bot(name)
@@ -395,7 +396,7 @@ def make_bot(name: str, seed=None):
     return cls() if cls is GreedyBot else cls(seed=seed, **opts)
 
 
-def play_game(bots: Sequence[Bot], rules: Optional[CarouselRules] = None, seed=None,
+def play_game(bots: Sequence[Bot], rules: CarouselRules | None = None, seed: Any = None,
               *, check: bool = False, max_moves: int = 1_000_000) -> GameState:
     """Play a whole game between ``bots`` (one per seat) and return the finished state;
     ``check`` runs ``state.check()`` after every move (slow: for tests)."""

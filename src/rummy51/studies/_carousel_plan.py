@@ -6,21 +6,25 @@ histories and the manifest."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping, Optional, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import _carousel, runs
 from .._checks import int_arg
 from ..carousel.actions import Knock, Meld, Pass, Phase
-from ..carousel.bots import (CarefulBot, GreedyBot, SearchBot, check_search_rules, make_bot,
-                             parse_bot)
+from ..carousel.bots import Bot, CarefulBot, GreedyBot, SearchBot, check_search_rules, make_bot, parse_bot
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
 from ._games_plan import arrangements, deal_seeds, write_histories
 from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 KIND = "carousel"
 #: The progress bar's name and what it counts.
@@ -64,7 +68,7 @@ ENGINES = ("auto", "python", "c")
 KERNEL_BOTS = ("greedy", "careful", "search")
 
 
-def parse_bots(bots, players: Optional[int]) -> tuple[tuple[str, ...], int]:
+def parse_bots(bots: str | Sequence[str] | None, players: int | None) -> tuple[tuple[str, ...], int]:
     """``(bots, players)``: one bot name per seat, or one name for every seat."""
     if players is not None:
         players = int_arg("players", players, 2, 6)
@@ -96,7 +100,7 @@ class Settings(TableSettings):
         return self.table_json(rules_to_dict, **extra)
 
     @classmethod
-    def from_json(cls, d: Mapping) -> "Settings":
+    def from_json(cls, d: Mapping) -> Settings:
         return cls(**cls.table_fields(d, lambda r: rules_from_dict(r, recorded=True)),
                    seats=str(d.get("seats", "fixed")))
 
@@ -119,7 +123,7 @@ class Settings(TableSettings):
 
 
 # --------------------------------------------------------------------------- one game
-def play_recorded(bots, rules: CarouselRules, seed) -> tuple[GameState, list[dict]]:
+def play_recorded(bots: Sequence[Bot], rules: CarouselRules, seed: Any) -> tuple[GameState, list[dict]]:
     """Play one game; returns the state and, per round, the facts the records need
     that the state does not keep: each seat's own turns and the first of them at whose
     end the hand could knock (``knock_turn``, 0 = never)."""
@@ -199,8 +203,8 @@ def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto")
     other = sorted({b for b in bots if b.partition(":")[0] not in KERNEL_BOTS})
     if other and engine == "c":
         raise ValueError(f"engine c: the C game kernel plays tables where every seat is "
-                         f"{', '.join(KERNEL_BOTS[:-1])} or {KERNEL_BOTS[-1]}, not {', '.join(other)} (engine auto "
-                         "falls back to the Python engine)")
+                         f"{', '.join(KERNEL_BOTS[:-1])} or {KERNEL_BOTS[-1]}, not "
+                         f"{', '.join(other)} (engine auto falls back to the Python engine)")
     return not other and isinstance(rules, CarouselRules)
 
 
@@ -218,8 +222,8 @@ _DECKS_FIRST = 10
 _DECKS_MORE = 8
 
 
-def play_kernel_game(rules: CarouselRules, seed, game: int = 0, *, trace: bool = False,
-                     bots=None):
+def play_kernel_game(rules: CarouselRules, seed: Any, game: int = 0, *, trace: bool = False,
+                     bots: Sequence[Bot] | None = None) -> tuple:
     """Play one game in the C kernel from ``seed`` (what ``GameState.new`` takes): the
     same first dealer and decks as the engine's (its ``normalize_seed``, ``integers``,
     ``permutation`` calls in the same order). ``bots``: None (greedy in every seat) or
@@ -234,7 +238,7 @@ def play_kernel_game(rules: CarouselRules, seed, game: int = 0, *, trace: bool =
     return _kernel_game(rules, rng, game, trace, _kernel_bots(bots, rules.players))
 
 
-def _kernel_bots(bots, players: int):
+def _kernel_bots(bots: Sequence[Bot] | None, players: int) -> list | None:
     """``play_greedy_game``'s ``bots`` from bot objects (None: all greedy)."""
     if bots is None:
         return None
@@ -256,12 +260,12 @@ def _kernel_bots(bots, players: int):
 
 
 @lru_cache(maxsize=32)
-def _kernel_core(rules: CarouselRules):
+def _kernel_core(rules: CarouselRules) -> _carousel.CoreRules:
     return _carousel.CoreRules(rules)
 
 
 def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trace: bool = False,
-                 bots=None):
+                 bots: list | None = None) -> tuple:
     core = _kernel_core(rules)
     params = kernel_rules(rules)
     n = rules.players
@@ -286,7 +290,7 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
                 break
             tr = np.empty((2 * nev, 5), np.int32)   # the trace was too short: again
             state[:] = keep
-            for g, st in zip(bot_rngs, keep_rngs):
+            for g, st in zip(bot_rngs, keep_rngs, strict=True):
                 g.bit_generator.state = st
         rows.append(out[:nrows])
         if tr is not None:
@@ -312,7 +316,7 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
 
 
 def _kernel_chunk(spec: Mapping, rules: CarouselRules,
-                  perm: Optional[Sequence[int]] = None) -> tuple[dict, int]:
+                  perm: Sequence[int] | None = None) -> tuple[dict, int]:
     """``play_chunk``'s columns and turns from the C kernel: each game's RNG is the one
     ``play_recorded`` gets (``game_seeds``' first child), so the records are the same.
     ``perm``: the seat arrangement (seat ``s`` holds listed bot ``perm[s]``, with that
@@ -360,7 +364,7 @@ def play_chunk(spec: Mapping) -> dict:
     t0 = time.perf_counter()
     rules = rules_from_dict(spec["rules"])
     seats = spec.get("seats", "fixed")
-    histories: Optional[list[str]] = [] if spec.get("histories") else None
+    histories: list[str] | None = [] if spec.get("histories") else None
     blocks: list[dict] = []
     turns = 0
     for a, perm in enumerate(arrangements(spec["players"], seats)):
@@ -383,7 +387,7 @@ def play_chunk(spec: Mapping) -> dict:
 
 
 def _python_block(spec: Mapping, rules: CarouselRules, perm: Sequence[int],
-                  histories: Optional[list] = None) -> tuple[dict, int]:
+                  histories: list | None = None) -> tuple[dict, int]:
     """One arrangement of a chunk through the Python engine: seat ``s`` holds listed bot
     ``perm[s]``, with that bot's own seed (a bot's randomness follows the bot)."""
     players = spec["players"]
@@ -415,7 +419,7 @@ def chunk_columns(seats: str) -> tuple[str, ...]:
     return CHUNK_COLUMNS if seats == "fixed" else CHUNK_COLUMNS + ("arrangement",)
 
 
-def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> str | None:
     """Why ``cols`` cannot be chunk ``spec``'s records (None if they can)."""
     seats = spec.get("seats", "fixed")
     want = chunk_columns(seats)
@@ -438,7 +442,7 @@ def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
     return None
 
 
-def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> Optional[str]:
+def _check_block(spec: Mapping, cols: Mapping[str, np.ndarray]) -> str | None:
     """``check_cols`` of one arrangement's rows."""
     p = spec["players"]
     n = len(cols["game"])
@@ -473,7 +477,7 @@ def units(settings: Settings, cols: Mapping[str, np.ndarray]) -> int:
             // (settings.players * len(settings.arrangements)))
 
 
-def frame(cols: Mapping[str, np.ndarray], settings: Settings):
+def frame(cols: Mapping[str, np.ndarray], settings: Settings) -> pd.DataFrame:
     import pandas as pd
 
     p = settings.players
@@ -518,7 +522,7 @@ def frame(cols: Mapping[str, np.ndarray], settings: Settings):
     return df
 
 
-def cols_of(df) -> dict[str, np.ndarray]:
+def cols_of(df: pd.DataFrame) -> dict[str, np.ndarray]:
     out = {}
     for c in CHUNK_COLUMNS:
         if c == "end":
@@ -547,15 +551,15 @@ def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
     write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "game0")
 
 
-def chunk_reader(run: runs.RunDir):
+def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     """Reads a chunk file of ``run`` back to its verified result."""
-    def read(path, spec: Mapping) -> dict:
+    def read(path: Path, spec: Mapping) -> dict:
         return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "game0",
                                check_cols)
     return read
 
 
-def new_manifest(settings: Settings, fmt: Optional[str], command: Optional[str],
+def new_manifest(settings: Settings, fmt: str | None, command: str | None,
                  n_chunks: int, status: str = "running") -> dict:
     return runs.new_manifest(
         KIND, settings.to_json(), settings.config_hash,
@@ -563,11 +567,12 @@ def new_manifest(settings: Settings, fmt: Optional[str], command: Optional[str],
         n_chunks, status=status, counts={"games": settings.games, "players": settings.players})
 
 
-def read_manifest(path) -> dict:
+def read_manifest(path: str | Path) -> dict:
     return runs.RunDir.read_manifest(path, KIND)
 
 
-def game_seeds(entropy, spawn_key: Sequence[int], chunk: int, j: int, players: int):
+def game_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
+               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
     """The seeds of game ``j`` of chunk ``chunk``: those of a Rummy 51 deal
     (``studies.games.deal_seeds``)."""
     return deal_seeds(entropy, spawn_key, chunk, j, players)

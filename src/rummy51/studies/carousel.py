@@ -50,14 +50,16 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
 from ..carousel.bots import make_bot
+from ..carousel.engine import GameState
 from ..carousel.rules import CarouselRules
 from ..stats import Z95, proportion
 from . import _carousel_plan
@@ -72,9 +74,22 @@ from ._carousel_plan import (
     play_recorded,
     uses_kernel,
 )
+from ._common import PathLike
 from ._games_plan import SEATS
-from ._runner import (ChunkStudy, default_command, execute, length_stats, mean_se, rate,
-                      read_run_histories, run_args, start)
+from ._runner import (
+    ChunkStudy,
+    default_command,
+    execute,
+    length_stats,
+    mean_se,
+    rate,
+    read_run_histories,
+    run_args,
+    start,
+)
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["CarouselStudy", "simulate_carousel", "read_histories", "KIND", "ENDS", "DEFAULTS",
            "SEATS"]
@@ -84,7 +99,7 @@ _PLAY = ["game", "arrangement"]
 
 
 # --------------------------------------------------------------------------- tables
-def _group(g, games) -> dict:
+def _group(g: pd.DataFrame, games: pd.DataFrame) -> dict:
     n = len(g)
     out: dict[str, Any] = {"player_rounds": n}
     for name, col in (("round_win", "won"), ("knock", "knocked"), ("out", "went_out")):
@@ -160,7 +175,7 @@ class CarouselStudy(ChunkStudy):
         r = self.records
         return int(r["round_length"][r["seat"] == 0].sum())
 
-    def games(self):
+    def games(self) -> pd.DataFrame:
         """One row per (game, seat) (per (game, arrangement, seat) when the seats move):
         ``game``, [``arrangement``], ``seat``, ``bot``, ``rounds``, ``total`` (before the
         bonuses), ``final``, ``rounds_won`` and ``won_game``."""
@@ -173,7 +188,7 @@ class CarouselStudy(ChunkStudy):
         out["rounds_won"] = won
         return out
 
-    def replay(self, game: int, arrangement: int = 0):
+    def replay(self, game: int, arrangement: int = 0) -> GameState:
         """Play game ``game`` (under seat ``arrangement``) again from its seeds with fresh
         bots; the finished ``GameState`` (its ``to_json()`` is the game's history)."""
         game = int_arg("game", game, 0, self.games_total - 1)
@@ -185,7 +200,7 @@ class CarouselStudy(ChunkStudy):
         return play_recorded(bots, self.rules, game_ss)[0]
 
     # ------------------------------------------------------------------ ratings
-    def rating_records(self):
+    def rating_records(self) -> pd.DataFrame:
         """The games' results as ``rummy51.ratings`` reads them: one row per (game,
         [arrangement], seat) with ``deal`` (the game: the independent unit), ``bot``,
         ``score`` (the final score, bonuses included: higher is better), ``went_out``
@@ -200,7 +215,7 @@ class CarouselStudy(ChunkStudy):
         out["draw"] = winners != 1
         return out
 
-    def ratings(self, method: str = "bradley-terry", **kw):
+    def ratings(self, method: str = "bradley-terry", **kw: Any) -> pd.DataFrame:
         """The bots' ratings from the games' winners (``rating_records``):
         ``"bradley-terry"`` (Elo scale, bootstrap intervals over games) or
         ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``; it ranks by score, so
@@ -214,7 +229,7 @@ class CarouselStudy(ChunkStudy):
             return plackett_luce(rec.assign(score=-rec["score"]), **kw)
         raise ValueError(f"method must be 'bradley-terry' or 'plackett-luce', got {method!r}")
 
-    def paired(self, a: str, b: str):
+    def paired(self, a: str, b: str) -> pd.DataFrame:
         """Bot ``a`` against bot ``b`` game by game (``rummy51.ratings.paired_comparison``
         of ``rating_records``): the mean differences of final score (higher is better)
         and of the win rate (sole wins), with intervals. Fair when the seats move
@@ -224,7 +239,7 @@ class CarouselStudy(ChunkStudy):
         return paired_comparison(self.rating_records(), a, b)
 
     # ------------------------------------------------------------------ tables
-    def summary(self, by: Optional[str] = None):
+    def summary(self, by: str | None = None) -> pd.DataFrame:
         """Per-player figures grouped ``by`` ``"bot"``, ``"seat"`` or ``"position"`` (0 =
         the dealer's left; game figures by position use the position in the game's
         first round); ``None``: all three with a ``group`` column.
@@ -265,7 +280,7 @@ class CarouselStudy(ChunkStudy):
             raise ValueError(f"by must be 'bot', 'seat', 'position' or None, got {by!r}")
         return pd.DataFrame(rows)
 
-    def overview(self):
+    def overview(self) -> pd.DataFrame:
         """One row: ``games``, ``rounds``, ``rounds_per_game`` (± SE); how rounds end
         (``knock_rate``, ``out_rate``, ``stock_rate`` with intervals); ``undercut_rate``
         (per round with a knocker); ``mean_round_length`` (turns, ± SE), median, 90th
@@ -292,7 +307,7 @@ class CarouselStudy(ChunkStudy):
         row.update(length_stats("round", d["round_length"].to_numpy(np.float64)))
         return pd.DataFrame([row])
 
-    def knock_possible(self, t_max: int = 12, by: str = "position"):
+    def knock_possible(self, t_max: int = 12, by: str = "position") -> pd.DataFrame:
         """P(knock possible by own turn t) per ``by`` ``"position"`` (0 = the dealer's
         left), ``"seat"`` or ``"bot"``: the share of player-rounds in which the hand
         counted ``knock_limit`` or fewer at the end of one of the player's first ``t``
@@ -323,7 +338,7 @@ class CarouselStudy(ChunkStudy):
                              "p_lo": float(lo), "p_hi": float(hi)})
         return pd.DataFrame(rows)
 
-    def score_distribution(self, what: str = "round"):
+    def score_distribution(self, what: str = "round") -> pd.DataFrame:
         """Histogram of scores by bot: ``what="round"`` the round scores of the rounds
         won, ``"final"`` the final game scores. Columns ``bot``, ``score``, ``count``,
         ``share``."""
@@ -340,7 +355,7 @@ class CarouselStudy(ChunkStudy):
         for name in dict.fromkeys(self.bots):
             s = src[src["bot"] == name]["score"].to_numpy(np.int64)
             vals, counts = np.unique(s, return_counts=True)
-            for v, c in zip(vals, counts):
+            for v, c in zip(vals, counts, strict=True):
                 rows.append({"bot": name, "score": int(v), "count": int(c),
                              "share": float(c / len(s))})
         return pd.DataFrame(rows, columns=["bot", "score", "count", "share"])
@@ -364,7 +379,7 @@ class CarouselStudy(ChunkStudy):
         }
 
     @classmethod
-    def _make(cls, settings: Settings, records, **kw) -> "CarouselStudy":
+    def _make(cls, settings: Settings, records: pd.DataFrame, **kw: Any) -> CarouselStudy:
         return cls(records=records, players=settings.players, bots=settings.bots,
                    games_total=settings.games, rules=settings.rules, entropy=settings.entropy,
                    spawn_key=settings.spawn_key, chunk_size=settings.chunk_size,
@@ -389,7 +404,7 @@ class CarouselStudy(ChunkStudy):
         return d
 
 
-def read_histories(path, chunks=None):
+def read_histories(path: PathLike, chunks: Sequence[int] | None = None) -> Iterator[dict]:
     """The game histories of a Carousel run directory written with ``histories=True``
     (``--histories``): an iterator of dicts, one per play, in the order of the records
     (chunk by chunk; within a chunk arrangement by arrangement, game by game). Each is
@@ -401,17 +416,18 @@ def read_histories(path, chunks=None):
 
 # --------------------------------------------------------------------------- the run
 def simulate_carousel(
-    players: Optional[int] = None, bots=None, games: Optional[int] = None,
-    rules: Optional[CarouselRules] = None, seed=None, workers: Optional[int] = None,
-    chunk_size: Optional[int] = None, out=None, resume=None, progress: Optional[bool] = None,
+    players: int | None = None, bots: Any = None, games: int | None = None,
+    rules: CarouselRules | None = None, seed: Any = None, workers: int | None = None,
+    chunk_size: int | None = None, out: PathLike | None = None, resume: PathLike | None = None,
+    progress: bool | None = None,
     *,
     backend: str = "local",
-    scheduler=None,
-    chunk_format: Optional[str] = None,
-    on_chunk: Optional[Callable[[int, int, int], None]] = None,
-    command: Optional[str] = None,
+    scheduler: Any = None,
+    chunk_format: str | None = None,
+    on_chunk: Callable[[int, int, int], None] | None = None,
+    command: str | None = None,
     engine: str = "auto",
-    seats: Optional[str] = None,
+    seats: str | None = None,
     histories: bool = False,
 ) -> CarouselStudy:
     """Play ``games`` whole Carousel games between bots and record every player's rounds.
@@ -460,7 +476,7 @@ def simulate_carousel(
     if bots is not None or players is not None:
         given["bots"], given["players"] = parse_bots(bots, players)
 
-    def new_settings(entropy, spawn_key) -> Settings:
+    def new_settings(entropy: int | list[int], spawn_key: tuple[int, ...]) -> Settings:
         if given["bots"] is None:
             given["bots"], given["players"] = parse_bots(None, None)
         n = given["players"]
@@ -476,7 +492,7 @@ def simulate_carousel(
     if seats is not None and seats not in SEATS:
         raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
     run, settings = start(_carousel_plan, args, given, new_settings)
-    settings.arrangements   # too many players to permute fails before any work
+    _ = settings.arrangements   # too many players to permute fails before any work
     if resume is not None and run is not None and run.manifest.get("histories"):
         histories = True        # a run that writes histories goes on writing them
     if not isinstance(histories, (bool, np.bool_)):
