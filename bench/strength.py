@@ -37,7 +37,7 @@ import shlex
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional
 
 import numpy as np
@@ -166,7 +166,6 @@ def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
 def _laydown_bot(wait: bool):
     """A tactician that records its first chance to open and then opens at once
     (``wait=False``: the tactician itself) or holds (``wait=True``)."""
-    from rummy51.cards import JOKER  # noqa: F401  (the hold discard never picks one)
     from rummy51.r51.actions import Discard, LayDown
     from rummy51.r51.bots import (HandHunterBot, TacticianBot, _go_out_lay_down, _must_use,
                                   discardable)
