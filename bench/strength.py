@@ -38,7 +38,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 import numpy as np
 
@@ -167,8 +167,7 @@ def _laydown_bot(wait: bool):
     """A tactician that records its first chance to open and then opens at once
     (``wait=False``: the tactician itself) or holds (``wait=True``)."""
     from rummy51.r51.actions import Discard, LayDown
-    from rummy51.r51.bots import (HandHunterBot, TacticianBot, _go_out_lay_down, _must_use,
-                                  discardable)
+    from rummy51.r51.bots import HandHunterBot, TacticianBot, _go_out_lay_down, _must_use, discardable
     from rummy51.r51.melds import card_value
     from rummy51.solver import best_opening
 
@@ -182,7 +181,7 @@ def _laydown_bot(wait: bool):
         def __init__(self):
             super().__init__()
             self.wait = wait
-            self.first: Optional[dict] = None
+            self.first: dict | None = None
             self.held = 0
 
         def _play(self, view):
@@ -256,7 +255,7 @@ def _laydown_jobs(sizes: Sizes, parts: int) -> list[dict]:
     n = sizes.laydown_deals
     cuts = np.linspace(0, n, parts + 1).astype(int)
     return [{"game": "r51", "kind": "laydown", "lo": int(a), "hi": int(b),
-             "entropy": sizes.seed} for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+             "entropy": sizes.seed} for a, b in itertools.pairwise(cuts) if b > a]
 
 
 # --------------------------------------------------------------------------- formatting
@@ -356,7 +355,7 @@ def _ladder(game: str, bots: list[str], results: list[dict], sizes: Sizes) -> li
     out = []
 
     bt2 = bradley_terry(_pool(pairs, key), bootstrap=sizes.bootstrap, seed=sizes.seed)
-    out += [f"### Two players: round robin, seats permuted", "",
+    out += ["### Two players: round robin, seats permuted", "",
             f"Every pair of bots plays {sizes.games:,} {unit}s"
             + (f" ({sizes.slow_games:,} for pairs with {', '.join(f'`{b}`' for b in slow)})"
                if slow else "")
@@ -376,7 +375,7 @@ def _ladder(game: str, bots: list[str], results: list[dict], sizes: Sizes) -> li
     out += [_table(["rank", "bot", "rating [95 %]", "wins / comparisons",
                     f"{unit}s per CPU-second [95 %]", "self-play " + unit + "s"], rows), ""]
 
-    out += [f"### Two players: paired differences", "",
+    out += ["### Two players: paired differences", "",
             f"Bot a against bot b on the same {unit}s: the win rate of a, and the mean "
             f"difference a − b of the win rate and of the "
             + ("score (lower is better in Rummy 51)" if game == "r51"
@@ -406,11 +405,11 @@ def _ladder(game: str, bots: list[str], results: list[dict], sizes: Sizes) -> li
     bt4 = bradley_terry(_pool(tables, key), bootstrap=sizes.bootstrap, seed=sizes.seed)
     sets = ["(" + ", ".join(f"`{b}`" for b in t["job"]["bots"]) + f"): {t['job']['games']:,}"
             for t in tables]
-    out += [f"### Four players: mixed tables, seats rotated", "",
+    out += ["### Four players: mixed tables, seats rotated", "",
             f"Each table plays its {unit}s once per rotation of the bots over the seats (4 "
             f"plays of every {unit}). Tables ({unit}s): " + "; ".join(sets) + ". Ratings "
-            f"from all tables pooled (a winner beats the other three seats), and each bot's "
-            f"win rate over all its seats (95 % Wilson intervals; "
+            "from all tables pooled (a winner beats the other three seats), and each bot's "
+            "win rate over all its seats (95 % Wilson intervals; "
             + ("a deal without a winner counts as no win" if game == "r51"
                else "a game with tied winners counts as no win") + ").", ""]
     pool4 = _pool(tables, key)
@@ -550,7 +549,7 @@ def _log(res: dict) -> dict:
     return res
 
 
-def generate(sizes: Sizes, command: str, only: Optional[str] = None) -> str:
+def generate(sizes: Sizes, command: str, only: str | None = None) -> str:
     import rummy51
     from rummy51.carousel.bots import BOTS as CBOTS
     from rummy51.r51.bots import BOTS as RBOTS
@@ -599,7 +598,8 @@ def generate(sizes: Sizes, command: str, only: Optional[str] = None) -> str:
         f"{sizes.slow_table_games}`) instead, so **their intervals are wider**. Seed "
         f"`--seed {sizes.seed}`: run k of kind c of game g draws from "
         f"`SeedSequence({sizes.seed}, spawn_key=(g, c, k))` (g 0 Rummy 51, 1 Carousel; c "
-        f"0 pairs, 1 tables, 2 self-play, 3 the lay-down experiment's deals), the same figures on any machine. The speeds "
+        f"0 pairs, 1 tables, 2 self-play, 3 the lay-down experiment's deals), the same "
+        f"figures on any machine. The speeds "
         f"(games per CPU-second of the process that plays them, the C kernels' threads "
         f"included) depend on the machine and its load; the rest does not. The bots are "
         f"those of `rummy51.r51.bots.BOTS` and `rummy51.carousel.bots.BOTS` when the "
