@@ -59,3 +59,25 @@ def test_generator_state_carries_on_like_the_reference():
         np.testing.assert_array_equal(rummy51.deal(n, k, seed=a),
                                       reference_deal(n, k, rummy51.PRESETS["default"], b))
     assert a.integers(2**62) == b.integers(2**62)
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**64 - 1])
+@pytest.mark.parametrize("odd_start", [False, True])
+def test_big_deal_inline_pcg64_is_the_reference(seed, odd_start):
+    # 600 x 15 cards takes the inline PCG64 path (>= 512 cards); starting after one
+    # 32-bit draw leaves numpy's buffered high half for the dealer to use first
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    if odd_start:
+        a.integers(2**32, dtype=np.uint32)
+        b.integers(2**32, dtype=np.uint32)
+    got = rummy51.deal(600, 15, seed=a)
+    np.testing.assert_array_equal(got, reference_deal(600, 15, rummy51.PRESETS["default"], b))
+    assert a.bit_generator.state == b.bit_generator.state
+
+
+def test_other_bit_generators_deal_the_reference():
+    # the generic path (the capsule's next_uint32) for a generator that is not PCG64
+    for bg in (np.random.PCG64DXSM, np.random.Philox, np.random.MT19937):
+        got = rummy51.deal(600, 15, seed=np.random.Generator(bg(3)))
+        ref = reference_deal(600, 15, rummy51.PRESETS["default"], np.random.Generator(bg(3)))
+        np.testing.assert_array_equal(got, ref)
