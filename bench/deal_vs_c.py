@@ -63,8 +63,9 @@ def main() -> None:
     sv = best["best value"]
     print(f"  deal alone: rummy51.deal at {best['C deal'] / best['rummy51.deal']:.2f}x the C dealer"
           f" (generic path {best['C deal'] / best['generic path']:.2f}x)")
-    print(f"  deal + best value: {(best['C deal'] + sv) / (best['rummy51.deal'] + sv):.2f}x the C dealer + solver"
-          f" (generic path {(best['C deal'] + sv) / (best['generic path'] + sv):.2f}x);"
+    c = best["C deal"] + sv
+    print(f"  deal + best value: {c / (best['rummy51.deal'] + sv):.2f}x the C dealer + solver"
+          f" (generic path {c / (best['generic path'] + sv):.2f}x);"
           f" dealing is {best['rummy51.deal'] / (best['rummy51.deal'] + sv):.0%} of it"
           f" (generic path {best['generic path'] / (best['generic path'] + sv):.0%})")
 
