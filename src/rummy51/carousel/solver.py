@@ -26,7 +26,7 @@ table is arranged by the solver, each joker's card declared):
 >>> play_cards(["6S 7S 8S"], "2C", hand="2C 9S")
 Traceback (most recent call last):
 ...
-rummy51.carousel.actions.IllegalMove: 2C has no place: no arrangement of the table and the other cards named puts it in a meld (docs/rules-carousel.md 4)
+rummy51.carousel.actions.IllegalMove: 2C has no place: no arrangement of the table ... puts it in a meld ...
 
 Batch arrays (``pack_positions`` builds them): ``tables`` is a C-contiguous uint8
 array of shape (n, k), one position per row: a table natural is its code 0..51, a
@@ -39,22 +39,23 @@ from __future__ import annotations
 
 import os
 import threading
-from operator import add
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
-from typing import Optional
+from operator import add
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .. import _carousel
 from ..cards import JOKER, card_text, cards_text
 from .actions import IllegalMove
 from .rules import CarouselRules
-from .table import (TableMeld, check_position, make_meld, parse_hand, parse_meld, parse_table,
-                    sort_melds)
+from .table import TableMeld, check_position, make_meld, parse_hand, parse_meld, parse_table, sort_melds
 
 __all__ = [
     "Play",
@@ -79,6 +80,18 @@ _DEFAULT = CarouselRules()
 _VALMUL = 256
 _JOKER_BASE = 53  # table joker declared d is 53 + d in batch arrays
 
+# a table as the API takes it: one `` | ``-separated text, or melds (meld texts, code
+# lists with a table joker ``[52, declared]``, or TableMelds); None is the empty table
+# (``parse_table`` checks it)
+TableLike = str | TableMeld | Iterable[Any] | None
+# a hand: card text, or card codes or texts; None is the empty hand (``parse_hand``)
+HandLike = str | Iterable[int | str] | None
+# many positions: uint8 batch arrays, or a sequence of tables / hands (``pack_positions``)
+TablesLike = npt.NDArray[np.uint8] | Iterable[TableLike]
+HandsLike = npt.NDArray[np.uint8] | Iterable[HandLike]
+# a meld reconstruction: ``(melds, hand jokers played)`` of counts reaching a target value
+_Rebuild = Callable[["_Counts", int, CarouselRules, _carousel.CoreRules], tuple[list[TableMeld], int]]
+
 
 class GaveUp(RuntimeError):
     """No answer, said instead of a wrong one: a ``node_limit`` or ``time_limit`` given
@@ -87,7 +100,7 @@ class GaveUp(RuntimeError):
     reaching the core's value. The message names which."""
 
 
-def _limits(node_limit, time_limit) -> tuple[int, float]:
+def _limits(node_limit: object, time_limit: object) -> tuple[int, float]:
     """The core's ``(node_limit, time_limit)`` (0: none) from the API's arguments
     (None: none), or a one-line error naming the bad one."""
     nl, tl = 0, 0.0
@@ -145,7 +158,7 @@ class Play:
         return "\n".join(lines)
 
 
-def _rules(rules) -> CarouselRules:
+def _rules(rules: object) -> CarouselRules:
     if rules is None:
         return _DEFAULT
     if not isinstance(rules, CarouselRules):
@@ -154,12 +167,12 @@ def _rules(rules) -> CarouselRules:
 
 
 @lru_cache(maxsize=32)
-def _core_rules(rules: CarouselRules):
+def _core_rules(rules: CarouselRules) -> _carousel.CoreRules:
     return _carousel.CoreRules(rules)
 
 
 @lru_cache(maxsize=32)
-def _core_rules_cards(rules: CarouselRules):
+def _core_rules_cards(rules: CarouselRules) -> _carousel.CoreRules:
     """The rules with every card worth 0: the core's value is then the cards played."""
     return _carousel.CoreRules(rules, True)
 
@@ -169,11 +182,16 @@ class _Counts:
     demands, JT jokers that must be placed, JH hand jokers."""
 
     __slots__ = ("T", "H", "D", "JT", "JH")
+    T: list[int]
+    H: list[int]
+    D: list[int]
+    JT: int
+    JH: int
 
-    def __init__(self, T, H, D, JT, JH):
+    def __init__(self, T: list[int], H: list[int], D: list[int], JT: int, JH: int) -> None:
         self.T, self.H, self.D, self.JT, self.JH = T, H, D, JT, JH
 
-    def value(self, core, nl: int = 0, tl: float = 0.0) -> int:
+    def value(self, core: _carousel.CoreRules, nl: int = 0, tl: float = 0.0) -> int:
         return _carousel.solve_counts(core, bytes(self.T), bytes(self.H), bytes(self.D),
                                       self.JT, self.JH, nl, tl)
 
@@ -191,7 +209,8 @@ def _hand_of_text(text: str) -> tuple[int, ...]:
     return tuple(parse_hand(text))
 
 
-def _position(table, hand, rules):
+def _position(table: TableLike, hand: HandLike,
+              rules: CarouselRules) -> tuple[list[TableMeld], list[int]]:
     """Parsed and checked ``(melds, codes)``: ``parse_table``, ``parse_hand`` and
     ``check_position``, with the texts of a table given as a list of meld texts and of
     a hand given as text memoised (the same results and errors)."""
@@ -211,7 +230,8 @@ def _meld_ok(meld: TableMeld, rules: CarouselRules) -> bool:
     return True
 
 
-def _position_counts(table, hand, rules):
+def _position_counts(table: TableLike, hand: HandLike,
+                     rules: CarouselRules) -> tuple[list[TableMeld], list[int], _Counts]:
     """``_position`` and ``_counts`` in one pass over the cards: ``(melds, codes,
     counts)``. The checks are ``check_position``'s, in its order (copies and jokers
     first, then each meld under the rules); a position that fails one goes through
@@ -226,7 +246,7 @@ def _position_counts(table, hand, rules):
     D = [0] * 52
     JT = 0
     for m in melds:
-        for c, r in zip(m.cards, m.represents):
+        for c, r in zip(m.cards, m.represents, strict=True):
             if c == JOKER:
                 D[r] += 1
                 JT += 1
@@ -245,13 +265,13 @@ def _position_counts(table, hand, rules):
     return melds, codes, _Counts(T, H, D, JT, JH)
 
 
-def _counts(melds, codes) -> _Counts:
+def _counts(melds: Iterable[TableMeld], codes: list[int]) -> _Counts:
     T = [0] * 52
     H = [0] * 52
     D = [0] * 52
     JT = 0
     for m in melds:
-        for c, r in zip(m.cards, m.represents):
+        for c, r in zip(m.cards, m.represents, strict=True):
             if c == JOKER:
                 D[r] += 1
                 JT += 1
@@ -263,11 +283,11 @@ def _counts(melds, codes) -> _Counts:
     return _Counts(T, H, D, JT, codes.count(JOKER))
 
 
-def _candidates(card: int, rules: CarouselRules):
+def _candidates(card: int, rules: CarouselRules) -> list[tuple[int, ...]]:
     """Melds (tuples of the cards their slots stand for) with a slot of ``card``:
     shortest first, so the rebuilt table uses few long melds."""
     rank, suit = card % 13, card // 13
-    out = []
+    out: list[tuple[int, ...]] = []
     others = [s for s in range(4) if s != suit]
     for k in (2, 3):
         for extra in combinations(others, k):
@@ -283,8 +303,9 @@ def _candidates(card: int, rules: CarouselRules):
     return out
 
 
-def _fills(meld, anchor_natural, st: _Counts, rules: CarouselRules, anchor_card: int,
-           hand_phase: bool):
+def _fills(meld: tuple[int, ...], anchor_natural: bool, st: _Counts, rules: CarouselRules,
+           anchor_card: int, hand_phase: bool
+           ) -> Iterator[tuple[list[tuple[int, int]], _Counts, int, int]]:
     """Ways to fill the slots of ``meld``: yields (pairs, new counts, gain).
 
     Naturals come from the table's required cards first (identical copies), then
@@ -336,7 +357,8 @@ def _fills(meld, anchor_natural, st: _Counts, rules: CarouselRules, anchor_card:
                     yield pairs, _Counts(T, H, D, st.JT - from_table, st.JH - from_hand), gain, from_hand
 
 
-def _rebuild_python(st: _Counts, target: int, rules: CarouselRules, core):
+def _rebuild_python(st: _Counts, target: int, rules: CarouselRules,
+                    core: _carousel.CoreRules) -> tuple[list[TableMeld], int]:
     """Melds placing every required card and reaching ``target`` (the core's value).
 
     The slow reference of the C reconstruction ``_rebuild`` (``_carousel.rebuild_counts``,
@@ -398,7 +420,8 @@ def reconstruction_error(status: int, detail: int) -> GaveUp:
     return GaveUp(_GAVE_UP.get(status, f"meld reconstruction failed ({status})"))
 
 
-def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
+def _rebuild(st: _Counts, target: int, rules: CarouselRules,
+             core: _carousel.CoreRules) -> tuple[list[TableMeld], int]:
     """``_rebuild_python`` in C (``_carousel.rebuild_counts``): the same melds, in the
     same order, and the same GaveUp errors."""
     status, detail, built, played_jokers = _carousel.rebuild_counts(
@@ -408,7 +431,8 @@ def _rebuild(st: _Counts, target: int, rules: CarouselRules, core):
     return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], played_jokers
 
 
-def _path_play(st: _Counts, rules: CarouselRules, core, nl: int = 0, tl: float = 0.0):
+def _path_play(st: _Counts, rules: CarouselRules, core: _carousel.CoreRules, nl: int = 0,
+               tl: float = 0.0) -> tuple[int, list[TableMeld] | None, int]:
     """The best play in one core run: ``(value, melds, hand_jokers)``, the melds of the
     play the core's own program found (``_carousel.play_counts``: the table after it as
     counts, naturals and the card each joker stands for) arranged by ``_rebuild`` with
@@ -430,10 +454,10 @@ def _path_play(st: _Counts, rules: CarouselRules, core, nl: int = 0, tl: float =
         if value <= 0:
             return 0, None, 0
         try:
-            built, hj = _rebuild(st, value, rules, core)
+            rebuilt, hj = _rebuild(st, value, rules, core)
         except MemoryError:
             raise _memory_error() from None
-        return value, built, hj
+        return value, rebuilt, hj
     if nT is None or nD is None or nJT is None:
         return 0, None, 0
     slots = bytes(map(add, nT, nD))
@@ -443,7 +467,8 @@ def _path_play(st: _Counts, rules: CarouselRules, core, nl: int = 0, tl: float =
     return value, [_rebuilt_meld(tuple(pairs), rules) for pairs in built], nJT - st.JT
 
 
-def _rebuild_path(st: _Counts, target: int, rules: CarouselRules, core):
+def _rebuild_path(st: _Counts, target: int, rules: CarouselRules,
+                  core: _carousel.CoreRules) -> tuple[list[TableMeld], int]:
     """``_path_play`` as a reconstruction of ``target`` (the value ``solve_counts``
     gives): its melds and hand jokers, GaveUp if the core's play is worth another."""
     value, built, hj = _path_play(st, rules, core)
@@ -455,15 +480,15 @@ def _rebuild_path(st: _Counts, target: int, rules: CarouselRules, core):
 
 
 @lru_cache(maxsize=1 << 16)
-def _rebuilt_meld(pairs: tuple, rules: CarouselRules) -> TableMeld:
+def _rebuilt_meld(pairs: tuple[tuple[int, int], ...], rules: CarouselRules) -> TableMeld:
     """``make_meld`` of rebuilt slot pairs, memoised (a TableMeld is immutable; the
     same melds come back turn after turn in a game)."""
     return make_meld(list(pairs), rules, "rebuilt meld")
 
 
 # --------------------------------------------------------------------------- single positions
-def best_play(table, hand, rules: Optional[CarouselRules] = None, *, node_limit=None,
-              time_limit=None) -> Play:
+def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
+              node_limit: int | None = None, time_limit: float | None = None) -> Play:
     """The legal play leaving the fewest points in hand (ties: most cards played).
 
     ``table``: a list of meld texts (``["6S 7S JK(8S)", "9H 9D 9C"]``), one string with
@@ -476,7 +501,8 @@ def best_play(table, hand, rules: Optional[CarouselRules] = None, *, node_limit=
     return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit)
 
 
-def _best_play(table, hand, rules, rebuild, node_limit=None, time_limit=None) -> Play:
+def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, rebuild: _Rebuild,
+               node_limit: int | None = None, time_limit: float | None = None) -> Play:
     """``best_play`` with the meld reconstruction ``rebuild`` (``_rebuild_path``: the
     core's own path, one core run; ``_rebuild`` or the slow reference
     ``_rebuild_python`` for tests and benchmarks: the value, then the melds)."""
@@ -485,6 +511,8 @@ def _best_play(table, hand, rules, rebuild, node_limit=None, time_limit=None) ->
     melds, codes, st = _position_counts(table, hand, rules)
     core = _core_rules(rules)
     total = rules.hand_points(codes)
+    new_melds: list[TableMeld] | None = None
+    hand_jokers = 0
     if rebuild is _rebuild_path:
         value, new_melds, hand_jokers = _path_play(st, rules, core, nl, tl)
     else:
@@ -500,6 +528,7 @@ def _best_play(table, hand, rules, rebuild, node_limit=None, time_limit=None) ->
             new_melds, hand_jokers = rebuild(st, value, rules, core)
     if value <= 0:
         return Play(total, 0, (), tuple(melds), False, total <= rules.knock_limit, total)
+    assert new_melds is not None  # a play (value > 0) always has its melds
     table_nat = Counter(c for m in melds for c in m.cards if c != JOKER)
     final_nat = Counter(c for m in new_melds for c in m.cards if c != JOKER)
     played = sorted((final_nat - table_nat).elements()) + [JOKER] * hand_jokers
@@ -509,14 +538,14 @@ def _best_play(table, hand, rules, rebuild, node_limit=None, time_limit=None) ->
                 left <= rules.knock_limit, total)
 
 
-def can_meld(table, hand, rules: Optional[CarouselRules] = None) -> bool:
+def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = None) -> bool:
     """Whether a legal play exists (at least one hand card placed)."""
     rules = _rules(rules)
     return _position_counts(table, hand, rules)[2].value(_core_rules(rules)) > 0
 
 
-def max_cards_played(table, hand, rules: Optional[CarouselRules] = None, *, node_limit=None,
-                     time_limit=None) -> int:
+def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
+                     node_limit: int | None = None, time_limit: float | None = None) -> int:
     """The most hand cards any legal play of the position places (0 when there is no
     legal play): not always the best play's ``cards_played``, which leaves the fewest
     points. ``node_limit`` / ``time_limit`` as in ``best_play`` (GaveUp past them).
@@ -543,39 +572,41 @@ def max_cards_played(table, hand, rules: Optional[CarouselRules] = None, *, node
     return value % _VALMUL
 
 
-def can_knock(table, hand, rules: Optional[CarouselRules] = None) -> bool:
+def can_knock(table: TableLike, hand: HandLike, rules: CarouselRules | None = None) -> bool:
     """Whether the points left after the best play are at most ``rules.knock_limit``
     (without a legal play: the hand's own points)."""
     return best_play_points([table], [hand], rules)[0] <= _rules(rules).knock_limit
 
 
 # --------------------------------------------------------------------------- batch
-def pack_positions(tables, hands, rules: Optional[CarouselRules] = None):
+def pack_positions(tables: Iterable[TableLike], hands: Iterable[HandLike], rules: CarouselRules | None = None
+                   ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """``(tables, hands)`` uint8 arrays (module docstring) from lists of positions in
     any form ``best_play`` accepts; each position is validated."""
     rules = _rules(rules)
-    tables = list(tables)
-    hands = list(hands)
-    if len(tables) != len(hands):
-        raise ValueError(f"tables and hands must have the same length, got {len(tables)} "
-                         f"and {len(hands)}")
-    trows, hrows = [], []
-    for t, h in zip(tables, hands):
+    table_list = list(tables)
+    hand_list = list(hands)
+    if len(table_list) != len(hand_list):
+        raise ValueError(f"tables and hands must have the same length, got {len(table_list)} "
+                         f"and {len(hand_list)}")
+    trows: list[list[int]] = []
+    hrows: list[list[int]] = []
+    for t, h in zip(table_list, hand_list, strict=True):
         melds, codes = _position(t, h, rules)
         trows.append([(_JOKER_BASE + r) if c == JOKER else c
-                      for m in melds for c, r in zip(m.cards, m.represents)])
+                      for m in melds for c, r in zip(m.cards, m.represents, strict=True)])
         hrows.append(codes)
     kt = max([len(r) for r in trows] + [1])
     kh = max([len(r) for r in hrows] + [1])
     ta = np.full((len(trows), kt), 255, dtype=np.uint8)
     ha = np.full((len(hrows), kh), 255, dtype=np.uint8)
-    for i, (tr, hr) in enumerate(zip(trows, hrows)):
+    for i, (tr, hr) in enumerate(zip(trows, hrows, strict=True)):
         ta[i, :len(tr)] = tr
         ha[i, :len(hr)] = hr
     return ta, ha
 
 
-def _as_array(x, name: str) -> np.ndarray:
+def _as_array(x: object, name: str) -> npt.NDArray[np.uint8]:
     if not isinstance(x, np.ndarray):
         raise TypeError(f"{name} must be a numpy array (see pack_positions), got {type(x).__name__}")
     if x.ndim != 2 or x.dtype != np.uint8:
@@ -584,7 +615,7 @@ def _as_array(x, name: str) -> np.ndarray:
     return np.ascontiguousarray(x)
 
 
-_pool: Optional[ThreadPoolExecutor] = None
+_pool: ThreadPoolExecutor | None = None
 _pool_pid = -1
 _pool_lock = threading.Lock()
 _MIN_ROWS_PER_THREAD = 512
@@ -600,7 +631,7 @@ def _executor() -> ThreadPoolExecutor:
         return _pool
 
 
-def _threads(threads, n: int) -> int:
+def _threads(threads: object, n: int) -> int:
     if threads is None:
         return max(1, min(os.cpu_count() or 1, n // _MIN_ROWS_PER_THREAD))
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
@@ -608,8 +639,10 @@ def _threads(threads, n: int) -> int:
     return max(1, min(int(threads), max(n, 1)))
 
 
-def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threads=None, *,
-                     node_limit=None, time_limit=None):
+def best_play_values(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
+                     threads: int | None = None, *, node_limit: int | None = None,
+                     time_limit: float | None = None
+                     ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(points_left, cards_played)`` int32 arrays of the best play of each row.
 
     ``tables``/``hands``: uint8 arrays (module docstring) or lists of positions (packed
@@ -625,7 +658,9 @@ def best_play_values(tables, hands, rules: Optional[CarouselRules] = None, threa
     return _batch(tables, hands, rules, threads, nl, tl, _core_rules(rules))
 
 
-def _batch(tables, hands, rules, threads, nl, tl, core):
+def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, threads: int | None, nl: int,
+           tl: float, core: _carousel.CoreRules
+           ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``best_play_values`` with the core rules ``core`` (the cards-only ones for
     ``max_cards_played_counts``)."""
     if isinstance(tables, np.ndarray) != isinstance(hands, np.ndarray):
@@ -648,7 +683,7 @@ def _batch(tables, hands, rules, threads, nl, tl, core):
         bounds = np.linspace(0, n, t + 1).astype(np.int64)
         futures = [_executor().submit(_carousel.solve_batch, core, ta[a:b], ha[a:b],
                                       left[a:b], cards[a:b], int(a), nl, tl)
-                   for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+                   for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
         errors = []
         for f in futures:
             try:
@@ -664,16 +699,18 @@ def _batch(tables, hands, rules, threads, nl, tl, core):
     return left, cards
 
 
-def best_play_points(tables, hands, rules: Optional[CarouselRules] = None, threads=None, *,
-                     node_limit=None, time_limit=None) -> np.ndarray:
+def best_play_points(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
+                     threads: int | None = None, *, node_limit: int | None = None,
+                     time_limit: float | None = None) -> npt.NDArray[np.int32]:
     """Points left in hand after the best play of each row (int32 array; -2 for a row
     that gave up at ``node_limit`` / ``time_limit``, as in ``best_play_values``)."""
     return best_play_values(tables, hands, rules, threads, node_limit=node_limit,
                             time_limit=time_limit)[0]
 
 
-def max_cards_played_counts(tables, hands, rules: Optional[CarouselRules] = None, threads=None,
-                            *, node_limit=None, time_limit=None) -> np.ndarray:
+def max_cards_played_counts(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
+                            threads: int | None = None, *, node_limit: int | None = None,
+                            time_limit: float | None = None) -> npt.NDArray[np.int32]:
     """The most hand cards a legal play of each row places (int32 array, 0: no legal
     play); ``max_cards_played`` of each row. A row that gives up holds -4 (past
     ``node_limit``), -5 (past ``time_limit``) or -2 (no memory)."""
@@ -682,18 +719,20 @@ def max_cards_played_counts(tables, hands, rules: Optional[CarouselRules] = None
     return _batch(tables, hands, rules, threads, nl, tl, _core_rules_cards(rules))[1]
 
 
-def can_meld_flags(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:
+def can_meld_flags(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
+                   threads: int | None = None) -> npt.NDArray[np.bool_]:
     """Whether each row has a legal play (bool array)."""
     return best_play_values(tables, hands, rules, threads)[1] > 0
 
 
-def can_knock_flags(tables, hands, rules: Optional[CarouselRules] = None, threads=None) -> np.ndarray:
+def can_knock_flags(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
+                    threads: int | None = None) -> npt.NDArray[np.bool_]:
     """Whether each row can knock after its best play (bool array)."""
     return best_play_values(tables, hands, rules, threads)[0] <= _rules(rules).knock_limit
 
 
 # --------------------------------------------------------------------------- chosen cards
-def _chosen_counts(melds, cards) -> _Counts:
+def _chosen_counts(melds: Iterable[TableMeld], cards: Sequence[int]) -> _Counts:
     """The counts of a play that must place exactly ``cards``: the table's naturals and
     the chosen naturals all required, no optional hand, every joker (the table's and
     the chosen ones) to be placed, the table jokers' declared cards as demands."""
@@ -705,7 +744,7 @@ def _chosen_counts(melds, cards) -> _Counts:
     return _Counts(T, [0] * 52, st.D, st.JT + list(cards).count(JOKER), 0)
 
 
-def _with_optional(st: _Counts, optional) -> _Counts:
+def _with_optional(st: _Counts, optional: Sequence[int]) -> _Counts:
     """``st`` with the cards ``optional`` offered as a hand (each may be placed)."""
     H = [0] * 52
     for c in optional:
@@ -714,7 +753,8 @@ def _with_optional(st: _Counts, optional) -> _Counts:
     return _Counts(st.T, H, st.D, st.JT, list(optional).count(JOKER))
 
 
-def _chosen(table, cards, hand, rules):
+def _chosen(table: TableLike, cards: HandLike, hand: HandLike,
+            rules: CarouselRules) -> tuple[list[TableMeld], list[int], list[int]]:
     """Parsed and checked ``(melds, cards, hand)`` of a chosen-cards query: the cards
     named must be in the hand (``IllegalMove`` naming the card otherwise), at least
     one of them; the position must fit the deck."""
@@ -739,7 +779,7 @@ def _chosen(table, cards, hand, rules):
     return melds, codes, hand_codes
 
 
-def _why_no_play(melds, codes, core) -> str:
+def _why_no_play(melds: list[TableMeld], codes: list[int], core: _carousel.CoreRules) -> str:
     """One line: why no arrangement of the table places exactly ``codes``."""
     for c in sorted(set(codes)):
         rest = list(codes)
@@ -757,7 +797,7 @@ def _why_no_play(melds, codes, core) -> str:
             "but no arrangement of the table holds them all")
 
 
-def _check_chosen_play(melds, new, codes) -> None:
+def _check_chosen_play(melds: list[TableMeld], new: list[TableMeld], codes: list[int]) -> None:
     """GaveUp unless ``new`` (melds each valid: ``make_meld`` built them) is the table
     ``melds`` plus exactly ``codes`` with every table joker keeping its card or
     replaced by a natural copy (the counting part of ``moves.check_meld_play``), so a
@@ -776,7 +816,8 @@ def _check_chosen_play(melds, new, codes) -> None:
             raise GaveUp(f"the rebuilt table changes the card of a joker declared {card_text(d)}")
 
 
-def play_cards(table, cards, hand=None, rules: Optional[CarouselRules] = None) -> Play:
+def play_cards(table: TableLike, cards: HandLike, hand: HandLike = None,
+               rules: CarouselRules | None = None) -> Play:
     """The play placing exactly the hand cards ``cards``: the "must play these cards"
     query (a person names the cards to add, the solver arranges the whole table).
 
@@ -808,7 +849,8 @@ def play_cards(table, cards, hand=None, rules: Optional[CarouselRules] = None) -
                 left <= rules.knock_limit, total)
 
 
-def can_play_cards(table, cards, hand=None, rules: Optional[CarouselRules] = None) -> bool:
+def can_play_cards(table: TableLike, cards: HandLike, hand: HandLike = None,
+                   rules: CarouselRules | None = None) -> bool:
     """Whether ``play_cards(table, cards, hand, rules)`` finds a play (one solve, no
     table rebuilt). Bad input still raises; cards not in the hand, or none, are False."""
     rules = _rules(rules)
@@ -819,7 +861,8 @@ def can_play_cards(table, cards, hand=None, rules: Optional[CarouselRules] = Non
     return _chosen_counts(melds, codes).value(_core_rules(rules)) >= 0
 
 
-def playable_cards(table, hand, chosen=(), rules: Optional[CarouselRules] = None) -> tuple[int, ...]:
+def playable_cards(table: TableLike, hand: HandLike, chosen: HandLike = (),
+                   rules: CarouselRules | None = None) -> tuple[int, ...]:
     """The hand cards that can join ``chosen`` on the way to a legal play: each card
     code ``k`` (sorted, once each, 52 = joker) of the hand less ``chosen`` such that
     some legal play places ``chosen``, ``k`` and perhaps more cards of the hand. One

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 from collections import Counter
 from numbers import Real
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from .. import _game
 from .._checks import int_arg
-from .actions import Action
 from . import fastgame
+from .actions import Action
 from .engine import PlayerView
 from .fastgame import known_cards
 
@@ -42,7 +45,8 @@ DEFAULT_Z = 1.0
 _LOG = 512  # the chosen move's log
 
 
-def view_position(view: PlayerView):
+def view_position(
+        view: PlayerView) -> tuple[_game.Position, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(position, pool, hidden)``: what ``view.player`` knows, loaded into the kernel.
 
     ``position`` holds the player's own hand, for every other seat the cards known to be
@@ -155,7 +159,7 @@ class SearchBot:
     switches: int
     rollouts_played: int
 
-    def __init__(self, seed=None, rollouts: int | None = DEFAULT_ROLLOUTS,
+    def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
                  time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
                  z: float = DEFAULT_Z) -> None:
         if rollouts is None and time_ms is None:
@@ -183,14 +187,15 @@ class SearchBot:
         return (f"SearchBot(rollouts={self.rollouts}, time_ms={self.time_ms}, "
                 f"candidates={self.candidates}, z={self.z})")
 
-    def params(self) -> tuple:
+    def params(self) -> tuple[int, int, float, float]:
         """The kernel's parameters of a search seat: ``(budget, candidates, z, ms)``."""
         return (self.rollouts, self.candidates, self.z, self.time_ms or 0.0)
 
     def choose(self, view: PlayerView) -> Action:
         pos, pool, hidden = view_position(view)
         log = np.empty(_LOG, np.int32)
-        n, played, searched, switched, self.last_candidates = pos.search(pool, hidden, self.rng, self.params(), log)
+        n, played, searched, switched, self.last_candidates = pos.search(
+            pool, hidden, self.rng, self.params(), log)
         self.rollouts_played += played
         self.searches += searched
         self.switches += switched

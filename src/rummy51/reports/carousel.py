@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +38,14 @@ from ._figures import (
 )
 from ._model import Column, Headline, ReportError, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
 
+if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from ..studies._runner import ChunkStudy
+    from ..studies.carousel import CarouselStudy
+
 __all__ = ["KIND", "load_carousel", "load_carousel_run", "carousel_sections",
            "carousel_headlines", "carousel_contents", "T_MAX"]
 
@@ -44,14 +54,14 @@ KIND = "carousel"
 T_MAX = 12
 
 
-def load_carousel(path: Path):
+def load_carousel(path: Path) -> ChunkStudy:  # a CarouselStudy (ChunkStudy.load's type)
     """The loader of a carousel run (the study), as ``reports._model``'s loader of kind "carousel" does."""
     from ..studies.carousel import CarouselStudy
 
     return CarouselStudy.load(path)
 
 
-def load_carousel_run(path, name: str | None = None) -> Run:
+def load_carousel_run(path: str | os.PathLike[str], name: str | None = None) -> Run:
     """A carousel run directory as a report ``Run`` (``ReportError`` if it cannot be read)."""
     import json
 
@@ -67,7 +77,7 @@ def load_carousel_run(path, name: str | None = None) -> Run:
                records=study.records)
 
 
-def carousel_contents(st) -> str:
+def carousel_contents(st: CarouselStudy) -> str:
     """One line saying what a Carousel run holds (the report's table of runs)."""
     seats = "" if st.seats == "fixed" else (
         f"; seats {st.seats} ({len(st.arrangements)} plays of every game)")
@@ -76,7 +86,7 @@ def carousel_contents(st) -> str:
 
 
 # --------------------------------------------------------------------------- tables
-def _tagged(runs: Sequence[Run], method: str, *args, **kw):
+def _tagged(runs: Sequence[Run], method: str, *args: Any, **kw: Any) -> pd.DataFrame:
     import pandas as pd
 
     frames = []
@@ -87,7 +97,7 @@ def _tagged(runs: Sequence[Run], method: str, *args, **kw):
     return pd.concat(frames, ignore_index=True)
 
 
-def _ordered(df, bot_order, names):
+def _ordered(df: pd.DataFrame, bot_order: Sequence[str], names: Sequence[str]) -> pd.DataFrame:
     rank = {b: i for i, b in enumerate(bot_order)}
     runs = {n: i for i, n in enumerate(names)}
     return (df.assign(_r=df.run.map(runs), _b=df.bot.astype(str).map(rank))
@@ -95,7 +105,7 @@ def _ordered(df, bot_order, names):
               .reset_index(drop=True))
 
 
-def _ratings(runs: Sequence[Run], bootstrap: int, seed: int):
+def _ratings(runs: Sequence[Run], bootstrap: int, seed: int) -> pd.DataFrame | None:
     """Bradley-Terry ratings of every run with two bots or more (``None`` if none has)."""
     import pandas as pd
 
@@ -109,7 +119,7 @@ def _ratings(runs: Sequence[Run], bootstrap: int, seed: int):
     return pd.concat(out, ignore_index=True) if out else None
 
 
-def _paired(runs: Sequence[Run]):
+def _paired(runs: Sequence[Run]) -> pd.DataFrame | None:
     """Every pair of bots game by game, in the runs whose seats move (``None`` if none)."""
     import pandas as pd
 
@@ -130,7 +140,7 @@ def _paired(runs: Sequence[Run]):
     return pd.DataFrame(rows) if rows else None
 
 
-def _score_table(runs: Sequence[Run]):
+def _score_table(runs: Sequence[Run]) -> pd.DataFrame:
     """Per run and bot: the final scores' mean, quantiles, and the rounds won with the
     mean score of a round won."""
     import pandas as pd
@@ -167,7 +177,7 @@ def _bins(values: np.ndarray, target: int = 40) -> np.ndarray:
                      width, dtype=float)
 
 
-def _score_hist(runs: Sequence[Run], bot_order):
+def _score_hist(runs: Sequence[Run], bot_order: Sequence[str]) -> pd.DataFrame:
     """Per run and bot: player-games per final-score bin (the extreme 0.1 % at each end
     counted in the edge bins). Columns ``run``, ``bot``, ``lo``, ``hi``, ``count``,
     ``share``."""
@@ -188,7 +198,7 @@ def _score_hist(runs: Sequence[Run], bot_order):
     return pd.concat(frames, ignore_index=True)
 
 
-def _length_hist(runs: Sequence[Run]):
+def _length_hist(runs: Sequence[Run]) -> pd.DataFrame:
     """Per run: rounds per round length (turns), one-turn bins up to 60 bins, wider past
     that (the longest 0.5 % counted in the last bin)."""
     import pandas as pd
@@ -205,7 +215,7 @@ def _length_hist(runs: Sequence[Run]):
     return pd.concat(frames, ignore_index=True)
 
 
-def _knock_wide(kp, runs: Sequence[Run]):
+def _knock_wide(kp: pd.DataFrame, runs: Sequence[Run]) -> pd.DataFrame:
     """P(may knock by own turn t) with one row per (run, t) and one column per seat
     (``p@s``, ``lo@s``, ``hi@s``) and the player-rounds of each seat (``n@s``)."""
     import pandas as pd
@@ -223,7 +233,8 @@ def _knock_wide(kp, runs: Sequence[Run]):
 
 
 # --------------------------------------------------------------------------- figures
-def _rate_parts(t, by: str, prefix: str, runs: Sequence[str]):
+def _rate_parts(t: pd.DataFrame, by: str, prefix: str,
+                runs: Sequence[str]) -> list[tuple[str, pd.DataFrame]]:
     parts = []
     for run in runs:
         d = t[t.run == run].set_index(by)[[f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi"]]
@@ -233,7 +244,8 @@ def _rate_parts(t, by: str, prefix: str, runs: Sequence[str]):
 
 
 @_styled
-def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
+def _fig_win_rates(bots_t: pd.DataFrame, seats_t: pd.DataFrame, pos_t: pd.DataFrame,
+                   runs: Sequence[str], bot_order: Sequence[str], players: Sequence[int]) -> Figure:
     fig = _figure(FIG_WIDTH, 3.9)
     n_seats = int(seats_t.seat.nunique())
     axes = list(fig.subplots(1, 3, sharey=True,
@@ -261,7 +273,7 @@ def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
 
 
 @_styled
-def _fig_ratings(rt, runs, bot_order):
+def _fig_ratings(rt: pd.DataFrame, runs: Sequence[str], bot_order: Sequence[str]) -> Figure:
     R = len(runs)
     fig = _figure(7.5, 0.5 * len(bot_order) * max(1.0, R ** 0.5) + 1.2)
     ax = fig.subplots()
@@ -286,12 +298,13 @@ def _fig_ratings(rt, runs, bot_order):
     return fig
 
 
-def _stairs(ax, d, **kw) -> None:
+def _stairs(ax: Axes, d: pd.DataFrame, **kw: Any) -> None:
     ax.stairs(d.share.to_numpy(), np.append(d.lo.to_numpy(), d.hi.to_numpy()[-1]), **kw)
 
 
 @_styled
-def _fig_scores(hist, score_t, runs, bot_order):
+def _fig_scores(hist: pd.DataFrame, score_t: pd.DataFrame, runs: Sequence[str],
+                bot_order: Sequence[str]) -> Figure:
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
@@ -311,7 +324,7 @@ def _fig_scores(hist, score_t, runs, bot_order):
 
 
 @_styled
-def _fig_round_length(hist, over, runs):
+def _fig_round_length(hist: pd.DataFrame, over: pd.DataFrame, runs: Sequence[str]) -> Figure:
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(1, height=3.3, width=7.5)
@@ -331,7 +344,7 @@ def _fig_round_length(hist, over, runs):
 
 
 @_styled
-def _fig_knock_possible(kp, runs):
+def _fig_knock_possible(kp: pd.DataFrame, runs: Sequence[str]) -> Figure:
     fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.4)
     for ax, run in zip(axes, runs, strict=True):
         d = kp[kp.run == run]
@@ -523,7 +536,7 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
     return sections
 
 
-def carousel_headlines(run: Run, ratings=None) -> list[Headline]:
+def carousel_headlines(run: Run, ratings: pd.DataFrame | None = None) -> list[Headline]:
     """The first-screen numbers of one carousel run (``ratings``: its Bradley-Terry
     table, computed when None and the run has two bots or more)."""
     st = run.study

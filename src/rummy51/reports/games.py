@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,8 +25,13 @@ from ._figures import (
 )
 from ._model import Column, Headline, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
 
+if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
-def _tagged_games(runs: Sequence[Run], method: str, *args):
+
+def _tagged_games(runs: Sequence[Run], method: str, *args: Any) -> pd.DataFrame:
     """``study.<method>(*args)`` of every games run, concatenated, ``run`` in front."""
     import pandas as pd
 
@@ -37,7 +43,7 @@ def _tagged_games(runs: Sequence[Run], method: str, *args):
     return pd.concat(frames, ignore_index=True)
 
 
-def _bottom_wins(runs: Sequence[Run]):
+def _bottom_wins(runs: Sequence[Run]) -> pd.DataFrame:
     """Per run and bot: wins by hand with the bottom card per player-deal (Wilson)."""
     import pandas as pd
 
@@ -52,7 +58,7 @@ def _bottom_wins(runs: Sequence[Run]):
     return pd.DataFrame(rows)
 
 
-def _bot_order(ratings) -> list[str]:
+def _bot_order(ratings: Sequence[pd.DataFrame]) -> list[str]:
     """Bots best first by the first run's rating, then any others by name."""
     order: list[str] = []
     for df in ratings:
@@ -62,7 +68,8 @@ def _bot_order(ratings) -> list[str]:
     return order
 
 
-def _rate_parts(t, by: str, prefix: str, runs: Sequence[str]):
+def _rate_parts(t: pd.DataFrame, by: str, prefix: str,
+                runs: Sequence[str]) -> list[tuple[str, pd.DataFrame]]:
     """``[(run, DataFrame p, lo, hi indexed by `by`)]`` of the ``<prefix>_rate`` columns."""
     parts = []
     for run in runs:
@@ -73,7 +80,8 @@ def _rate_parts(t, by: str, prefix: str, runs: Sequence[str]):
 
 
 @_styled
-def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
+def _fig_win_rates(bots_t: pd.DataFrame, seats_t: pd.DataFrame, pos_t: pd.DataFrame,
+                   runs: Sequence[str], bot_order: Sequence[str], players: Sequence[int]) -> Figure:
     fig = _figure(FIG_WIDTH, 3.9)
     n_seats = int(seats_t.seat.nunique())
     axes = list(fig.subplots(1, 3, sharey=True,
@@ -101,7 +109,8 @@ def _fig_win_rates(bots_t, seats_t, pos_t, runs, bot_order, players):
 
 
 @_styled
-def _fig_hand_wins(bots_t, bottom_t, runs, bot_order):
+def _fig_hand_wins(bots_t: pd.DataFrame, bottom_t: pd.DataFrame, runs: Sequence[str],
+                   bot_order: Sequence[str]) -> Figure:
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(2, ncols=2, sharex=True, sharey=False, height=3.4)
@@ -117,7 +126,7 @@ def _fig_hand_wins(bots_t, bottom_t, runs, bot_order):
     return fig
 
 
-def _score_hist(runs: Sequence[Run], bot_order):
+def _score_hist(runs: Sequence[Run], bot_order: Sequence[str]) -> pd.DataFrame:
     """Per run and bot: player-deals per 10-point score bin (bins centred on multiples of
     10; the extreme 0.1 % of all scores at each end counted in the edge bins)."""
     import pandas as pd
@@ -135,7 +144,7 @@ def _score_hist(runs: Sequence[Run], bot_order):
     return _ordered(pd.concat(frames, ignore_index=True), bot_order, [r.name for r in runs])
 
 
-def _length_hist(runs: Sequence[Run]):
+def _length_hist(runs: Sequence[Run]) -> pd.DataFrame:
     """Per run: deals per deal length (one-turn bins, or wider past 100 turns; the
     longest 0.5 % counted in the last bin)."""
     import pandas as pd
@@ -153,12 +162,13 @@ def _length_hist(runs: Sequence[Run]):
     return pd.concat(frames, ignore_index=True)
 
 
-def _stairs(ax, d, **kw) -> None:
+def _stairs(ax: Axes, d: pd.DataFrame, **kw: Any) -> None:
     ax.stairs(d.share.to_numpy(), np.append(d.lo.to_numpy(), d.hi.to_numpy()[-1]), **kw)
 
 
 @_styled
-def _fig_scores(hist, bots_t, runs, bot_order):
+def _fig_scores(hist: pd.DataFrame, bots_t: pd.DataFrame, runs: Sequence[str],
+                bot_order: Sequence[str]) -> Figure:
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
@@ -178,7 +188,7 @@ def _fig_scores(hist, bots_t, runs, bot_order):
 
 
 @_styled
-def _fig_deal_length(hist, over, runs):
+def _fig_deal_length(hist: pd.DataFrame, over: pd.DataFrame, runs: Sequence[str]) -> Figure:
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(1, height=3.3, width=7.5)
@@ -197,7 +207,7 @@ def _fig_deal_length(hist, over, runs):
     return fig
 
 
-def _plackett_luce_table(runs):
+def _plackett_luce_table(runs: Sequence[Run]) -> pd.DataFrame | None:
     """The runs' Plackett-Luce ratings (one table), or None without openskill."""
     import pandas as pd
 
@@ -215,7 +225,7 @@ def _plackett_luce_table(runs):
 
 
 @_styled
-def _fig_ratings(rt, runs, bot_order):
+def _fig_ratings(rt: pd.DataFrame, runs: Sequence[str], bot_order: Sequence[str]) -> Figure:
     R = len(runs)
     fig = _figure(7.5, 0.5 * len(bot_order) * max(1.0, R ** 0.5) + 1.2)
     ax = fig.subplots()
@@ -240,7 +250,7 @@ def _fig_ratings(rt, runs, bot_order):
     return fig
 
 
-def _score_table(runs: Sequence[Run]):
+def _score_table(runs: Sequence[Run]) -> pd.DataFrame:
     import pandas as pd
 
     rows = []
@@ -259,7 +269,7 @@ def _score_table(runs: Sequence[Run]):
     return pd.DataFrame(rows)
 
 
-def _ordered(df, bot_order, names):
+def _ordered(df: pd.DataFrame, bot_order: Sequence[str], names: Sequence[str]) -> pd.DataFrame:
     rank = {b: i for i, b in enumerate(bot_order)}
     runs = {n: i for i, n in enumerate(names)}
     return (df.assign(_r=df.run.map(runs), _b=df.bot.astype(str).map(rank))
@@ -421,7 +431,7 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
     return sections
 
 
-def game_headlines(run: Run, ratings) -> list[Headline]:
+def game_headlines(run: Run, ratings: pd.DataFrame) -> list[Headline]:
     st = run.study
     ov = st.overview().iloc[0]
     out = [Headline("Deals played", int(ov.deals), "int",

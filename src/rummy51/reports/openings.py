@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,6 +25,13 @@ from ._figures import (
     _yerr,
 )
 from ._model import Column, Headline, ReportFigure, ReportTable, Run, Section, fmt_pct
+
+if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from ..rules import RuleSet
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,7 @@ def _opening_series(runs: Sequence[Run]) -> list[_Series]:
     return out
 
 
-def _tagged(runs: Sequence[Run], series: Sequence[_Series], method: str, **kw):
+def _tagged(runs: Sequence[Run], series: Sequence[_Series], method: str, **kw: Any) -> pd.DataFrame:
     """``study.<method>(**kw)`` of every run, concatenated, with ``run`` and ``series``
     columns in front."""
     import pandas as pd
@@ -70,7 +77,7 @@ def _tagged(runs: Sequence[Run], series: Sequence[_Series], method: str, **kw):
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
-def _hand_title(hand: str, rules) -> str:
+def _hand_title(hand: str, rules: RuleSet) -> str:
     from ..studies.openings import kind_text
 
     return kind_text(hand, rules)
@@ -93,7 +100,7 @@ def _series_cols(series: Sequence[_Series], runs: Sequence[Run]) -> list[Column]
 
 
 @_styled
-def _fig_by_jokers(summary, series, hands):
+def _fig_by_jokers(summary: pd.DataFrame, series: Sequence[_Series], hands: Sequence[str]) -> Figure:
     fig, axes = _panels(len(hands), sharex=False, height=2.9)
     groups = list(_JOKER_ORDER)
     for ax, hand in zip(axes, hands, strict=True):
@@ -112,7 +119,7 @@ def _fig_by_jokers(summary, series, hands):
     return fig
 
 
-def _dist_range(dist) -> int:
+def _dist_range(dist: pd.DataFrame) -> int:
     """The largest value worth drawing: where the 'all' distributions have 99.99 % of
     their mass (at least past every threshold)."""
     d = dist[dist.jokers == "all"]
@@ -121,7 +128,8 @@ def _dist_range(dist) -> int:
 
 
 @_styled
-def _fig_value_distribution(dist, series, hands):
+def _fig_value_distribution(dist: pd.DataFrame, series: Sequence[_Series],
+                            hands: Sequence[str]) -> Figure:
     from matplotlib.ticker import PercentFormatter
 
     fig, axes = _panels(len(hands))
@@ -148,7 +156,7 @@ def _fig_value_distribution(dist, series, hands):
     return fig
 
 
-def _mark_thresholds(ax, series) -> None:
+def _mark_thresholds(ax: Axes, series: Sequence[_Series]) -> None:
     thrs = sorted({s.rules.threshold for s in series})
     for t in thrs:
         ax.axvline(t, color="#c0392b", ls="--", lw=1.1)
@@ -158,7 +166,7 @@ def _mark_thresholds(ax, series) -> None:
 
 
 @_styled
-def _fig_survival(dist, series, hands):
+def _fig_survival(dist: pd.DataFrame, series: Sequence[_Series], hands: Sequence[str]) -> Figure:
     fig, axes = _panels(len(hands))
     vmax = _dist_range(dist)
     for ax, hand in zip(axes, hands, strict=True):
@@ -186,7 +194,7 @@ def _fig_survival(dist, series, hands):
     return fig
 
 
-def _pooled_by_turn(bt):
+def _pooled_by_turn(bt: pd.DataFrame) -> pd.DataFrame:
     """P(opened by turn t) per joker class, the seats pooled (counts summed)."""
     g = (bt.groupby(["run", "series", "config", "players", "jokers", "turn"], sort=False)
            [["deals", "opened"]].sum().reset_index())
@@ -194,7 +202,7 @@ def _pooled_by_turn(bt):
     return g.assign(p_opened=p, p_opened_lo=lo, p_opened_hi=hi)
 
 
-def _turn_panels(bt, series):
+def _turn_panels(bt: pd.DataFrame, series: Sequence[_Series]) -> list[tuple[_Series, int]]:
     pairs = []
     for s in series:
         for p in sorted(bt[bt.series == s.name].players.unique()):
@@ -203,7 +211,8 @@ def _turn_panels(bt, series):
 
 
 @_styled
-def _fig_by_turn(seat_data, joker_data, series, views: Sequence[str]):
+def _fig_by_turn(seat_data: pd.DataFrame, joker_data: pd.DataFrame, series: Sequence[_Series],
+                 views: Sequence[str]) -> Figure:
     """P(opened by turn t): one panel per (series, players) and view; lines per seat
     (view "seat", from ``seat_data``) or per joker class with the seats pooled (view
     "jokers", from ``joker_data``)."""
@@ -241,7 +250,7 @@ def _fig_by_turn(seat_data, joker_data, series, views: Sequence[str]):
     return fig
 
 
-def _sweep_x(series) -> str | None:
+def _sweep_x(series: Sequence[_Series]) -> str | None:
     """The rule field to put on the x axis of the sweep figure: a numeric field that
     differs (the one with the most values), when at most two fields differ."""
     diffs = _rule_diffs(series)
@@ -252,7 +261,7 @@ def _sweep_x(series) -> str | None:
 
 
 @_styled
-def _fig_sweep(summary, series, hands):
+def _fig_sweep(summary: pd.DataFrame, series: Sequence[_Series], hands: Sequence[str]) -> Figure:
     """P(can open) per configuration: against the swept rule field when there is one."""
     fig, axes = _panels(len(hands), sharex=True)
     xf = _sweep_x(series)
@@ -295,7 +304,7 @@ def _fig_sweep(summary, series, hands):
 
 
 @_styled
-def _fig_players(bt, series):
+def _fig_players(bt: pd.DataFrame, series: Sequence[_Series]) -> Figure:
     """P(opened by the last turn) against the player count: seat 1 and the other seats."""
     from matplotlib.ticker import MaxNLocator
 
