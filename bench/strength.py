@@ -265,6 +265,14 @@ def _pct(p, lo, hi, digits=1) -> str:
     return f"{100 * p:.{digits}f} % [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
 
 
+def _rating(x, lo, hi) -> str:
+    """A Bradley-Terry rating with its bootstrap interval; a bootstrap too small to give
+    one (a few games, or a bot that never won or never lost) says so."""
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return f"{x:.0f} (too few games for an interval)"
+    return f"{x:.0f} [{lo:.0f}, {hi:.0f}]"
+
+
 def _pm(m, se, digits=2, sign=False) -> str:
     if not np.isfinite(m):
         return "n/a"
@@ -369,7 +377,7 @@ def _ladder(game: str, bots: list[str], results: list[dict], sizes: Sizes) -> li
         s = selfs.get(r.bot)
         sp = "n/a" if s is None else _rate(*_speed(s))
         rows.append([str(i + 1), f"`{r.bot}`",
-                     f"{r.rating:.0f} [{r.rating_lo:.0f}, {r.rating_hi:.0f}]",
+                     _rating(r.rating, r.rating_lo, r.rating_hi),
                      f"{int(r.wins):,} / {int(r.comparisons):,}", sp,
                      f"{s['job']['games']:,}" if s else "n/a"])
     out += [_table(["rank", "bot", "rating [95 %]", "wins / comparisons",
@@ -418,7 +426,7 @@ def _ladder(game: str, bots: list[str], results: list[dict], sizes: Sizes) -> li
         g = pool4[pool4.bot == r.bot]
         k = int((g.went_out.astype(bool) & ~g.draw.astype(bool)).sum())
         rows.append([str(i + 1), f"`{r.bot}`",
-                     f"{r.rating:.0f} [{r.rating_lo:.0f}, {r.rating_hi:.0f}]",
+                     _rating(r.rating, r.rating_lo, r.rating_hi),
                      f"{len(g):,}", _pct(*_wilson(k, len(g)))])
     out += [_table(["rank", "bot", "rating [95 %]", "player-" + unit + "s",
                     "win rate [95 %]"], rows), ""]

@@ -49,6 +49,7 @@ def _rows(section: str, first_table: bool = True) -> list[list[str]]:
 
 
 _IV = re.compile(r"^[+-]?[\d,.]+ \[[+-]?[\d,.]+, [+-]?[\d,.]+\]$")
+_NO_IV = re.compile(r"^[\d,.]+ \(too few games for an interval\)$")
 _PCT = re.compile(r"^[\d.]+ % \[[\d.]+, [\d.]+\]$")
 
 
@@ -69,6 +70,9 @@ def test_every_bot_has_a_rating_with_its_interval_and_its_speed(page):
         assert sorted(r[1].strip("`") for r in rows) == sorted(bots)
         ratings = []
         for r in rows:
+            if _NO_IV.match(r[2]):      # tiny sizes: a bootstrap may give no interval
+                ratings.append(float(r[2].split()[0]))
+                continue
             assert _IV.match(r[2]), r
             x, lo, hi = map(float, re.findall(r"[\d.]+", r[2]))
             assert lo <= x <= hi
@@ -79,7 +83,7 @@ def test_every_bot_has_a_rating_with_its_interval_and_its_speed(page):
         rows = _rows(_section(page, game, "Four players"))
         assert {r[1].strip("`") for r in rows} <= set(bots)
         for r in rows:
-            assert _IV.match(r[2]) and _PCT.match(r[4]), r
+            assert (_IV.match(r[2]) or _NO_IV.match(r[2])) and _PCT.match(r[4]), r
 
 
 def test_every_pair_has_its_paired_differences(page):

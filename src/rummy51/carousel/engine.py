@@ -106,9 +106,9 @@ def rules_from_dict(d: dict, *, recorded: bool = False) -> CarouselRules:
         raise TypeError(f"Carousel rules must be a dict of CarouselRules fields, got "
                         f"{type(d).__name__}")
     names = {f.name for f in dataclasses.fields(CarouselRules)}
-    bad = sorted(set(d) - names)
+    bad = sorted(repr(k) for k in set(d) - names)   # repr: one line, whatever the key
     if bad:
-        raise ValueError(f"unknown CarouselRules field(s): {', '.join(map(str, bad))}")
+        raise ValueError(f"unknown CarouselRules field(s): {', '.join(bad)}")
     if recorded and "stock_out" not in d:
         d = dict(d, stock_out="finder")
     return CarouselRules(**d)
