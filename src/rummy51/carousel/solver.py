@@ -232,37 +232,21 @@ def _meld_ok(meld: TableMeld, rules: CarouselRules) -> bool:
 
 def _position_counts(table: TableLike, hand: HandLike,
                      rules: CarouselRules) -> tuple[list[TableMeld], list[int], _Counts]:
-    """``_position`` and ``_counts`` in one pass over the cards: ``(melds, codes,
-    counts)``. The checks are ``check_position``'s, in its order (copies and jokers
-    first, then each meld under the rules); a position that fails one goes through
-    ``check_position`` itself, so the errors are the same."""
+    """``_position`` and ``_counts`` together: ``(melds, codes, counts)``. The checks are
+    ``check_position``'s, in its order (copies and jokers first, then each meld under the
+    rules); a position that fails one goes through ``check_position`` itself, so the
+    errors are the same."""
     if type(table) is list and all(type(m) is str for m in table):
         melds = [_meld_of_text(m, rules) for m in table]
     else:
         melds = parse_table(table, rules)
     codes = list(_hand_of_text(hand)) if type(hand) is str else parse_hand(hand)
-    T = [0] * 52
-    H = [0] * 52
-    D = [0] * 52
-    JT = 0
-    for m in melds:
-        for c, r in zip(m.cards, m.represents, strict=True):
-            if c == JOKER:
-                D[r] += 1
-                JT += 1
-            else:
-                T[c] += 1
-    JH = 0
-    for c in codes:
-        if c == JOKER:
-            JH += 1
-        else:
-            H[c] += 1
-    if JT + JH > rules.jokers or max(map(add, T, H)) > rules.decks:
+    st = _counts(melds, codes)
+    if st.JT + st.JH > rules.jokers or max(map(add, st.T, st.H)) > rules.decks:
         check_position(melds, codes, rules)
     for m in melds:
         _meld_ok(m, rules)
-    return melds, codes, _Counts(T, H, D, JT, JH)
+    return melds, codes, st
 
 
 def _counts(melds: Iterable[TableMeld], codes: list[int]) -> _Counts:
