@@ -14,6 +14,7 @@ import numpy as np
 from ._model import ReportError, fmt_pct
 
 if TYPE_CHECKING:  # matplotlib is imported where a figure is drawn (an optional extra)
+    import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
@@ -30,6 +31,11 @@ FIG_WIDTH = 10.5  # inches; 100 dpi: 1050 px, the width of the page's column
 
 def _color(i: int) -> str:
     return _COLORS[i % len(_COLORS)]
+
+
+def _stairs(ax: Axes, d: pd.DataFrame, **kw: Any) -> None:
+    """A histogram of ``d`` (columns ``lo``, ``hi``, ``share``: one row a bin) as steps."""
+    ax.stairs(d.share.to_numpy(), np.append(d.lo.to_numpy(), d.hi.to_numpy()[-1]), **kw)
 
 
 def _figure(width: float, height: float) -> Figure:

@@ -33,6 +33,7 @@ from ._figures import (
     _legend,
     _panels,
     _percent_axis,
+    _stairs,
     _styled,
     _yerr,
 )
@@ -40,7 +41,6 @@ from ._model import Column, Headline, ReportError, ReportFigure, ReportTable, Ru
 
 if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
     import pandas as pd
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from ..studies._runner import ChunkStudy
@@ -296,10 +296,6 @@ def _fig_ratings(rt: pd.DataFrame, runs: Sequence[str], bot_order: Sequence[str]
     if R > 1:
         ax.legend(fontsize=8.5)
     return fig
-
-
-def _stairs(ax: Axes, d: pd.DataFrame, **kw: Any) -> None:
-    ax.stairs(d.share.to_numpy(), np.append(d.lo.to_numpy(), d.hi.to_numpy()[-1]), **kw)
 
 
 @_styled

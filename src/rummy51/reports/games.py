@@ -20,6 +20,7 @@ from ._figures import (
     _legend,
     _panels,
     _percent_axis,
+    _stairs,
     _styled,
     _yerr,
 )
@@ -27,7 +28,6 @@ from ._model import Column, Headline, ReportFigure, ReportTable, Run, Section, _
 
 if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
     import pandas as pd
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 
@@ -160,10 +160,6 @@ def _length_hist(runs: Sequence[Run]) -> pd.DataFrame:
         frames.append(pd.DataFrame({"run": r.name, "lo": bins[:-1], "hi": bins[1:], "count": h,
                                     "share": h / len(L)}))
     return pd.concat(frames, ignore_index=True)
-
-
-def _stairs(ax: Axes, d: pd.DataFrame, **kw: Any) -> None:
-    ax.stairs(d.share.to_numpy(), np.append(d.lo.to_numpy(), d.hi.to_numpy()[-1]), **kw)
 
 
 @_styled
