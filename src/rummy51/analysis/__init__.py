@@ -1,0 +1,30 @@
+"""Rollout analysis of positions and whole games, for both games.
+
+Give it a decision (a position a player saw and the move they made) and it ranks every
+candidate move by its **equity**, the mean margin of determinized rollouts played to the
+end of the deal (Rummy 51) or round (Carousel), with a standard error and a win
+probability with its interval, and says what the played move lost against the best.
+
+* :class:`Candidate`, :class:`Decision`, :class:`GameAnalysis`: the results (frozen
+  dataclasses; ``to_dict()`` gives the ``--json`` form of ``rummy51 analyse``).
+* :func:`format_decision`, :func:`format_analysis`: the terminal tables.
+* :func:`blunder_table`: per player (bot), the mean loss per decision and the worst
+  decisions, from many analysed games (the report's "blunder table").
+
+Each game's room adds the functions that make these (the candidates come from the
+same generator as its search bot): see ``docs/analysis.md``.
+"""
+from __future__ import annotations
+
+from ._common import (
+    BlunderRow,
+    Candidate,
+    Decision,
+    GameAnalysis,
+    blunder_table,
+    format_analysis,
+    format_decision,
+)
+
+__all__ = ["Candidate", "Decision", "GameAnalysis", "BlunderRow", "blunder_table",
+           "format_analysis", "format_decision"]
