@@ -135,9 +135,13 @@ def _seed(args: argparse.Namespace) -> int:
 
     if args.seed is not None:
         return int(args.seed)
-    seed = int(np.random.SeedSequence().entropy) % (2 ** 63)   # type: ignore[arg-type]
-    print(f"seed {seed} (repeat with --seed {seed})", file=sys.stderr)
-    return seed
+    return int(np.random.SeedSequence().entropy) % (2 ** 63)   # type: ignore[arg-type]
+
+
+def _seed_note(args: argparse.Namespace, seed: int) -> None:
+    """The fresh seed, after a text answer (the JSON form records it)."""
+    if args.seed is None and not args.json:
+        print(f"\nseed {seed} (repeat with --seed {seed})")
 
 
 def _run_position(args: argparse.Namespace) -> int:
@@ -181,6 +185,7 @@ def _run_position(args: argparse.Namespace) -> int:
         print(json.dumps(out))
     else:
         print(format_decision(d, [f"seat {i}" for i in range(rules.players)]))
+    _seed_note(args, seed)
     return 0
 
 
@@ -244,6 +249,7 @@ def _run_history(args: argparse.Namespace) -> int:
             if len(picked) > 1:
                 print(f"== game {g} ==")
             print(_history_text(a, r.players))
+    _seed_note(args, seed)
     return 0
 
 
