@@ -263,6 +263,10 @@ def test_position_view_refuses_impossible_counts():
         position_view(R2, "AS 2H", None, sizes=[2, 10, 10])
     with pytest.raises(ValueError, match="phase"):
         position_view(R2, "AS 2H", None, phase="draw")
+    with pytest.raises(ValueError, match="may not knock"):
+        analyse_position(position_view(R2, "KS 2H", None, phase="end"), rollouts=2)
+    d = analyse_position(position_view(R2, "AS 2H", None, phase="end"), rollouts=2, seed=1)
+    assert {c.move for c in d.candidates} == {"knock", "pass"}
 
 
 def test_bad_budgets_and_indices_are_one_line_errors():

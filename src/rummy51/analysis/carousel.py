@@ -143,6 +143,11 @@ def _spot_of_view(view: PlayerView, index: int = 0, played: Any = None,
     elif ph is Phase.NO_DRAW:
         decision = _carousel.SEARCH_NODRAW
     elif ph is Phase.END:
+        if not view.can_knock():
+            pts = view.rules.hand_points(view.hand)
+            raise ValueError(f"no decision to analyse: at the end of the turn a hand of {pts} "
+                             f"points may not knock (limit {view.rules.knock_limit}); the only "
+                             "move is pass")
         decision = _carousel.SEARCH_KNOCK
     else:
         raise ValueError(f"no decision to analyse in the phase {ph.value!r} (a decision comes "
