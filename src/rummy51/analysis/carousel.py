@@ -42,7 +42,7 @@ import numpy as np
 from .. import _carousel
 from ..cards import JOKER, cards_text
 from ..carousel.actions import Draw, Knock, Meld, Pass, Phase, TurnInfo
-from ..carousel.bots import _core_rules, _counts, _table_counts, check_search_rules, game_rules
+from ..carousel.bots import check_search_rules, core_rules, game_rules, hand_counts, table_counts
 from ..carousel.engine import GameState, PlayerView, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
 from ..carousel.solver import can_meld
@@ -152,8 +152,8 @@ def _spot_of_view(view: PlayerView, index: int = 0, played: Any = None,
     else:
         raise ValueError(f"no decision to analyse in the phase {ph.value!r} (a decision comes "
                          "after a draw: meld or not, or at the end of the turn: knock or not)")
-    H, jh = _counts(view.hand)
-    T, D, jt = _table_counts(view.table)
+    H, jh = hand_counts(view.hand)
+    T, D, jt = table_counts(view.table)
     text, table = _played(played, decision, view, T, jt)
     return CarouselSpot(index, view.player, decision, view.rules, H, jh, T, D, jt,
                         tuple(view.hand_sizes), view.stock_count, view.turn_info.draws,
@@ -194,7 +194,7 @@ def _played(played: Any, decision: int, view: PlayerView, T: bytes,
     if isinstance(played, Meld):
         if decision == _carousel.SEARCH_KNOCK:
             raise ValueError("played meld: the player has melded in this turn already")
-        nT, nD, njt = _table_counts(view.verify_meld(played)[0])
+        nT, nD, njt = table_counts(view.verify_meld(played)[0])
         return _play_text(T, nT, JT, njt), (nT, nD, njt)
     raise TypeError(f"played must be a move text or a carousel action, got {played!r}")
 
@@ -203,7 +203,7 @@ def _analyse_spot(spot: CarouselSpot, seed: int, game: int, rollouts: int,
                   seconds: float) -> Decision:
     rules = spot.rules
     res, played_at = _carousel.search_analyse(
-        _core_rules(rules), game_rules(rules), _rng(seed, game, spot.index), spot.decision,
+        core_rules(rules), game_rules(rules), _rng(seed, game, spot.index), spot.decision,
         spot.H, spot.JH, spot.T, spot.D, spot.JT, spot.sizes, spot.player, spot.stock,
         spot.draws, spot.stock_out, spot.played_table, rollouts, seconds)
     cands: list[Candidate] = []

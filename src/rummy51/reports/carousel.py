@@ -370,13 +370,13 @@ def _fig_knock_possible(kp: pd.DataFrame, runs: Sequence[str]) -> Figure:
 def blunder_sample(run: Run, games: int = BLUNDER_GAMES) -> list[tuple[int, dict, list[str]]]:
     """The first ``games`` plays of a run made with histories, in the records' order:
     ``(play, history, the bot of each seat)`` (empty without histories)."""
-    from ..studies import _carousel_plan
+    from ..studies._carousel_plan import Settings
     from ..studies._games_plan import arrangements
     from ..studies.carousel import read_histories
 
     if not run.manifest.get("histories") or games < 1:
         return []
-    specs = _carousel_plan.Settings.from_json(run.manifest["settings"]).plan()
+    specs = Settings.from_json(run.manifest["settings"]).plan()
     seats: list[list[str]] = []
     for spec in specs:
         for perm in arrangements(spec["players"], spec.get("seats", "fixed")):
