@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rummy51 import _carousel
 from rummy51.analysis import Decision
@@ -37,7 +39,7 @@ from rummy51.carousel.bots import (
     play_game,
 )
 from rummy51.carousel.engine import GameState
-from rummy51.carousel.solver import best_play, can_meld
+from rummy51.carousel.solver import best_play, can_meld, play_cards
 
 R2 = CarouselRules.for_players(2)
 GREEDY = GreedyBot()
@@ -309,3 +311,33 @@ def test_the_kernel_refuses_a_view_that_is_no_position():
                                  _carousel.SEARCH_MELD, H, jh, T, D, jt,
                                  [x + 1 for x in v.hand_sizes], v.player, v.stock_count,
                                  v.turn_info.draws, v.stock_out, None, 4)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
+def test_every_candidate_is_a_move_the_play_command_takes(seed, players):
+    """Each candidate of each decision, written as ``carousel play`` reads it, is a legal
+    move of that position: ``meld CARDS`` gives a play placing exactly those cards."""
+    s = _game(seed, players)
+    spots = game_decisions(s.to_dict())
+    a = analyse_game(s.to_dict(), rollouts=1, seed=seed)
+    t = GameState.from_dict(dict(s.to_dict(), actions=[], rounds=[], final=None))
+    at = 0
+    for spot, d in zip(spots, a.decisions, strict=True):
+        while at < spot.info["action"]:
+            t.apply(s.actions[at])
+            at += 1
+        v = t.view()
+        for c in d.candidates:
+            word, _, cards = c.move.partition(" ")
+            if word == "meld":
+                play = play_cards(list(v.table), cards, list(v.hand), v.rules)
+                assert cards_text(sorted(play.played)) == cards
+                v.verify_meld(play.melds)
+            elif word == "draw":
+                v.verify_draw()
+            elif word == "knock":
+                v.verify_knock()
+            else:
+                assert word == "pass"
+                v.verify_pass()
