@@ -254,6 +254,18 @@ def test_no_draw_offers_knock_and_pass():
     assert d.played == "pass"
 
 
+def test_a_position_given_directly_is_the_views():
+    table = "5C 6C 7C"
+    a = analyse_position(rules=R2, hand="AS 2H 8C", table=table, sizes=[3, 10], rollouts=8, seed=2)
+    b = analyse_position(position_view(R2, "AS 2H 8C", table, sizes=[3, 10]), rollouts=8, seed=2)
+    assert a.to_dict() == b.to_dict()
+    assert {c.move for c in a.candidates} == {"meld 8C", "draw"}
+    with pytest.raises(TypeError, match="not both"):
+        analyse_position(position_view(R2, "AS 2H 8C", table), hand="AS")
+    with pytest.raises(TypeError, match="needs a view"):
+        analyse_position()
+
+
 def test_position_view_refuses_impossible_counts():
     with pytest.raises(ValueError, match="impossible card counts"):
         position_view(R2, "AS AS 2H", None)            # one deck: one AS

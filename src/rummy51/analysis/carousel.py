@@ -291,7 +291,10 @@ def position_view(rules: CarouselRules, hand: Any, table: Any = None, *,
         totals=(0,) * n, rounds_won=(0,) * n, stock_out=bool(stock_out))
 
 
-def analyse_position(view: PlayerView, *, rollouts: int = DEFAULT_ROLLOUTS,
+def analyse_position(view: PlayerView | None = None, rules: CarouselRules | None = None, *,
+                     hand: Any = None, table: Any = None, sizes: Sequence[int] | None = None,
+                     stock: int | None = None, player: int = 0, phase: str = "meld",
+                     draws: int | None = None, rollouts: int = DEFAULT_ROLLOUTS,
                      time: float | None = None, seed: Any = None, played: Any = None,
                      index: int = 0) -> Decision:
     """Every candidate move of the decision ``view`` faces, by rollouts (module
@@ -299,7 +302,19 @@ def analyse_position(view: PlayerView, *, rollouts: int = DEFAULT_ROLLOUTS,
     9H JK`` / ``draw`` / ``pass`` / ``knock`` or an action, is among the candidates and
     its ``loss`` measured; without it ``loss`` is None). ``rollouts`` per candidate,
     ``time`` seconds at most (then fewer rollouts), ``seed`` an int (None: fresh).
-    Build a view of a position given directly with :func:`position_view`."""
+
+    A position given directly: no ``view`` but ``rules`` (default: two players) and
+    ``hand``, ``table``, ``sizes``, ``stock``, ``player``, ``phase``, ``draws``, as
+    :func:`position_view` takes them."""
+    if view is None:
+        if hand is None:
+            raise TypeError("analyse_position needs a view, or a hand (and table, ...)")
+        view = position_view(CarouselRules.for_players(2) if rules is None else rules, hand,
+                             table, sizes=sizes, stock=stock, player=player, phase=phase,
+                             draws=draws)
+    elif hand is not None or table is not None or rules is not None:
+        raise TypeError("analyse_position takes a view, or a position (rules, hand, table, "
+                        "...), not both")
     n = _rollouts(rollouts)
     sec = _seconds(time)
     spot = _spot_of_view(view, index, played)
