@@ -68,6 +68,24 @@ def test_json_lines_of_games_and_gzip(capsys, history, tmp_path):
     assert code == 2 and "--game" in err
 
 
+def test_a_run_directory_with_histories(capsys, tmp_path):
+    from rummy51.studies.carousel import read_histories, simulate_carousel
+
+    rules = CarouselRules.for_players(2)
+    simulate_carousel(players=2, bots="greedy", games=3, rules=rules, seed=1, workers=1,
+                      chunk_size=2, progress=False, out=tmp_path / "run", histories=True)
+    hs = list(read_histories(tmp_path / "run"))
+    code, out, err = _run(capsys, tmp_path / "run", "--game", 2, "--decision", 0, "--rollouts", 2,
+                          "--seed", 1, "--json")
+    assert code == 0, err
+    from rummy51.analysis.carousel import analyse_game
+
+    want = analyse_game(hs[2], rollouts=2, seed=1, decision=0, game=2)
+    assert json.loads(out) == json.loads(json.dumps(want.to_dict()))
+    code, _, err = _run(capsys, tmp_path, "--rollouts", 2)
+    assert code == 2 and "no hand histories" in err
+
+
 def test_position_form(capsys):
     code, out, err = _run(capsys, "--players", 2, "--hand", "5S 6S 7S 9H KD", "--table", "2C 3C 4C",
                           "--rollouts", 16, "--seed", 1, "--played", "draw", "--json")

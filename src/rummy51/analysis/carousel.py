@@ -325,7 +325,8 @@ def analyse_position(view: PlayerView | None = None, rules: CarouselRules | None
 # --------------------------------------------------------------------------- whole games
 def read_carousel_histories(source: Any) -> list[dict]:
     """The games of ``source``: a history dict, a ``GameState``, a JSON text of one game
-    or JSON Lines (one game a line), or a path to such a file (``.gz`` too)."""
+    or JSON Lines (one game a line), a path to such a file (``.gz`` too), or a run
+    directory made with histories (its chunks' games in order)."""
     if isinstance(source, GameState):
         return [source.to_dict()]
     if isinstance(source, Mapping):
@@ -335,6 +336,12 @@ def read_carousel_histories(source: Any) -> list[dict]:
         from pathlib import Path
 
         p = Path(source)
+        if p.is_dir():      # a run directory made with --histories: its chunks in order
+            files = sorted((p / "histories").glob("chunk-*.jsonl.gz"))
+            if not files:
+                raise ValueError(f"{p} holds no hand histories (histories/chunk-*.jsonl.gz: "
+                                 "a run made with --histories)")
+            return [g for f in files for g in read_carousel_histories(f)]
         try:
             data = p.read_bytes()
             text = (gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data).decode("utf-8")

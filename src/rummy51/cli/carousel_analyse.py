@@ -52,7 +52,8 @@ def add_analyse_parser(subparsers: argparse._SubParsersAction) -> argparse.Argum
         epilog="examples: rummy51 carousel analyse game.json --decision 3 --rollouts 400 --seed 1; "
                'rummy51 carousel analyse --players 2 --hand "5S 6S 7S 9H KD" --table "2C 3C 4C"')
     p.add_argument("history", nargs="?", default=None, metavar="HISTORY",
-                   help="a Carousel hand history (JSON, or JSON Lines of games, .gz too; - for stdin)")
+                   help="a Carousel hand history (JSON, or JSON Lines of games, .gz too; - for stdin), "
+                        "or a run directory made with --histories")
     p.add_argument("--game", type=int_option("--game"), default=None, metavar="G",
                    help="with a file of several games: only game G (0-based)")
     p.add_argument("--decision", type=int_option("--decision"), default=None, metavar="N",
