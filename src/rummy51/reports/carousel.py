@@ -631,7 +631,9 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                                        Column("played", "played"), Column("best", "best"),
                                        Column("loss", "loss", "num", digits=1)]),
                          "Game: the play's place in the run's histories (0-based); decision: "
-                         "its index as `rummy51 carousel analyse --decision N` numbers it."))))
+                         "its index in the game. `rummy51 carousel analyse RUN --game G "
+                         f"--decision N --rollouts {blunder_rollouts} --seed {seed}` shows it "
+                         "with the same numbers (more rollouts: surer ones)."))))
     return sections
 
 
