@@ -453,6 +453,9 @@ def analyse_game(history: Any, rules: CarouselRules | None = None, *,
     if decision is not None:
         if isinstance(decision, bool) or not isinstance(decision, Integral):
             raise TypeError(f"decision must be an int, got {decision!r}")
+        if not spots:
+            raise ValueError(f"decision {decision} is out of range: the game has no decision "
+                             "to analyse (every move was forced)")
         if not 0 <= decision < len(spots):
             raise ValueError(f"decision {decision} is out of range: the game has {len(spots)} "
                              f"decisions analysed (0..{len(spots) - 1})")
