@@ -132,3 +132,4 @@ include "_carousel_rebuild.pxi"  # the melds of a best play
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
 include "_carousel_search.pxi"
+include "_carousel_analyse.pxi"  # the rollout analysis of one decision

@@ -13,6 +13,10 @@ probability with its interval, and says what the played move lost against the be
 
 Each game's room adds the functions that make these (the candidates come from the
 same generator as its search bot): see ``docs/analysis.md``.
+
+* Carousel (``rummy51.analysis.carousel``): :func:`analyse_carousel_position` (one
+  decision of a ``PlayerView``; :func:`carousel_position_view` builds one from a hand
+  and a table) and :func:`analyse_carousel_game` (every decision of a hand history).
 """
 from __future__ import annotations
 
@@ -25,6 +29,10 @@ from ._common import (
     format_analysis,
     format_decision,
 )
+from .carousel import analyse_game as analyse_carousel_game
+from .carousel import analyse_position as analyse_carousel_position
+from .carousel import position_view as carousel_position_view
 
 __all__ = ["Candidate", "Decision", "GameAnalysis", "BlunderRow", "blunder_table",
-           "format_analysis", "format_decision"]
+           "format_analysis", "format_decision",
+           "analyse_carousel_position", "analyse_carousel_game", "carousel_position_view"]
