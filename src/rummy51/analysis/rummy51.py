@@ -23,7 +23,7 @@ determinizations from ``SeedSequence((seed, i))``, so the numbers do not depend 
 >>> from rummy51.r51.engine import GameState
 >>> d = analyse_position(GameState.new(RuleSet(), players=2, seed=4).view(0), rollouts=8, seed=1)
 >>> d.kind, len(d.candidates) >= 2, d.played is None
-('draw', True, True)
+('play', True, True)
 """
 from __future__ import annotations
 
