@@ -48,7 +48,7 @@ from ..runs import Progress, run_threads
 from ._common import Candidate, Decision, GameAnalysis, candidate_from_sums
 
 __all__ = ["DEFAULT_ROLLOUTS", "HINT_ROLLOUTS", "analyse_position", "analyse_game",
-           "read_histories"]
+           "read_histories", "fresh_seed"]
 
 #: rollouts per candidate of a decision by default (``rummy51 analyse``)
 DEFAULT_ROLLOUTS = 200
@@ -79,10 +79,15 @@ def _budget(rollouts: Any, time: Any) -> tuple[int, float]:
     return int_arg("rollouts", rollouts, 2, _MAX_ROLLOUTS), ms
 
 
+def fresh_seed() -> int:
+    """A fresh analysis seed (64 bits of OS entropy), to record and print."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+
+
 def _seed_of(seed: Any) -> int:
     """The analysis seed as a whole number (None: fresh entropy, recorded)."""
     if seed is None:
-        return int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+        return fresh_seed()
     return int_arg("seed", seed, 0)
 
 
