@@ -232,3 +232,21 @@ def test_a_decision_is_frozen_data():
     d = analyse_position(state.view(state.current), rollouts=3, seed=9)
     assert isinstance(d, Decision) and d.info["tactician"] in [c.move for c in d.candidates]
     assert all(c.rollouts == 3 for c in d.candidates)
+
+
+def test_hint_in_play_ranks_the_moves_and_a_hinted_move_can_be_typed(capsys, monkeypatch):
+    import io
+
+    # seat 0 starts with a full hand: its first decision is a discard
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nhint\nq\n"))
+    assert main(["play", "--bots", "tactician", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    hints = [block for block in out.split("hint (play")[1:]]
+    assert len(hints) == 2
+    assert hints[0].split("your move")[0] == hints[1].split("your move")[0]  # seeded
+    best = hints[0].splitlines()[2].split()[1:3]          # e.g. ['discard', 'AS']
+    assert best[0] == "discard"
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"hint\n{' '.join(best)}\nq\n"))
+    assert main(["play", "--bots", "tactician", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "left the deal" in out and "seat 1:" in out     # the typed move was played

@@ -53,7 +53,7 @@ __all__ = ["DEFAULT_ROLLOUTS", "HINT_ROLLOUTS", "analyse_position", "analyse_gam
 #: rollouts per candidate of a decision by default (``rummy51 analyse``)
 DEFAULT_ROLLOUTS = 200
 #: rollouts per candidate of ``hint`` in ``rummy51 play`` (well under a second)
-HINT_ROLLOUTS = 400
+HINT_ROLLOUTS = 800
 #: discard candidates (the search bot's default)
 DEFAULT_CANDIDATES = 3
 _MAX_ROLLOUTS = 10**6
