@@ -250,3 +250,29 @@ def test_hint_in_play_ranks_the_moves_and_a_hinted_move_can_be_typed(capsys, mon
     assert main(["play", "--bots", "tactician", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "left the deal" in out and "seat 1:" in out     # the typed move was played
+
+
+def test_report_blunder_table_of_a_run_with_histories(tmp_path, capsys):
+    from rummy51.reports._model import load_run
+    from rummy51.reports.games import game_sections
+
+    out = tmp_path / "run"
+    assert main(["simulate", "games", "--games", "3", "--bots", "tactician,greedy",
+                 "--histories", "--out", str(out), "--seed", "1", "--workers", "1",
+                 "--no-progress"]) == 0
+    capsys.readouterr()
+    run = load_run(out)
+    secs = game_sections([run], bootstrap=10, blunder_games=2, blunder_rollouts=4)
+    (blunders,) = [s for s in secs if s.anchor == "blunders"]
+    bt, wt = blunders.items[0].data, blunders.items[1].data
+    assert set(bt.bot) == {"tactician", "greedy"} and "2 of 3 deals" in blunders.intro
+    assert (bt.mean_loss >= 0).all() and bt.decisions.sum() > 10
+    assert (wt.loss >= 0).all() and wt.command.str.startswith("rummy51 analyse ").all()
+    # the same sample again gives the same table (seeded)
+    again = game_sections([run], bootstrap=10, blunder_games=2, blunder_rollouts=4)
+    assert again[-1].items[0].data.equals(bt)
+    # a run without histories has no blunder section
+    plain = tmp_path / "plain"
+    assert main(["simulate", "games", "--games", "2", "--bots", "tactician,greedy",
+                 "--out", str(plain), "--seed", "1", "--workers", "1", "--no-progress"]) == 0
+    assert all(s.anchor != "blunders" for s in game_sections([load_run(plain)], bootstrap=10))
