@@ -106,7 +106,7 @@ def test_the_played_move_is_always_a_candidate(seed):
     final = _deal(seed, bots, players=3)
     a = analyse_game(final, rollouts=2, seed=seed)
     assert [d.index for d in a.decisions] == list(range(len(final.actions)))
-    for d, act in zip(a.decisions, final.actions):
+    for d, act in zip(a.decisions, final.actions, strict=True):
         moves = [c.move for c in d.candidates]
         assert d.played in moves and len(set(moves)) == len(moves)
         assert d.loss is not None and d.loss >= 0

@@ -37,18 +37,18 @@ import numpy as np
 
 from .. import _game
 from .._checks import int_arg
-from ..rules import RuleSet, rules_to_dict
 from ..r51 import fastgame
 from ..r51.actions import Discard, Draw, LayDown, LayOff, Phase, SwapJoker
 from ..r51.engine import GameState, PlayerView
 from ..r51.melds import HIGH, LOW, RUN
 from ..r51.notation import action_text, parse_action
 from ..r51.search import view_position
+from ..rules import RuleSet, rules_to_dict
 from ..runs import Progress, run_threads
-from ._common import Candidate, Decision, GameAnalysis, candidate_from_sums
+from ._common import Decision, GameAnalysis, candidate_from_sums
 
 __all__ = ["DEFAULT_ROLLOUTS", "HINT_ROLLOUTS", "analyse_position", "analyse_game",
-           "read_histories", "fresh_seed"]
+           "read_histories", "parse_histories", "fresh_seed"]
 
 #: rollouts per candidate of a decision by default (``rummy51 analyse``)
 DEFAULT_ROLLOUTS = 200
@@ -294,10 +294,14 @@ def read_histories(path: str | Path) -> list[dict]:
     p = Path(path)
     opener: Callable[..., Any] = gzip.open if p.suffix == ".gz" else open
     with opener(p, "rt", encoding="utf-8") as f:
-        text = f.read()
+        return parse_histories(f.read(), str(p))
+
+
+def parse_histories(text: str, where: str = "the input") -> list[dict]:
+    """The hand histories of a text: one JSON object, or JSON Lines, as dicts in order."""
     text = text.strip()
     if not text:
-        raise ValueError(f"{p}: no hand history in the file")
+        raise ValueError(f"{where}: no hand history")
     try:
         one = json.loads(text)
     except json.JSONDecodeError:
@@ -311,9 +315,8 @@ def read_histories(path: str | Path) -> list[dict]:
         try:
             d = json.loads(line)
         except json.JSONDecodeError as e:
-            raise ValueError(f"{p}, line {k}: not JSON ({e})") from None
+            raise ValueError(f"{where}, line {k}: not JSON ({e})") from None
         if not isinstance(d, dict):
-            raise ValueError(f"{p}, line {k}: a hand history is a JSON object")
+            raise ValueError(f"{where}, line {k}: a hand history is a JSON object")
         out.append(d)
     return out
-

@@ -107,7 +107,13 @@ def _int_arg(text: str) -> int:
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from ..analysis import format_analysis, format_decision
-    from ..analysis.rummy51 import analyse_game, analyse_position, fresh_seed, read_histories
+    from ..analysis.rummy51 import (
+        analyse_game,
+        analyse_position,
+        fresh_seed,
+        parse_histories,
+        read_histories,
+    )
 
     rules = rules_from_args(args)
     if args.history is None:
@@ -133,15 +139,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     if args.hand is not None:
         raise ValueError("give either a HISTORY or a position (--hand ...), not both")
     if args.history == "-":
-        text = sys.stdin.read()
-        import tempfile
-        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-            f.write(text)
-        try:
-            games = read_histories(f.name)
-        finally:
-            import os
-            os.unlink(f.name)
+        games = parse_histories(sys.stdin.read(), "stdin")
     else:
         games = read_histories(args.history)
     picked = list(enumerate(games))
@@ -170,11 +168,11 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         else:
             g = a.game
             res = g.get("result") or {}
+            won = "" if res.get("winner") is None else f", seat {res['winner']} won"
+            budget = g["rollouts"] if g["time"] is None else f"up to {g['rollouts']}"
             print(f"deal {k}: {g['players']} players, {g['actions']} actions, "
-                  f"{res.get('how', 'unfinished')}"
-                  f"{'' if res.get('winner') is None else ', seat %s won' % res['winner']}; "
-                  f"{g['rollouts'] if g['time'] is None else 'up to %s' % g['rollouts']} "
-                  f"rollouts per candidate, seed {g['seed']}")
+                  f"{res.get('how', 'unfinished')}{won}; {budget} rollouts per candidate, "
+                  f"seed {g['seed']}")
             print(format_analysis(a, [f"seat {i}" for i in range(g["players"])]))
             print()
     return EXIT_OK
