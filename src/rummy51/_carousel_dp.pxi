@@ -192,6 +192,15 @@ cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t fu
     return _solve_dp(r, pos, w, lb, path)
 
 
+cdef int32_t _solve_beam(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
+    """The value of the best play a beam search (BEAM states a layer) finds: a real
+    play's, at most ``_solve``'s (-1 when it finds none; -2, -4, -5 as there)."""
+    cdef Pos pp = pos0[0]
+    _fix_forced_jokers(r, &pp)
+    _prune_hand(r, &pp)
+    return _solve_dp(r, &pp, w, 0, NULL, BEAM)
+
+
 cdef inline int32_t _hand_value(const CRules* r, const Pos* pos) noexcept nogil:
     """The value of placing every hand card of ``pos`` (the upper bound of a play)."""
     cdef int c
