@@ -68,3 +68,24 @@ def test_the_oracle_sees_the_joker_rules():
     one = CarouselRules(decks=2, jokers=2, max_jokers_per_meld=1)
     assert _oracle(["6S 7S JK(8S)"], "JK", one) == _core_value(["6S 7S JK(8S)"], "JK", one) == 0
     assert _oracle(["6S 7S JK(8S)"], "JK", rules) == _core_value(["6S 7S JK(8S)"], "JK", rules) > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_hard_big_positions_agree_with_the_integer_program(seed):
+    """The positions the core answers by bounds first (40+ cards; 3+ jokers, or one
+    joker a meld with 2+): its value is the integer program's, and best_play's play
+    is legal and worth that value, whether the hand goes out or not."""
+    from carousel_big import big_position
+    from carousel_helpers import check_play
+    from rummy51.carousel.table import parse_hand, parse_table
+    rng = random.Random(7000 + seed)
+    for k in range(3):
+        rules = big_rules(rng.randint(2, 4), one_per_meld=True) if k != 2 else big_rules(4, False)
+        table, hand = big_position(rng, rules, rng.randint(50, 90), rng.randint(8, 16),
+                                   goes_out=k != 1)
+        value = _core_value(table, hand, rules)
+        assert value == _oracle(table, hand, rules)
+        play = carousel.best_play(table, hand, rules)
+        check_play(parse_table(table, rules), parse_hand(hand), play, rules)
+        assert (play.hand_points - play.points_left) * VALMUL + play.cards_played == (
+            value if play.can_meld else 0)

@@ -75,7 +75,7 @@ same layers, the same values and the same paths. Dominance is looked for once pe
 group too (``_drop_dominated_grouped``).
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free, calloc, realloc
+from libc.stdlib cimport malloc, free, calloc, realloc, qsort
 from libc.string cimport memset, memcpy
 
 import numpy as np

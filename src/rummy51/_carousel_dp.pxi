@@ -2,6 +2,8 @@
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 DEF BOUND_FROM = 40       # cards in a position from which _solve tries the upper bound first
+DEF BEAM = 512            # states a layer of _solve_bounded's quick searches
+DEF BEAM_DEBT = 2048      # their value less this for each card a state still owes (8 points)
 #
 # The exact cuts before it (_prune_hand, _fix_forced_jokers), the layer-by-layer
 # program (_solve_dp, with its grouped layers), the best play's path
@@ -80,6 +82,14 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
     _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
     full = _hand_value(r, &pp)
+    if _hard_position(r, &pp):
+        if full > 0:
+            return _solve_bounded(r, &pp, w, full, NULL)
+        # nothing to place (the meld reconstruction's question: can these cards all
+        # be arranged?): an arrangement a beam search finds answers it
+        v = _solve_dp(r, &pp, w, 0, NULL, BEAM)
+        if v >= 0 or v == -2 or v == -4 or v == -5:
+            return v
     if full > 0 and _big_position(&pp):
         # the upper bound first: every hand card that fits some meld placed. Only the
         # states that have placed every hand card so far live (``want``), so a hand
@@ -88,6 +98,107 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
         if v == full or v == -2 or v == -4 or v == -5:
             return v
     return _solve_dp(r, &pp, w, 0, NULL)
+
+
+cdef int _cmp_desc64(const void* a, const void* b) noexcept nogil:
+    cdef int64_t x = (<const int64_t*>a)[0], y = (<const int64_t*>b)[0]
+    return (x < y) - (x > y)
+
+
+cdef inline int _run_debt(uint64_t k) noexcept nogil:
+    """Cards the open runs of a key word (two suits) still need to be valid: the
+    missing ones of runs shorter than three, one for a run without a natural."""
+    cdef int h, i, d = 0, ln
+    cdef uint64_t x
+    for h in range(2):
+        for i in range(MAXRUNS):
+            x = (k >> (32 * h + 5 * i)) & 31
+            if x == 0:
+                continue
+            ln = <int>(x & 3)
+            d += 3 - ln
+            if not (x & 4):
+                d += 1
+    return d
+
+
+cdef int _beam_cut(Table* t, int64_t beam, int JT) noexcept nogil:
+    """Keep the ``beam`` states of the layer ``t`` that look closest to a play: the
+    highest value less BEAM_DEBT for every card their open runs still need and every
+    table joker not yet placed (of equal priority, the first ones); -1 on no memory."""
+    cdef int64_t* pr = <int64_t*>malloc(2 * t.n * sizeof(int64_t))
+    cdef int64_t e, kept = 0, above = 0, thr
+    cdef int debt, ju
+    if pr == NULL:
+        return -1
+    for e in range(t.n):
+        debt = _run_debt(t.keys[3 * e]) + _run_debt(t.keys[3 * e + 1])
+        pr[e] = <int64_t>t.vals[e] - <int64_t>BEAM_DEBT * debt
+        pr[t.n + e] = pr[e]
+    qsort(&pr[t.n], t.n, sizeof(int64_t), _cmp_desc64)
+    thr = pr[t.n + beam - 1]
+    for e in range(t.n):
+        if pr[e] > thr:
+            above += 1
+    for e in range(t.n):
+        if pr[e] > thr:
+            continue
+        if pr[e] == thr and above + kept < beam:
+            kept += 1
+            continue
+        t.vals[e] = -(t.vals[e] + 1)
+    free(pr)
+    _drop_marked(t)
+    return 0
+
+
+cdef inline int _hard_position(const CRules* r, const Pos* pos) noexcept nogil:
+    """Whether ``_solve_bounded`` answers ``pos``: a big position where the joker rules
+    of a meld make the program carry jokers or naturals in its runs (three jokers or
+    more, or a per-meld joker limit below the jokers there are), the positions whose
+    layers grow the most. (Others keep the plain program: same answers, and the same
+    plays, move for move, as before it.)"""
+    cdef int jt = pos.JT + pos.JH
+    return 1 if (_big_position(pos) and (jt >= 3 or r.mj < jt)) else 0
+
+
+cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t full,
+                            Path* path) noexcept nogil:
+    """The exact value of ``pos`` (its play in ``path``, if given) by bounds first:
+
+    1. beam searches (BEAM, then 8 x BEAM states a layer) for a play placing every
+       hand card (``full``, the upper bound): found, it is the answer;
+    2. else a beam search for any play: its value ``lb`` is a lower bound;
+    3. the program keeping only the states that can still reach ``lb`` (``want``), which
+       keeps every state of a best play: its answer is exact.
+    The same answer as the plain program; a big hand that goes out ends at step 1."""
+    cdef int32_t v, lb = 0
+    cdef int64_t beam = BEAM
+    while beam <= 8 * BEAM:
+        v = _solve_dp(r, pos, w, full, path, beam)
+        if v == full or v == -2 or v == -4 or v == -5:
+            return v
+        if v > lb:
+            lb = v      # a real play (short of the bound)
+        beam *= 8
+    v = _solve_dp(r, pos, w, 1, NULL, BEAM)
+    if v == -2 or v == -4 or v == -5:
+        return v
+    if v > lb:
+        lb = v
+    if lb < 1:
+        # no play found: the plain program (want 1 for a path, as _solve_play asks)
+        return _solve_dp(r, pos, w, 1 if path != NULL else 0, path)
+    return _solve_dp(r, pos, w, lb, path)
+
+
+cdef int32_t _solve_beam(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
+    """The value of the best play a beam search (BEAM states a layer) finds: a real
+    play's, at most ``_solve``'s (-1 when it finds none; -2, -4, -5 as there)."""
+    cdef Pos pp = pos0[0]
+    _fix_forced_jokers(r, &pp)
+    _prune_hand(r, &pp)
+    return _solve_dp(r, &pp, w, 0, NULL, BEAM)
 
 
 cdef inline int32_t _hand_value(const CRules* r, const Pos* pos) noexcept nogil:
@@ -216,7 +327,7 @@ cdef inline int _over_limit(Work* w) noexcept nogil:
 
 
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
-                       Path* path) noexcept nogil:
+                       Path* path, int64_t beam=0) noexcept nogil:
     """The dynamic program over the positions (the module docstring).
 
     ``want`` > 0 asks only whether the value reaches ``want``: a state whose value plus
@@ -227,7 +338,11 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
 
     With ``path`` every layer's steps are kept there and ``path.best`` is the final
     entry of the value returned (with ``want``, of a value reaching it), so
-    ``_path_counts`` can read the play off it."""
+    ``_path_counts`` can read the play off it.
+
+    ``beam`` > 0 keeps at most that many states a layer (the highest values): a quick
+    search that is not exact, whose answer is the value of a real play (or -1), a
+    lower bound of the exact one (``_solve_bounded``)."""
     global _n_states
     cdef Ctx c
     cdef Table* cur = &w.a
@@ -606,6 +721,9 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                     return -2
             else:
                 _drop_dominated(nxt, c.track_nat, c.track_jk)
+        if beam > 0 and nxt.n > beam:
+            if _beam_cut(nxt, beam, pos.JT) != 0:
+                return -2
         if path != NULL and _path_keep(path, p, nxt) != 0:
             return -2
         tmp = cur
@@ -668,7 +786,10 @@ cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, u
     if after + pp.JH == 0:
         return 0                # nothing in the hand can be placed (a valid table assumed)
     # only a play (value 1 or more) is of use: states that cannot make one are dropped
-    v = _solve_dp(r, &pp, w, 1, path)
+    if _hard_position(r, &pp):
+        v = _solve_bounded(r, &pp, w, _hand_value(r, &pp), path)
+    else:
+        v = _solve_dp(r, &pp, w, 1, path)
     if v == -2 or v == -4 or v == -5:
         return v                # no memory (the path store too), or past a limit
     if v <= 0:

@@ -90,9 +90,11 @@ cdef inline void _rb_sort3(int* x) noexcept nogil:
 
 cdef int _rb_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* meld, int n,
                    int anchor_natural, int anchor_card, int hand_phase, Work* w,
-                   Rebuild* out) noexcept nogil:
+                   Rebuild* out, int quick=0) noexcept nogil:
     """``_fills`` of one candidate meld, in its order; the first filling whose remaining
-    value plus gain is the target is applied (1), or none is (0); -2 on no memory."""
+    value plus gain is the target is applied (1), or none is (0); -2 on no memory.
+    ``quick``: the remaining value from a beam search (``_solve_beam``), which proves
+    a filling right when it reaches the target but never proves one wrong."""
     cdef int limit = r.mj
     cdef int jokers = st.JT + st.JH
     cdef int anchor = -1, i, k, opt, n_opts, anchor_nat, max_j, nj, nr, ok, d, t
@@ -161,7 +163,7 @@ cdef int _rb_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* mel
                             gain += from_hand * (r.val[52] * VALMUL + 1)
                             nst.JT = st.JT - from_table
                             nst.JH = st.JH - from_hand
-                            v = _solve(r, &nst, w)
+                            v = _solve_beam(r, &nst, w) if quick else _solve(r, &nst, w)
                             if v == -2:
                                 return -2
                             if v >= 0 and v + gain == target[0]:
@@ -240,11 +242,20 @@ cdef void _rebuild(const CRules* r, Pos* st, int32_t target, Work* w, Rebuild* o
             hand_phase = 1
         nc = _rb_candidates(low, r.ace_high, cand, clen)
         res = 0
-        for j in range(nc):
-            res = _rb_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low, hand_phase,
-                            w, out)
-            if res != 0:
-                break
+        if _hard_position(r, st):
+            # a hard big position: first the candidates a beam search proves right (most
+            # wrong ones take the exact program long to refute), then every candidate
+            for j in range(nc):
+                res = _rb_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
+                                hand_phase, w, out, 1)
+                if res != 0:
+                    break
+        if res == 0:
+            for j in range(nc):
+                res = _rb_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
+                                hand_phase, w, out)
+                if res != 0:
+                    break
         if res == -2 or res == -4:
             out.status = res if res == -2 else 4
             return
