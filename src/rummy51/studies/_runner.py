@@ -31,6 +31,7 @@ import hashlib
 import json
 import math
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,7 +82,7 @@ def length_stats(what: str, length: np.ndarray) -> dict:
 
 # --------------------------------------------------------------------------- the settings
 @dataclass(frozen=True)
-class TableSettings:
+class TableSettings(ABC):
     """What the settings of a study of games at a table share (the base of a plan's frozen
     ``Settings`` dataclass, which adds its own fields and may narrow the type of
     ``rules``): ``players``, ``bots`` (one a seat), ``games``, ``chunk_size``, ``rules``
@@ -112,8 +113,9 @@ class TableSettings:
                 "entropy": ent if isinstance(ent, int) else [int(x) for x in ent],
                 "spawn_key": tuple(int(k) for k in d["seed"]["spawn_key"])}
 
+    @abstractmethod
     def to_json(self) -> dict:
-        raise NotImplementedError
+        """The manifest's ``settings`` (``table_json`` with the plan's own fields)."""
 
     def hash_json(self) -> dict:
         """What ``config_hash`` hashes: ``to_json()`` (a plan may leave out a field whose
@@ -328,7 +330,7 @@ def read_run_histories(plan: ModuleType, path: PathLike,
 
 # --------------------------------------------------------------------------- the result
 @dataclass(frozen=True, eq=False)
-class ChunkStudy(RunFacts):
+class ChunkStudy(RunFacts, ABC):
     """What the results of chunked game studies share: the records, the table (players and
     their bots), building from chunk results, the final files of a run directory and
     reading them back. A subclass (a frozen dataclass) sets ``_plan`` and gives
@@ -341,21 +343,26 @@ class ChunkStudy(RunFacts):
 
     _plan: ClassVar[ModuleType]
 
+    @abstractmethod
     def _settings(self) -> Any:
-        raise NotImplementedError
+        """The plan's own (see the class docstring)."""
 
     @classmethod
+    @abstractmethod
     def _make(cls, settings: Any, records: pd.DataFrame, **kw: Any) -> ChunkStudy:
-        raise NotImplementedError
+        """The result from its settings, records and run facts."""
 
+    @abstractmethod
     def meta(self) -> dict:
-        raise NotImplementedError
+        """The plan's own (see the class docstring)."""
 
+    @abstractmethod
     def summary(self, by: str | None = None) -> pd.DataFrame:
-        raise NotImplementedError
+        """The plan's own (see the class docstring)."""
 
+    @abstractmethod
     def overview(self) -> pd.DataFrame:
-        raise NotImplementedError
+        """The plan's own (see the class docstring)."""
 
     @classmethod
     def _check_records(cls, settings: Any, specs: list, cols: Mapping[str, np.ndarray]) -> str | None:
