@@ -42,7 +42,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
 from functools import lru_cache
 from itertools import combinations
 from operator import add
@@ -56,6 +56,8 @@ from ..cards import JOKER, card_text, cards_text
 from .actions import IllegalMove
 from .rules import CarouselRules
 from .table import TableMeld, check_position, make_meld, parse_hand, parse_meld, parse_table, sort_melds
+
+_carousel._set_table_meld(TableMeld)
 
 __all__ = [
     "Play",
@@ -133,22 +135,104 @@ def _memory_error() -> GaveUp:
     return GaveUp("gave up: the position needs more memory than the solver could allocate")
 
 
-@dataclass(frozen=True)
+_PLAY_FIELDS = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
+                "hand_points")
+
+
 class Play:
     """The best play of a position (RULES-carousel.md section 4).
 
     ``melds`` is the resulting table (every meld valid, each joker's card named),
     ``played`` the hand cards placed (sorted codes, 52 = joker), ``points_left`` the
     points still in hand; with no legal play ``can_meld`` is False, ``played`` empty
-    and ``melds`` the table as it was."""
+    and ``melds`` the table as it was.
+
+    Immutable, compared, hashed, printed and pickled as a frozen dataclass of these
+    seven fields, in this order (``Play(points_left, cards_played, played, melds,
+    can_meld, can_knock, hand_points)``). ``best_play`` fills ``melds`` lazily: the
+    core's play is kept as counts and arranged into ``TableMeld``s the first time
+    ``melds`` (or ``text``, ``==``, ``hash``, ``repr``, a pickle) asks for them; a
+    caller that wants only the figures never pays for the arrangement. Should that
+    arrangement fail (never expected: it would be a bug) ``melds`` raises ``GaveUp``."""
+
+    __slots__ = ("points_left", "cards_played", "played", "_melds", "can_meld", "can_knock",
+                 "hand_points", "_source")
+    __match_args__ = _PLAY_FIELDS
 
     points_left: int
     cards_played: int
     played: tuple[int, ...]
-    melds: tuple[TableMeld, ...]
+    _melds: tuple[TableMeld, ...] | None
     can_meld: bool
     can_knock: bool
     hand_points: int
+    _source: tuple[Any, ...] | None
+
+    def __init__(self, points_left: int, cards_played: int, played: tuple[int, ...],
+                 melds: tuple[TableMeld, ...], can_meld: bool, can_knock: bool,
+                 hand_points: int) -> None:
+        _set = object.__setattr__
+        _set(self, "points_left", points_left)
+        _set(self, "cards_played", cards_played)
+        _set(self, "played", played)
+        _set(self, "_melds", melds)
+        _set(self, "can_meld", can_meld)
+        _set(self, "can_knock", can_knock)
+        _set(self, "hand_points", hand_points)
+        _set(self, "_source", None)
+
+    @classmethod
+    def _lazy(cls, points_left: int, cards_played: int, played: tuple[int, ...], can_meld: bool,
+              can_knock: bool, hand_points: int, source: tuple[Any, ...]) -> Play:
+        """A Play whose melds are made from ``source`` when first asked for: ``(core,
+        rules, nT, slots, nJT)`` the table after a play as counts (``rebuild_counts``
+        arranges them), or ``(table, rules)`` the table as it was (no play)."""
+        self = cls.__new__(cls)
+        _set = object.__setattr__
+        _set(self, "points_left", points_left)
+        _set(self, "cards_played", cards_played)
+        _set(self, "played", played)
+        _set(self, "_melds", None)
+        _set(self, "can_meld", can_meld)
+        _set(self, "can_knock", can_knock)
+        _set(self, "hand_points", hand_points)
+        _set(self, "_source", source)
+        return self
+
+    @property
+    def melds(self) -> tuple[TableMeld, ...]:
+        m = self._melds
+        if m is None:
+            m = _source_melds(self._source)
+            object.__setattr__(self, "_melds", m)
+            object.__setattr__(self, "_source", None)
+        return m
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.points_left, self.cards_played, self.played, self.melds, self.can_meld,
+                self.can_knock, self.hand_points)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Play)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Play(" + ", ".join(f"{k}={v!r}" for k, v in zip(_PLAY_FIELDS, self._fields(),
+                                                                 strict=True)) + ")"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Play, self._fields())
 
     def text(self, unicode: bool = False) -> str:
         lines = [m.text(unicode) for m in self.melds] or ["(empty table)"]
@@ -156,6 +240,25 @@ class Play:
         lines.append(f"points left: {self.points_left}"
                      + (" (can knock)" if self.can_knock else ""))
         return "\n".join(lines)
+
+
+_NO_HAND = bytes(52)
+
+
+def _source_melds(source: tuple[Any, ...] | None) -> tuple[TableMeld, ...]:
+    """The melds of a lazy Play (``Play._lazy``)."""
+    assert source is not None
+    if len(source) == 2:
+        table, rules = source
+        return tuple(_table_melds(table, rules))
+    core, rules, nT, slots, nJT = source
+    try:
+        status, detail, built, _ = _carousel.rebuild_counts(core, nT, _NO_HAND, slots, nJT, 0, 0)
+    except MemoryError:
+        raise _memory_error() from None
+    if status != 0:
+        raise reconstruction_error(status, detail)
+    return tuple(sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built))
 
 
 def _rules(rules: object) -> CarouselRules:
@@ -166,15 +269,26 @@ def _rules(rules: object) -> CarouselRules:
     return rules
 
 
-@lru_cache(maxsize=32)
-def _core_rules(rules: CarouselRules) -> _carousel.CoreRules:
-    return _carousel.CoreRules(rules)
+# compiled rules by the rules object's id, with the object (kept alive, so its id is
+# not reused while here): a dict lookup a call, where hashing a CarouselRules costs a
+# pass over its fields
+_CORES: dict[tuple[int, bool], tuple[CarouselRules, _carousel.CoreRules]] = {}
 
 
-@lru_cache(maxsize=32)
+def _core_rules(rules: CarouselRules, cards_only: bool = False) -> _carousel.CoreRules:
+    got = _CORES.get((id(rules), cards_only))
+    if got is not None and got[0] is rules:
+        return got[1]
+    if len(_CORES) >= 64:
+        _CORES.clear()
+    core = _carousel.CoreRules(rules, cards_only)
+    _CORES[(id(rules), cards_only)] = (rules, core)
+    return core
+
+
 def _core_rules_cards(rules: CarouselRules) -> _carousel.CoreRules:
     """The rules with every card worth 0: the core's value is then the cards played."""
-    return _carousel.CoreRules(rules, True)
+    return _core_rules(rules, True)
 
 
 class _Counts:
@@ -207,6 +321,13 @@ def _meld_of_text(text: str, rules: CarouselRules) -> TableMeld:
 @lru_cache(maxsize=1 << 14)
 def _hand_of_text(text: str) -> tuple[int, ...]:
     return tuple(parse_hand(text))
+
+
+def _table_melds(table: TableLike, rules: CarouselRules) -> list[TableMeld]:
+    """``parse_table``, with the texts of a table given as a list of meld texts memoised."""
+    if type(table) in (list, tuple) and all(type(m) is str for m in table):  # type: ignore[union-attr]
+        return [_meld_of_text(m, rules) for m in table]  # type: ignore[union-attr]
+    return parse_table(table, rules)
 
 
 def _position(table: TableLike, hand: HandLike,
@@ -481,8 +602,33 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     the bad input. The search is exact and has no limit by default: ``node_limit``
     (states the search may expand) and ``time_limit`` (seconds) make it raise
     ``GaveUp`` naming the limit instead of answering late (never a wrong answer);
-    so does a position that needs more memory than there is."""
-    return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit)
+    so does a position that needs more memory than there is.
+
+    The position is read, checked and solved in C (``_carousel.single_play``; meld
+    texts, a table text, TableMelds, a hand as text or int codes), and the melds of the
+    ``Play`` are arranged only when asked for; any other form, and every bad input,
+    takes the Python path, which gives the same answer or the error."""
+    if rules is None:
+        rules = _DEFAULT
+    elif type(rules) is not CarouselRules:
+        rules = _rules(rules)
+    if node_limit is None and time_limit is None:
+        nl, tl = 0, 0.0
+    else:
+        nl, tl = _limits(node_limit, time_limit)
+    core = _core_rules(rules)
+    got = _carousel.single_play(core, table, hand, nl, tl)
+    if got is None:
+        return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit)
+    value, total, played, nT, slots, nJT = got
+    if value <= 0:
+        if value == -4 or value == -5:
+            raise _limit_error(value, nl, tl)
+        return Play._lazy(total, 0, (), False, total <= rules.knock_limit, total,
+                          (tuple(table) if type(table) is list else table, rules))
+    left = total - value // _VALMUL
+    return Play._lazy(left, value % _VALMUL, played, True, left <= rules.knock_limit, total,
+                      (core, rules, nT, slots, nJT))
 
 
 def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, rebuild: _Rebuild,
@@ -524,8 +670,17 @@ def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, re
 
 def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = None) -> bool:
     """Whether a legal play exists (at least one hand card placed)."""
-    rules = _rules(rules)
-    return _position_counts(table, hand, rules)[2].value(_core_rules(rules)) > 0
+    if rules is None:
+        rules = _DEFAULT
+    elif type(rules) is not CarouselRules:
+        rules = _rules(rules)
+    core = _core_rules(rules)
+    value = _carousel.single_value(core, table, hand)
+    if value is None:
+        return _position_counts(table, hand, rules)[2].value(core) > 0
+    if value == -2:
+        raise MemoryError("the carousel solver ran out of memory")
+    return value > 0
 
 
 def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
@@ -544,11 +699,16 @@ def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | No
     """
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    st = _position_counts(table, hand, rules)[2]
-    try:
-        value = st.value(_core_rules_cards(rules), nl, tl)
-    except MemoryError:
-        raise _memory_error() from None
+    core = _core_rules_cards(rules)
+    value = _carousel.single_value(core, table, hand, nl, tl)
+    if value is None:
+        st = _position_counts(table, hand, rules)[2]
+        try:
+            value = st.value(core, nl, tl)
+        except MemoryError:
+            raise _memory_error() from None
+    elif value == -2:
+        raise _memory_error()
     if value in (-4, -5):
         raise _limit_error(value, nl, tl)
     if value < 0:  # never for melds that parse: each is a valid meld
@@ -568,26 +728,23 @@ def pack_positions(tables: Iterable[TableLike], hands: Iterable[HandLike], rules
     """``(tables, hands)`` uint8 arrays (module docstring) from lists of positions in
     any form ``best_play`` accepts; each position is validated."""
     rules = _rules(rules)
-    table_list = list(tables)
-    hand_list = list(hands)
+    table_list = tables if type(tables) is list else list(tables)
+    hand_list = hands if type(hands) is list else list(hands)
     if len(table_list) != len(hand_list):
         raise ValueError(f"tables and hands must have the same length, got {len(table_list)} "
                          f"and {len(hand_list)}")
-    trows: list[list[int]] = []
-    hrows: list[list[int]] = []
-    for t, h in zip(table_list, hand_list, strict=True):
-        melds, codes = _position(t, h, rules)
-        trows.append([(_JOKER_BASE + r) if c == JOKER else c
-                      for m in melds for c, r in zip(m.cards, m.represents, strict=True)])
-        hrows.append(codes)
-    kt = max([len(r) for r in trows] + [1])
-    kh = max([len(r) for r in hrows] + [1])
-    ta = np.full((len(trows), kt), 255, dtype=np.uint8)
-    ha = np.full((len(hrows), kh), 255, dtype=np.uint8)
-    for i, (tr, hr) in enumerate(zip(trows, hrows, strict=True)):
-        ta[i, :len(tr)] = tr
-        ha[i, :len(hr)] = hr
-    return ta, ha
+    # each position read and checked in C; the forms it does not read, and bad input,
+    # through _position (its errors), in order
+    return _carousel.pack_rows(_core_rules(rules), table_list, hand_list,
+                               lambda t, h: _pack_row(t, h, rules))
+
+
+def _pack_row(table: TableLike, hand: HandLike,
+              rules: CarouselRules) -> tuple[list[int], list[int]]:
+    """One position's batch rows (table codes, hand codes) through the Python path."""
+    melds, codes = _position(table, hand, rules)
+    return ([(_JOKER_BASE + r) if c == JOKER else c
+             for m in melds for c, r in zip(m.cards, m.represents, strict=True)], codes)
 
 
 def _as_array(x: object, name: str) -> npt.NDArray[np.uint8]:
