@@ -1,4 +1,4 @@
-"""The C reading of a single position (``_carousel.single_play``, ``single_value``,
+"""The C reading of a single position (``_carousel.single_best``, ``single_value``,
 ``pack_rows``: ``src/rummy51/_carousel_single.pxi``) against the Python path.
 
 The C path reads meld texts, a table text, TableMelds and a hand as text or int codes,
@@ -200,7 +200,7 @@ def _check(table, hand, rules) -> bool:
         assert [int(x) for x in ta[0] if x != 255] == trow
         assert [int(x) for x in ha[0] if x != 255] == hrow
         assert _carousel.single_value(core, table, hand) is not None
-        assert _carousel.single_play(core, table, hand) is not None
+        assert _carousel.single_best(core, rules, table, hand, rules.knock_limit) is not None
     slow = _python(lambda: _slow_best(table, hand, rules))
     fast = _python(lambda: carousel.best_play(table, hand, rules))
     if slow[0] == "ok" and fast[0] == "ok":

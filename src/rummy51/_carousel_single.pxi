@@ -19,6 +19,8 @@
 # the module-wide declarations are at the top of _carousel.pyx.)
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object s, Py_ssize_t* size) except NULL
@@ -28,13 +30,35 @@ cdef extern from "Python.h":
 DEF SP_MAXMELD = 16       # slots of one meld read here (a meld holds at most 14)
 DEF SP_MAXROW = 255       # slots of a table / cards of a hand read here (a deck has 108)
 
+cdef extern from "Python.h":
+    int PyObject_GenericSetAttr(object o, object name, object value) except -1
+
 cdef object _TableMeld = None
+cdef object _Play = None
 
 
-def _set_table_meld(cls):
-    """The TableMeld class (carousel.table), whose instances the C path reads."""
-    global _TableMeld
-    _TableMeld = cls
+def _set_classes(table_meld, play):
+    """The TableMeld class (carousel.table), whose instances the C path reads, and the
+    Play class (carousel.solver), whose lazy instances ``single_best`` makes."""
+    global _TableMeld, _Play
+    _TableMeld = table_meld
+    _Play = play
+
+
+cdef object _lazy_play(int32_t left, int32_t cards, object played, bint can_meld, bint can_knock,
+                       int32_t total, object source):
+    """``Play._lazy`` (carousel/solver.py) without a Python frame: the fields set through
+    the slots (Play's own ``__setattr__`` refuses every assignment)."""
+    p = _Play.__new__(_Play)
+    PyObject_GenericSetAttr(p, "points_left", left)
+    PyObject_GenericSetAttr(p, "cards_played", cards)
+    PyObject_GenericSetAttr(p, "played", played)
+    PyObject_GenericSetAttr(p, "_melds", None)
+    PyObject_GenericSetAttr(p, "can_meld", can_meld)
+    PyObject_GenericSetAttr(p, "can_knock", can_knock)
+    PyObject_GenericSetAttr(p, "hand_points", total)
+    PyObject_GenericSetAttr(p, "_source", source)
+    return p
 
 
 cdef inline int _sp_small(object x, int hi) except -2:
@@ -431,49 +455,65 @@ def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time
     return v
 
 
-def single_play(CoreRules rules, table, hand, int64_t node_limit=0, double time_limit=0):
-    """The best play of a position as ``best_play`` takes it, read and checked here, in
-    one core run (``play_counts``): ``(value, hand_points, played, nT, slots, nJT)``;
-    with a play (value > 0) ``played`` the hand cards it places (sorted codes, jokers
-    last), ``nT`` the table's naturals after it and ``slots`` its slots of each card
-    (naturals and jokers: ``rebuild_counts`` arranges them into melds), ``nJT`` its
-    jokers; without one (value 0 or -1) those three are None. -4 / -5 past a limit.
-    None when the Python path must take the position (see the top of this file, and
-    when the path cannot be read or found no memory: that path rebuilds from the
-    value)."""
+def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t node_limit=0,
+                double time_limit=0):
+    """``carousel.best_play``'s answer for a position read and checked here, in one
+    core run (``play_counts``: the play read off the program's path): a lazy ``Play`` (its melds arranged when first asked for), -4 /
+    -5 past ``node_limit`` / ``time_limit``, or None when the Python path must take the
+    position (see the top of this file; and when the path cannot be read or found no
+    memory: that path rebuilds the play from the value). The Play's source for its
+    melds: ``(core, rules, counts, nJT)``, ``counts`` the table's naturals after the
+    play (52 bytes) then its slots of each card (52: naturals and jokers), as
+    ``rebuild_counts`` takes them; with no play ``(table, rules)``, the table as given."""
     cdef Pos pos
     cdef Work w
     cdef Path path
     cdef uint8_t nT[52]
     cdef uint8_t nD[52]
-    cdef uint8_t slots[52]
-    cdef int nJT = 0, c, k, hj
-    cdef int32_t hp = 0, v
-    if _sp_position(&rules.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL) != 0:
+    cdef uint8_t counts[104]
+    cdef int nJT = 0, c, k, hj, n = 0
+    cdef int32_t hp = 0, v, left
+    cdef tuple played
+    cdef object x
+    if _sp_position(&core.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL) != 0:
         return None
     memset(&path, 0, sizeof(Path))
     if _work_init_kept(&w) != 0:
         raise MemoryError()
     with nogil:
         _set_limits(&w, node_limit, time_limit)
-        v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT)
+        v = _solve_play(&core.r, &pos, &w, &path, nT, nD, &nJT)
     _work_free_kept(&w)
     free(path.par)
     free(path.info)
     if v == -2 or v == -3:
         return None
+    if v == -4 or v == -5:
+        return v
     if v <= 0:
-        return v, hp, None, None, None, 0
-    played = []
-    for c in range(52):
-        slots[c] = nT[c] + nD[c]
-        for k in range(nT[c] - pos.T[c]):
-            played.append(c)
+        return _lazy_play(hp, 0, (), False, hp <= knock_limit, hp,
+                          (tuple(table) if type(table) is list else table, rules))
     hj = nJT - pos.JT
-    for k in range(hj):
-        played.append(52)
-    return (v, hp, tuple(played), PyBytes_FromStringAndSize(<char*>nT, 52),
-            PyBytes_FromStringAndSize(<char*>slots, 52), nJT)
+    for c in range(52):
+        counts[c] = nT[c]
+        counts[52 + c] = nT[c] + nD[c]
+        n += nT[c] - pos.T[c]
+    played = PyTuple_New(n + hj)
+    k = 0
+    for c in range(52):
+        for _ in range(nT[c] - pos.T[c]):
+            x = c
+            Py_INCREF(x)
+            PyTuple_SET_ITEM(played, k, x)
+            k += 1
+    for _ in range(hj):
+        x = 52
+        Py_INCREF(x)
+        PyTuple_SET_ITEM(played, k, x)
+        k += 1
+    left = hp - v // VALMUL
+    return _lazy_play(left, v % VALMUL, played, True, left <= knock_limit, hp,
+                      (core, rules, PyBytes_FromStringAndSize(<char*>counts, 104), nJT))
 
 
 def pack_rows(CoreRules rules, list tables, list hands, fallback):

@@ -57,8 +57,6 @@ from .actions import IllegalMove
 from .rules import CarouselRules
 from .table import TableMeld, check_position, make_meld, parse_hand, parse_meld, parse_table, sort_melds
 
-_carousel._set_table_meld(TableMeld)
-
 __all__ = [
     "Play",
     "best_play",
@@ -153,11 +151,13 @@ class Play:
     core's play is kept as counts and arranged into ``TableMeld``s the first time
     ``melds`` (or ``text``, ``==``, ``hash``, ``repr``, a pickle) asks for them; a
     caller that wants only the figures never pays for the arrangement. Should that
-    arrangement fail (never expected: it would be a bug) ``melds`` raises ``GaveUp``."""
+    arrangement fail (never expected: it would be a bug) ``melds`` raises ``GaveUp``.
+    (The lazy ones are made by ``_carousel.single_best``, which names their source.)"""
 
     __slots__ = ("points_left", "cards_played", "played", "_melds", "can_meld", "can_knock",
                  "hand_points", "_source")
-    __match_args__ = _PLAY_FIELDS
+    __match_args__ = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
+                      "hand_points")
 
     points_left: int
     cards_played: int
@@ -180,24 +180,6 @@ class Play:
         _set(self, "can_knock", can_knock)
         _set(self, "hand_points", hand_points)
         _set(self, "_source", None)
-
-    @classmethod
-    def _lazy(cls, points_left: int, cards_played: int, played: tuple[int, ...], can_meld: bool,
-              can_knock: bool, hand_points: int, source: tuple[Any, ...]) -> Play:
-        """A Play whose melds are made from ``source`` when first asked for: ``(core,
-        rules, nT, slots, nJT)`` the table after a play as counts (``rebuild_counts``
-        arranges them), or ``(table, rules)`` the table as it was (no play)."""
-        self = cls.__new__(cls)
-        _set = object.__setattr__
-        _set(self, "points_left", points_left)
-        _set(self, "cards_played", cards_played)
-        _set(self, "played", played)
-        _set(self, "_melds", None)
-        _set(self, "can_meld", can_meld)
-        _set(self, "can_knock", can_knock)
-        _set(self, "hand_points", hand_points)
-        _set(self, "_source", source)
-        return self
 
     @property
     def melds(self) -> tuple[TableMeld, ...]:
@@ -243,17 +225,21 @@ class Play:
 
 
 _NO_HAND = bytes(52)
+_carousel._set_classes(TableMeld, Play)
 
 
 def _source_melds(source: tuple[Any, ...] | None) -> tuple[TableMeld, ...]:
-    """The melds of a lazy Play (``Play._lazy``)."""
+    """The melds of a lazy Play (``_carousel.single_best``): ``(table, rules)`` the table
+    as it was (no play), or ``(core, rules, counts, nJT)`` the table after the play as
+    counts (its naturals, then its slots of each card), arranged by ``rebuild_counts``."""
     assert source is not None
     if len(source) == 2:
         table, rules = source
         return tuple(_table_melds(table, rules))
-    core, rules, nT, slots, nJT = source
+    core, rules, counts, nJT = source
     try:
-        status, detail, built, _ = _carousel.rebuild_counts(core, nT, _NO_HAND, slots, nJT, 0, 0)
+        status, detail, built, _ = _carousel.rebuild_counts(core, counts[:52], _NO_HAND,
+                                                            counts[52:], nJT, 0, 0)
     except MemoryError:
         raise _memory_error() from None
     if status != 0:
@@ -604,7 +590,7 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     ``GaveUp`` naming the limit instead of answering late (never a wrong answer);
     so does a position that needs more memory than there is.
 
-    The position is read, checked and solved in C (``_carousel.single_play``; meld
+    The position is read, checked and solved in C (``_carousel.single_best``; meld
     texts, a table text, TableMelds, a hand as text or int codes), and the melds of the
     ``Play`` are arranged only when asked for; any other form, and every bad input,
     takes the Python path, which gives the same answer or the error."""
@@ -616,19 +602,12 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
         nl, tl = 0, 0.0
     else:
         nl, tl = _limits(node_limit, time_limit)
-    core = _core_rules(rules)
-    got = _carousel.single_play(core, table, hand, nl, tl)
+    got = _carousel.single_best(_core_rules(rules), rules, table, hand, rules.knock_limit, nl, tl)
     if got is None:
         return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit)
-    value, total, played, nT, slots, nJT = got
-    if value <= 0:
-        if value == -4 or value == -5:
-            raise _limit_error(value, nl, tl)
-        return Play._lazy(total, 0, (), False, total <= rules.knock_limit, total,
-                          (tuple(table) if type(table) is list else table, rules))
-    left = total - value // _VALMUL
-    return Play._lazy(left, value % _VALMUL, played, True, left <= rules.knock_limit, total,
-                      (core, rules, nT, slots, nJT))
+    if type(got) is int:
+        raise _limit_error(got, nl, tl)
+    return got  # type: ignore[no-any-return]
 
 
 def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, rebuild: _Rebuild,
