@@ -443,15 +443,16 @@ def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time
     None when the Python path must take it (see the top of this file)."""
     cdef Pos pos
     cdef Work w
+    cdef Path path
     cdef int32_t hp = 0, v
     if _sp_position(&rules.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL) != 0:
         return None
-    if _work_init_kept(&w) != 0:
+    if _work_init_single(&w, &path) != 0:
         raise MemoryError()
     with nogil:
         _set_limits(&w, node_limit, time_limit)
         v = _solve(&rules.r, &pos, &w)
-    _work_free_kept(&w)
+    _work_free_single(&w, &path)
     return v
 
 
@@ -477,15 +478,12 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     cdef object x
     if _sp_position(&core.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL) != 0:
         return None
-    memset(&path, 0, sizeof(Path))
-    if _work_init_kept(&w) != 0:
+    if _work_init_single(&w, &path) != 0:
         raise MemoryError()
     with nogil:
         _set_limits(&w, node_limit, time_limit)
         v = _solve_play(&core.r, &pos, &w, &path, nT, nD, &nJT)
-    _work_free_kept(&w)
-    free(path.par)
-    free(path.info)
+    _work_free_single(&w, &path)
     if v == -2 or v == -3:
         return None
     if v == -4 or v == -5:
