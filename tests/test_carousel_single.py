@@ -300,6 +300,8 @@ def test_lazy_play_behaves_as_the_dataclass():
     table, hand = ["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C"
     lazy = carousel.best_play(table, hand)
     eager = _slow_best(table, hand, RULES)
+    assert _carousel._play_slots_direct()           # made without setattr
+    assert type(lazy) is solver.Play
     assert lazy._melds is None                      # nothing arranged yet
     assert (lazy.points_left, lazy.cards_played, lazy.played) == (2, 3, (4, 8, 52))
     assert lazy._melds is None
@@ -324,6 +326,7 @@ def test_lazy_play_behaves_as_the_dataclass():
 def test_lazy_no_play_keeps_the_table_as_it_was():
     table = ["QH KH AH", "JK(8S) 6S 7S"]
     play = carousel.best_play(table, "2H 3H")
+    assert play._melds is None
     table.append("7C 8C 9C")       # the caller's list changes afterwards
     assert not play.can_meld and play.played == ()
     assert [m.text() for m in play.melds] == ["QH KH AH", "6S 7S JK(8S)"]

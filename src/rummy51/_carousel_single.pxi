@@ -20,7 +20,6 @@
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from cpython.ref cimport Py_INCREF
 
 cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object s, Py_ssize_t* size) except NULL
@@ -30,34 +29,95 @@ cdef extern from "Python.h":
 DEF SP_MAXMELD = 16       # slots of one meld read here (a meld holds at most 14)
 DEF SP_MAXROW = 255       # slots of a table / cards of a hand read here (a deck has 108)
 
+from cpython.ref cimport PyObject, Py_INCREF, Py_DECREF
+
 cdef extern from "Python.h":
     int PyObject_GenericSetAttr(object o, object name, object value) except -1
+    ctypedef struct PyTypeObject:
+        pass
+    PyObject* PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t n) except NULL
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+        int flags
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
 
 cdef object _TableMeld = None
 cdef object _Play = None
+# the lazy Play's slots, in this order, and where each one is in the object (the slot
+# member descriptors' offsets); _play_direct: they were found, so ``_lazy_play`` fills
+# a fresh object's slots directly (else through setattr)
+_PLAY_SLOTS = ("points_left", "cards_played", "played", "_melds", "can_meld", "can_knock",
+               "hand_points", "_source", "_rules")
+cdef Py_ssize_t _play_off[9]
+cdef int _play_direct = 0
 
 
 def _set_classes(table_meld, play):
     """The TableMeld class (carousel.table), whose instances the C path reads, and the
-    Play class (carousel.solver), whose lazy instances ``single_best`` makes."""
-    global _TableMeld, _Play
+    Play class (carousel.solver), whose lazy instances ``single_best`` makes (its
+    slots ``_PLAY_SLOTS``, object slots with no ``__new__`` of its own)."""
+    global _TableMeld, _Play, _play_direct
+    cdef PyMemberDef* m
+    cdef int i
     _TableMeld = table_meld
     _Play = play
+    _play_direct = 0
+    if play.__new__ is not object.__new__ or type(play) is not type:
+        return
+    for i, name in enumerate(_PLAY_SLOTS):
+        d = play.__dict__.get(name)
+        if d is None or type(d).__name__ != "member_descriptor":
+            return
+        m = (<PyMemberDescrObject*><PyObject*>d).d_member
+        if m.type != 16 or (m.flags & 1):          # Py_T_OBJECT_EX, not read-only
+            return
+        _play_off[i] = m.offset
+    _play_direct = 1
+
+
+def _play_slots_direct():
+    """Whether ``single_best`` fills a Play's slots directly (the tests check it does)."""
+    return bool(_play_direct)
+
+
+cdef inline void _slot(PyObject* raw, int i, object v):
+    Py_INCREF(v)
+    (<PyObject**>((<char*>raw) + _play_off[i]))[0] = <PyObject*>v
 
 
 cdef object _lazy_play(int32_t left, int32_t cards, object played, bint can_meld, bint can_knock,
-                       int32_t total, object source):
-    """``Play._lazy`` (carousel/solver.py) without a Python frame: the fields set through
-    the slots (Play's own ``__setattr__`` refuses every assignment)."""
-    p = _Play.__new__(_Play)
-    PyObject_GenericSetAttr(p, "points_left", left)
-    PyObject_GenericSetAttr(p, "cards_played", cards)
-    PyObject_GenericSetAttr(p, "played", played)
-    PyObject_GenericSetAttr(p, "_melds", None)
-    PyObject_GenericSetAttr(p, "can_meld", can_meld)
-    PyObject_GenericSetAttr(p, "can_knock", can_knock)
-    PyObject_GenericSetAttr(p, "hand_points", total)
-    PyObject_GenericSetAttr(p, "_source", source)
+                       int32_t total, object source, object rules):
+    """A lazy Play (carousel/solver.py: its melds made from ``source`` and ``rules``
+    when first asked for) without a Python frame: the slots of a fresh object filled
+    directly (Play's own ``__setattr__`` refuses every assignment)."""
+    cdef PyObject* raw
+    cdef object p
+    if not _play_direct:
+        p = _Play.__new__(_Play)
+        PyObject_GenericSetAttr(p, "points_left", left)
+        PyObject_GenericSetAttr(p, "cards_played", cards)
+        PyObject_GenericSetAttr(p, "played", played)
+        PyObject_GenericSetAttr(p, "_melds", None)
+        PyObject_GenericSetAttr(p, "can_meld", can_meld)
+        PyObject_GenericSetAttr(p, "can_knock", can_knock)
+        PyObject_GenericSetAttr(p, "hand_points", total)
+        PyObject_GenericSetAttr(p, "_source", source)
+        PyObject_GenericSetAttr(p, "_rules", rules)
+        return p
+    raw = PyType_GenericAlloc(<PyTypeObject*><PyObject*>_Play, 0)
+    p = <object>raw
+    Py_DECREF(p)            # <object> took a second reference
+    _slot(raw, 0, left)
+    _slot(raw, 1, cards)
+    _slot(raw, 2, played)
+    _slot(raw, 3, None)
+    _slot(raw, 4, can_meld)
+    _slot(raw, 5, can_knock)
+    _slot(raw, 6, total)
+    _slot(raw, 7, source)
+    _slot(raw, 8, rules)
     return p
 
 
@@ -193,11 +253,11 @@ cdef int _sp_meld_text(const char* s, Py_ssize_t n, uint8_t* cards, uint8_t* rep
 
 
 cdef int _sp_meld(const uint8_t* cards, const uint8_t* reps, int n, const CRules* r, Pos* pos,
-                  int* jt, uint8_t* row, int* rn) noexcept nogil:
+                  int* jt, uint8_t* row, int* rn, int lens) noexcept nogil:
     """Check one meld (``make_meld``'s rules) and count it into ``pos``; with ``row``,
     its batch codes (a natural its code, a joker 53 + its card) in the canonical order
-    (``meld_positions``: a set by suit, a run low to high) at ``row[rn[0]..]``.
-    0, or -1: not a valid meld (or not read here)."""
+    (``meld_positions``: a set by suit, a run low to high) at ``row[rn[0]..]``, after
+    a byte of its length with ``lens``. 0, or -1: not a valid meld (or not read here)."""
     cdef int i, j, nj = 0, rank0, suit0, same, mask = 0, na = 0, lo = 99, hi = 0, cnt = 0
     cdef int aces[3]
     cdef int key[SP_MAXMELD]
@@ -272,8 +332,11 @@ cdef int _sp_meld(const uint8_t* cards, const uint8_t* reps, int n, const CRules
             pos.T[cards[i]] += 1
     jt[0] += nj
     if row != NULL:
-        if rn[0] + n > SP_MAXROW:
+        if rn[0] + n + lens > SP_MAXROW:
             return -1
+        if lens:
+            row[rn[0]] = <uint8_t>n
+            rn[0] += 1
         for i in range(n):
             idx[i] = i
         for i in range(1, n):
@@ -291,7 +354,7 @@ cdef int _sp_meld(const uint8_t* cards, const uint8_t* reps, int n, const CRules
 
 
 cdef int _sp_text_meld(object m, const CRules* r, Pos* pos, int* jt, uint8_t* row,
-                       int* rn) except -2:
+                       int* rn, int lens) except -2:
     """A meld text counted into ``pos`` (0), or -1."""
     cdef Py_ssize_t n = 0
     cdef const char* s = _sp_ascii(m, &n)
@@ -303,11 +366,11 @@ cdef int _sp_text_meld(object m, const CRules* r, Pos* pos, int* jt, uint8_t* ro
     k = _sp_meld_text(s, n, cards, reps)
     if k < 0:
         return -1
-    return _sp_meld(cards, reps, k, r, pos, jt, row, rn)
+    return _sp_meld(cards, reps, k, r, pos, jt, row, rn, lens)
 
 
 cdef int _sp_object_meld(object m, const CRules* r, Pos* pos, int* jt, uint8_t* row,
-                         int* rn) except -2:
+                         int* rn, int lens) except -2:
     """A TableMeld counted into ``pos`` (0), or -1."""
     cdef uint8_t cards[SP_MAXMELD]
     cdef uint8_t reps[SP_MAXMELD]
@@ -328,14 +391,15 @@ cdef int _sp_object_meld(object m, const CRules* r, Pos* pos, int* jt, uint8_t* 
             return -1
         cards[i] = <uint8_t>c
         reps[i] = <uint8_t>d
-    return _sp_meld(cards, reps, <int>n, r, pos, jt, row, rn)
+    return _sp_meld(cards, reps, <int>n, r, pos, jt, row, rn, lens)
 
 
 cdef int _sp_position(const CRules* r, object table, object hand, Pos* pos, int32_t* hp,
-                      uint8_t* trow, int* tn, uint8_t* hrow, int* hn) except -2:
+                      uint8_t* trow, int* tn, uint8_t* hrow, int* hn, int lens) except -2:
     """A position as the API takes it, read, checked and counted into ``pos`` (with
-    ``trow``/``hrow``: its batch rows, ``tn``/``hn`` long): 0, or -1 when the Python
-    path must take it (something to report, or a form not read here)."""
+    ``trow``/``hrow``: its batch rows, ``tn``/``hn`` long; with ``lens`` each meld of
+    ``trow`` after a byte of its length): 0, or -1 when the Python path must take it
+    (something to report, or a form not read here)."""
     cdef Py_ssize_t n, i, a
     cdef const char* s
     cdef int jt = 0, jh = 0, c, k, only_spaces
@@ -354,9 +418,9 @@ cdef int _sp_position(const CRules* r, object table, object hand, Pos* pos, int3
     elif type(table) is list or type(table) is tuple:
         for m in table:
             if type(m) is str:
-                k = _sp_text_meld(m, r, pos, &jt, trow, tn)
+                k = _sp_text_meld(m, r, pos, &jt, trow, tn, lens)
             elif type(m) is _TableMeld:
-                k = _sp_object_meld(m, r, pos, &jt, trow, tn)
+                k = _sp_object_meld(m, r, pos, &jt, trow, tn, lens)
             else:
                 return -1
             if k != 0:
@@ -375,7 +439,7 @@ cdef int _sp_position(const CRules* r, object table, object hand, Pos* pos, int3
             for i in range(n + 1):
                 if i == n or s[i] == 124:       # '|'
                     k = _sp_meld_text(s + a, i - a, cards_buf, reps_buf)
-                    if k < 0 or _sp_meld(cards_buf, reps_buf, k, r, pos, &jt, trow, tn) != 0:
+                    if k < 0 or _sp_meld(cards_buf, reps_buf, k, r, pos, &jt, trow, tn, lens) != 0:
                         return -1
                     a = i + 1
     else:
@@ -445,7 +509,7 @@ def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time
     cdef Work w
     cdef Path path
     cdef int32_t hp = 0, v
-    if _sp_position(&rules.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL) != 0:
+    if _sp_position(&rules.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL, 0) != 0:
         return None
     if _work_init_single(&w, &path) != 0:
         raise MemoryError()
@@ -459,24 +523,28 @@ def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time
 def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t node_limit=0,
                 double time_limit=0):
     """``carousel.best_play``'s answer for a position read and checked here, in one
-    core run (``play_counts``: the play read off the program's path): a lazy ``Play`` (its melds arranged when first asked for), -4 /
-    -5 past ``node_limit`` / ``time_limit``, or None when the Python path must take the
-    position (see the top of this file; and when the path cannot be read or found no
-    memory: that path rebuilds the play from the value). The Play's source for its
-    melds: ``(core, rules, counts, nJT)``, ``counts`` the table's naturals after the
-    play (52 bytes) then its slots of each card (52: naturals and jokers), as
-    ``rebuild_counts`` takes them; with no play ``(table, rules)``, the table as given."""
+    core run (``play_counts``: the play read off the program's path): a lazy ``Play``
+    (its melds arranged when first asked for), -4 / -5 past ``node_limit`` /
+    ``time_limit``, or None when the Python path must take the position (see the top
+    of this file; and when the path cannot be read or found no memory: that path
+    rebuilds the play from the value).
+
+    The Play's source of its melds is one bytes object (no container for the
+    collector to follow): with a play ``b"\\x01"``, the table's naturals after it (52
+    bytes), its slots of each card (52: naturals and jokers; ``rebuild_counts``
+    arranges them) and its jokers (1 byte); with no play ``b"\\x00"`` and the table as
+    it was, each meld its length then its batch codes in canonical order."""
     cdef Pos pos
     cdef Work w
     cdef Path path
     cdef uint8_t nT[52]
     cdef uint8_t nD[52]
-    cdef uint8_t counts[104]
-    cdef int nJT = 0, c, k, hj, n = 0
+    cdef uint8_t buf[SP_MAXROW + 1]
+    cdef int nJT = 0, c, k, hj, n = 0, tn = 0
     cdef int32_t hp = 0, v, left
     cdef tuple played
     cdef object x
-    if _sp_position(&core.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL) != 0:
+    if _sp_position(&core.r, table, hand, &pos, &hp, buf + 1, &tn, NULL, NULL, 1) != 0:
         return None
     if _work_init_single(&w, &path) != 0:
         raise MemoryError()
@@ -489,13 +557,16 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     if v == -4 or v == -5:
         return v
     if v <= 0:
+        buf[0] = 0
         return _lazy_play(hp, 0, (), False, hp <= knock_limit, hp,
-                          (tuple(table) if type(table) is list else table, rules))
+                          PyBytes_FromStringAndSize(<char*>buf, tn + 1), rules)
     hj = nJT - pos.JT
+    buf[0] = 1
     for c in range(52):
-        counts[c] = nT[c]
-        counts[52 + c] = nT[c] + nD[c]
+        buf[1 + c] = nT[c]
+        buf[53 + c] = nT[c] + nD[c]
         n += nT[c] - pos.T[c]
+    buf[105] = <uint8_t>nJT
     played = PyTuple_New(n + hj)
     k = 0
     for c in range(52):
@@ -511,7 +582,7 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
         k += 1
     left = hp - v // VALMUL
     return _lazy_play(left, v % VALMUL, played, True, left <= knock_limit, hp,
-                      (core, rules, PyBytes_FromStringAndSize(<char*>counts, 104), nJT))
+                      PyBytes_FromStringAndSize(<char*>buf, 106), rules)
 
 
 def pack_rows(CoreRules rules, list tables, list hands, fallback):
@@ -537,7 +608,7 @@ def pack_rows(CoreRules rules, list tables, list hands, fallback):
     tlen = []
     hlen = []
     for i in range(n):
-        if _sp_position(&rules.r, tables[i], hands[i], &pos, &hp, trow, &tn, hrow, &hn) == 0:
+        if _sp_position(&rules.r, tables[i], hands[i], &pos, &hp, trow, &tn, hrow, &hn, 0) == 0:
             tbuf += PyBytes_FromStringAndSize(<char*>trow, tn)
             hbuf += PyBytes_FromStringAndSize(<char*>hrow, hn)
         else:

@@ -155,7 +155,7 @@ class Play:
     (The lazy ones are made by ``_carousel.single_best``, which names their source.)"""
 
     __slots__ = ("points_left", "cards_played", "played", "_melds", "can_meld", "can_knock",
-                 "hand_points", "_source")
+                 "hand_points", "_source", "_rules")
     __match_args__ = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
                       "hand_points")
 
@@ -166,7 +166,8 @@ class Play:
     can_meld: bool
     can_knock: bool
     hand_points: int
-    _source: tuple[Any, ...] | None
+    _source: bytes | None
+    _rules: CarouselRules | None
 
     def __init__(self, points_left: int, cards_played: int, played: tuple[int, ...],
                  melds: tuple[TableMeld, ...], can_meld: bool, can_knock: bool,
@@ -180,14 +181,17 @@ class Play:
         _set(self, "can_knock", can_knock)
         _set(self, "hand_points", hand_points)
         _set(self, "_source", None)
+        _set(self, "_rules", None)
 
     @property
     def melds(self) -> tuple[TableMeld, ...]:
         m = self._melds
         if m is None:
-            m = _source_melds(self._source)
+            assert self._source is not None and self._rules is not None
+            m = _source_melds(self._source, self._rules)
             object.__setattr__(self, "_melds", m)
             object.__setattr__(self, "_source", None)
+            object.__setattr__(self, "_rules", None)
         return m
 
     def _fields(self) -> tuple[Any, ...]:
@@ -228,18 +232,22 @@ _NO_HAND = bytes(52)
 _carousel._set_classes(TableMeld, Play)
 
 
-def _source_melds(source: tuple[Any, ...] | None) -> tuple[TableMeld, ...]:
-    """The melds of a lazy Play (``_carousel.single_best``): ``(table, rules)`` the table
-    as it was (no play), or ``(core, rules, counts, nJT)`` the table after the play as
-    counts (its naturals, then its slots of each card), arranged by ``rebuild_counts``."""
-    assert source is not None
-    if len(source) == 2:
-        table, rules = source
-        return tuple(_table_melds(table, rules))
-    core, rules, counts, nJT = source
+def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
+    """The melds of a lazy Play (``_carousel.single_best``, which names ``source``): the
+    table after the play as counts, arranged by ``rebuild_counts``; or (no play) the
+    table as it was, its melds as canonical batch codes."""
+    if source[0] == 0:
+        melds = []
+        i = 1
+        while i < len(source):
+            n = source[i]
+            melds.append(_rebuilt_meld(tuple((JOKER, c - _JOKER_BASE) if c >= _JOKER_BASE else (c, c)
+                                             for c in source[i + 1:i + 1 + n]), rules))
+            i += 1 + n
+        return tuple(melds)
     try:
-        status, detail, built, _ = _carousel.rebuild_counts(core, counts[:52], _NO_HAND,
-                                                            counts[52:], nJT, 0, 0)
+        status, detail, built, _ = _carousel.rebuild_counts(
+            _core_rules(rules), source[1:53], _NO_HAND, source[53:105], source[105], 0, 0)
     except MemoryError:
         raise _memory_error() from None
     if status != 0:
