@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import gc
 import pickle
 import random
 
@@ -300,8 +301,9 @@ def test_lazy_play_behaves_as_the_dataclass():
     table, hand = ["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C"
     lazy = carousel.best_play(table, hand)
     eager = _slow_best(table, hand, RULES)
-    assert _carousel._play_slots_direct()           # made without setattr
     assert type(lazy) is solver.Play
+    assert not gc.is_tracked(lazy) and not gc.is_tracked(eager)   # no work for the collector
+    assert type(lazy._played) is bytes              # the tuple is made when asked
     assert lazy._melds is None                      # nothing arranged yet
     assert (lazy.points_left, lazy.cards_played, lazy.played) == (2, 3, (4, 8, 52))
     assert lazy._melds is None
@@ -317,6 +319,11 @@ def test_lazy_play_behaves_as_the_dataclass():
         lazy.points_left = 3    # type: ignore[misc]
     with pytest.raises(dataclasses.FrozenInstanceError):
         del lazy.melds
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        lazy.anything = 1       # type: ignore[attr-defined]
+    assert lazy != solver.Play(2, 3, (4, 8, 52), (), True, True, 41)
+    assert solver.Play(points_left=1, cards_played=0, played=(), melds=(), can_meld=False,
+                       can_knock=True, hand_points=1) == solver.Play(1, 0, (), (), False, True, 1)
     match lazy:
         case solver.Play(points_left, cards_played, played, melds, can, knock, total):
             assert (points_left, cards_played, can, knock, total) == (2, 3, True, True, 41)

@@ -19,7 +19,6 @@
 # the module-wide declarations are at the top of _carousel.pyx.)
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 cdef extern from "Python.h":
     const char* PyUnicode_AsUTF8AndSize(object s, Py_ssize_t* size) except NULL
@@ -29,95 +28,144 @@ cdef extern from "Python.h":
 DEF SP_MAXMELD = 16       # slots of one meld read here (a meld holds at most 14)
 DEF SP_MAXROW = 255       # slots of a table / cards of a hand read here (a deck has 108)
 
-from cpython.ref cimport PyObject, Py_INCREF, Py_DECREF
+from cpython.ref cimport Py_INCREF
+cimport cython
 
-cdef extern from "Python.h":
-    int PyObject_GenericSetAttr(object o, object name, object value) except -1
-    ctypedef struct PyTypeObject:
-        pass
-    PyObject* PyType_GenericAlloc(PyTypeObject* t, Py_ssize_t n) except NULL
-    ctypedef struct PyMemberDef:
-        int type
-        Py_ssize_t offset
-        int flags
-    ctypedef struct PyMemberDescrObject:
-        PyMemberDef* d_member
+from dataclasses import FrozenInstanceError
 
 cdef object _TableMeld = None
-cdef object _Play = None
-# the lazy Play's slots, in this order, and where each one is in the object (the slot
-# member descriptors' offsets); _play_direct: they were found, so ``_lazy_play`` fills
-# a fresh object's slots directly (else through setattr)
-_PLAY_SLOTS = ("points_left", "cards_played", "played", "_melds", "can_meld", "can_knock",
-               "hand_points", "_source", "_rules")
-cdef Py_ssize_t _play_off[9]
-cdef int _play_direct = 0
 
 
-def _set_classes(table_meld, play):
-    """The TableMeld class (carousel.table), whose instances the C path reads, and the
-    Play class (carousel.solver), whose lazy instances ``single_best`` makes (its
-    slots ``_PLAY_SLOTS``, object slots with no ``__new__`` of its own)."""
-    global _TableMeld, _Play, _play_direct
-    cdef PyMemberDef* m
-    cdef int i
+_PLAY_FIELDS = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
+                "hand_points")
+cdef object _source_melds = None
+
+
+@cython.no_gc
+cdef class Play:
+    """The best play of a position (RULES-carousel.md section 4).
+
+    ``melds`` is the resulting table (every meld valid, each joker's card named),
+    ``played`` the hand cards placed (sorted codes, 52 = joker), ``points_left`` the
+    points still in hand; with no legal play ``can_meld`` is False, ``played`` empty
+    and ``melds`` the table as it was.
+
+    Immutable, compared, hashed, printed and pickled as a frozen dataclass of these
+    seven fields, in this order (``Play(points_left, cards_played, played, melds,
+    can_meld, can_knock, hand_points)``). ``best_play`` fills ``melds`` lazily: the
+    core's play is kept as counts and arranged into ``TableMeld`` objects the first
+    time ``melds`` (or ``text``, ``==``, ``hash``, ``repr``, a pickle) asks for them; a
+    caller that wants only the figures never pays for the arrangement. Should that
+    arrangement fail (never expected: it would be a bug) ``melds`` raises ``GaveUp``.
+
+    (A type of the extension, made by ``best_play`` in C (``single_best``), which the
+    cyclic garbage collector does not track: a Play holds ints, bools, tuples of ints
+    and of TableMelds, bytes and the rules, none of which refers back to it, so it is
+    never part of a cycle, and the many Plays a program makes never set a collection
+    off. ``_played`` is the tuple, or in a lazy Play its codes as bytes; ``_melds`` the
+    tuple, or None until made from ``_source`` and ``_rules``.)"""
+    cdef readonly object points_left
+    cdef readonly object cards_played
+    cdef readonly object _played
+    cdef readonly object _melds
+    cdef readonly object can_meld
+    cdef readonly object can_knock
+    cdef readonly object hand_points
+    cdef object _source
+    cdef object _rules
+
+    __match_args__ = _PLAY_FIELDS
+
+    def __init__(self, points_left, cards_played, played, melds, can_meld, can_knock,
+                 hand_points):
+        self.points_left = points_left
+        self.cards_played = cards_played
+        self._played = played
+        self._melds = melds
+        self.can_meld = can_meld
+        self.can_knock = can_knock
+        self.hand_points = hand_points
+        self._source = None
+        self._rules = None
+
+    @property
+    def played(self):
+        """The hand cards placed (sorted codes, 52 = joker)."""
+        if type(self._played) is bytes:
+            self._played = tuple(self._played)
+        return self._played
+
+    @property
+    def melds(self):
+        """The table after the play (the table as it was, with no play)."""
+        if self._melds is None:
+            self._melds = _source_melds(self._source, self._rules)
+            self._source = None
+            self._rules = None
+        return self._melds
+
+    def _fields(self):
+        return (self.points_left, self.cards_played, self.played, self.melds, self.can_meld,
+                self.can_knock, self.hand_points)
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __ne__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._fields() != other._fields()
+
+    def __hash__(self):
+        return hash(self._fields())
+
+    def __repr__(self):
+        return (type(self).__name__ + "("
+                + ", ".join(f"{k}={v!r}" for k, v in zip(_PLAY_FIELDS, self._fields())) + ")")
+
+    def __reduce__(self):
+        return (type(self), self._fields())
+
+    def text(self, unicode=False):
+        """The table, one meld a line, then the cards played and the points left."""
+        from rummy51.cards import cards_text
+        lines = [m.text(unicode) for m in self.melds] or ["(empty table)"]
+        lines.append("played: " + (cards_text(self.played, unicode) or "nothing"))
+        lines.append(f"points left: {self.points_left}"
+                     + (" (can knock)" if self.can_knock else ""))
+        return "\n".join(lines)
+
+
+def _set_classes(table_meld, source_melds):
+    """The TableMeld class (carousel.table), whose instances the C path reads, and
+    ``carousel.solver._source_melds``, which makes a lazy Play's melds."""
+    global _TableMeld, _source_melds
     _TableMeld = table_meld
-    _Play = play
-    _play_direct = 0
-    if play.__new__ is not object.__new__ or type(play) is not type:
-        return
-    for i, name in enumerate(_PLAY_SLOTS):
-        d = play.__dict__.get(name)
-        if d is None or type(d).__name__ != "member_descriptor":
-            return
-        m = (<PyMemberDescrObject*><PyObject*>d).d_member
-        if m.type != 16 or (m.flags & 1):          # Py_T_OBJECT_EX, not read-only
-            return
-        _play_off[i] = m.offset
-    _play_direct = 1
-
-
-def _play_slots_direct():
-    """Whether ``single_best`` fills a Play's slots directly (the tests check it does)."""
-    return bool(_play_direct)
-
-
-cdef inline void _slot(PyObject* raw, int i, object v):
-    Py_INCREF(v)
-    (<PyObject**>((<char*>raw) + _play_off[i]))[0] = <PyObject*>v
+    _source_melds = source_melds
 
 
 cdef object _lazy_play(int32_t left, int32_t cards, object played, bint can_meld, bint can_knock,
                        int32_t total, object source, object rules):
-    """A lazy Play (carousel/solver.py: its melds made from ``source`` and ``rules``
-    when first asked for) without a Python frame: the slots of a fresh object filled
-    directly (Play's own ``__setattr__`` refuses every assignment)."""
-    cdef PyObject* raw
-    cdef object p
-    if not _play_direct:
-        p = _Play.__new__(_Play)
-        PyObject_GenericSetAttr(p, "points_left", left)
-        PyObject_GenericSetAttr(p, "cards_played", cards)
-        PyObject_GenericSetAttr(p, "played", played)
-        PyObject_GenericSetAttr(p, "_melds", None)
-        PyObject_GenericSetAttr(p, "can_meld", can_meld)
-        PyObject_GenericSetAttr(p, "can_knock", can_knock)
-        PyObject_GenericSetAttr(p, "hand_points", total)
-        PyObject_GenericSetAttr(p, "_source", source)
-        PyObject_GenericSetAttr(p, "_rules", rules)
-        return p
-    raw = PyType_GenericAlloc(<PyTypeObject*><PyObject*>_Play, 0)
-    p = <object>raw
-    Py_DECREF(p)            # <object> took a second reference
-    _slot(raw, 0, left)
-    _slot(raw, 1, cards)
-    _slot(raw, 2, played)
-    _slot(raw, 3, None)
-    _slot(raw, 4, can_meld)
-    _slot(raw, 5, can_knock)
-    _slot(raw, 6, total)
-    _slot(raw, 7, source)
-    _slot(raw, 8, rules)
+    """A lazy Play (carousel/solver.py: ``played`` the codes as bytes, its melds made
+    from ``source`` and ``rules`` when first asked for), without a Python frame."""
+    cdef Play p = Play.__new__(Play)
+    p.points_left = left
+    p.cards_played = cards
+    p._played = played
+    p._melds = None
+    p.can_meld = can_meld
+    p.can_knock = can_knock
+    p.hand_points = total
+    p._source = source
+    p._rules = rules
     return p
 
 
@@ -529,7 +577,8 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     of this file; and when the path cannot be read or found no memory: that path
     rebuilds the play from the value).
 
-    The Play's source of its melds is one bytes object (no container for the
+    ``played`` is kept as bytes of codes (the Play makes the tuple when asked). The
+    Play's source of its melds is one bytes object (no container for the
     collector to follow): with a play ``b"\\x01"``, the table's naturals after it (52
     bytes), its slots of each card (52: naturals and jokers; ``rebuild_counts``
     arranges them) and its jokers (1 byte); with no play ``b"\\x00"`` and the table as
@@ -540,10 +589,9 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     cdef uint8_t nT[52]
     cdef uint8_t nD[52]
     cdef uint8_t buf[SP_MAXROW + 1]
-    cdef int nJT = 0, c, k, hj, n = 0, tn = 0
+    cdef uint8_t pbuf[SP_MAXROW]
+    cdef int nJT = 0, c, hj, n = 0, tn = 0
     cdef int32_t hp = 0, v, left
-    cdef tuple played
-    cdef object x
     if _sp_position(&core.r, table, hand, &pos, &hp, buf + 1, &tn, NULL, NULL, 1) != 0:
         return None
     if _work_init_single(&w, &path) != 0:
@@ -565,24 +613,20 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     for c in range(52):
         buf[1 + c] = nT[c]
         buf[53 + c] = nT[c] + nD[c]
-        n += nT[c] - pos.T[c]
-    buf[105] = <uint8_t>nJT
-    played = PyTuple_New(n + hj)
-    k = 0
-    for c in range(52):
         for _ in range(nT[c] - pos.T[c]):
-            x = c
-            Py_INCREF(x)
-            PyTuple_SET_ITEM(played, k, x)
-            k += 1
+            if n < SP_MAXROW:
+                pbuf[n] = <uint8_t>c
+            n += 1
+    buf[105] = <uint8_t>nJT
     for _ in range(hj):
-        x = 52
-        Py_INCREF(x)
-        PyTuple_SET_ITEM(played, k, x)
-        k += 1
+        if n < SP_MAXROW:
+            pbuf[n] = 52
+        n += 1
+    if n > SP_MAXROW:
+        return None
     left = hp - v // VALMUL
-    return _lazy_play(left, v % VALMUL, played, True, left <= knock_limit, hp,
-                      PyBytes_FromStringAndSize(<char*>buf, 106), rules)
+    return _lazy_play(left, v % VALMUL, PyBytes_FromStringAndSize(<char*>pbuf, n), True,
+                      left <= knock_limit, hp, PyBytes_FromStringAndSize(<char*>buf, 106), rules)
 
 
 def pack_rows(CoreRules rules, list tables, list hands, fallback):

@@ -42,7 +42,6 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import FrozenInstanceError
 from functools import lru_cache
 from itertools import combinations
 from operator import add
@@ -133,103 +132,13 @@ def _memory_error() -> GaveUp:
     return GaveUp("gave up: the position needs more memory than the solver could allocate")
 
 
-_PLAY_FIELDS = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
-                "hand_points")
-
-
-class Play:
-    """The best play of a position (RULES-carousel.md section 4).
-
-    ``melds`` is the resulting table (every meld valid, each joker's card named),
-    ``played`` the hand cards placed (sorted codes, 52 = joker), ``points_left`` the
-    points still in hand; with no legal play ``can_meld`` is False, ``played`` empty
-    and ``melds`` the table as it was.
-
-    Immutable, compared, hashed, printed and pickled as a frozen dataclass of these
-    seven fields, in this order (``Play(points_left, cards_played, played, melds,
-    can_meld, can_knock, hand_points)``). ``best_play`` fills ``melds`` lazily: the
-    core's play is kept as counts and arranged into ``TableMeld``s the first time
-    ``melds`` (or ``text``, ``==``, ``hash``, ``repr``, a pickle) asks for them; a
-    caller that wants only the figures never pays for the arrangement. Should that
-    arrangement fail (never expected: it would be a bug) ``melds`` raises ``GaveUp``.
-    (The lazy ones are made by ``_carousel.single_best``, which names their source.)"""
-
-    __slots__ = ("points_left", "cards_played", "played", "_melds", "can_meld", "can_knock",
-                 "hand_points", "_source", "_rules")
-    __match_args__ = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
-                      "hand_points")
-
-    points_left: int
-    cards_played: int
-    played: tuple[int, ...]
-    _melds: tuple[TableMeld, ...] | None
-    can_meld: bool
-    can_knock: bool
-    hand_points: int
-    _source: bytes | None
-    _rules: CarouselRules | None
-
-    def __init__(self, points_left: int, cards_played: int, played: tuple[int, ...],
-                 melds: tuple[TableMeld, ...], can_meld: bool, can_knock: bool,
-                 hand_points: int) -> None:
-        _set = object.__setattr__
-        _set(self, "points_left", points_left)
-        _set(self, "cards_played", cards_played)
-        _set(self, "played", played)
-        _set(self, "_melds", melds)
-        _set(self, "can_meld", can_meld)
-        _set(self, "can_knock", can_knock)
-        _set(self, "hand_points", hand_points)
-        _set(self, "_source", None)
-        _set(self, "_rules", None)
-
-    @property
-    def melds(self) -> tuple[TableMeld, ...]:
-        m = self._melds
-        if m is None:
-            assert self._source is not None and self._rules is not None
-            m = _source_melds(self._source, self._rules)
-            object.__setattr__(self, "_melds", m)
-            object.__setattr__(self, "_source", None)
-            object.__setattr__(self, "_rules", None)
-        return m
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.points_left, self.cards_played, self.played, self.melds, self.can_meld,
-                self.can_knock, self.hand_points)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        assert isinstance(other, Play)
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return "Play(" + ", ".join(f"{k}={v!r}" for k, v in zip(_PLAY_FIELDS, self._fields(),
-                                                                 strict=True)) + ")"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Play, self._fields())
-
-    def text(self, unicode: bool = False) -> str:
-        lines = [m.text(unicode) for m in self.melds] or ["(empty table)"]
-        lines.append("played: " + (cards_text(self.played, unicode) or "nothing"))
-        lines.append(f"points left: {self.points_left}"
-                     + (" (can knock)" if self.can_knock else ""))
-        return "\n".join(lines)
+# The best play of a position: a type of the extension (``_carousel_single.pxi``) that the
+# cyclic collector does not track, with the frozen dataclass's interface; its docstring
+# says what it holds.
+Play = _carousel.Play
 
 
 _NO_HAND = bytes(52)
-_carousel._set_classes(TableMeld, Play)
 
 
 def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
@@ -253,6 +162,9 @@ def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
     if status != 0:
         raise reconstruction_error(status, detail)
     return tuple(sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built))
+
+
+_carousel._set_classes(TableMeld, _source_melds)
 
 
 def _rules(rules: object) -> CarouselRules:
