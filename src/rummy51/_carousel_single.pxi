@@ -15,6 +15,9 @@
 # Python's, word for word; tests/test_carousel_single.py checks the two paths agree on
 # random texts, good and bad.
 #
+# Play, the type ``best_play`` returns, is here too: ``single_best`` makes it in C, its
+# melds arranged only when asked for.
+#
 # (Included by _carousel.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _carousel.pyx.)
 
@@ -28,7 +31,6 @@ cdef extern from "Python.h":
 DEF SP_MAXMELD = 16       # slots of one meld read here (a meld holds at most 14)
 DEF SP_MAXROW = 255       # slots of a table / cards of a hand read here (a deck has 108)
 
-from cpython.ref cimport Py_INCREF
 cimport cython
 
 from dataclasses import FrozenInstanceError

@@ -150,8 +150,8 @@ cdef extern from *:
     void* rummy51_tls2_get() noexcept nogil
     int rummy51_tls2_set(void* p) noexcept nogil
 
-DEF KEEP_TABLE = 1 << 16  # index slots of a layer table kept between single calls, at most
-DEF KEEP_PATH = 1 << 20   # path entries kept
+DEF KEEP_TABLE = 1 << 14  # index slots of a layer table kept between single calls, at most
+DEF KEEP_PATH = 1 << 18   # path entries kept (so a thread keeps at most about 3.5 MB)
 
 cdef struct KeptWork:     # a single call's work area less its option cache
     Table a
