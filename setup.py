@@ -32,14 +32,15 @@ _INCLUDES = {
     "_game": (
         "_game_deal.pxi", "_game_table.pxi", "_game_greedy.pxi", "_game_goout.pxi",
         "_game_tactician.pxi", "_game_handhunter.pxi", "_game_random.pxi", "_game_api.pxi",
-        "_game_search.pxi", "_game_searchbot.pxi",
+        "_game_search.pxi", "_game_searchbot.pxi", "_game_analyse.pxi",
     ),
     "_carousel": (
         "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
         "_carousel_combine.pxi", "_carousel_work.pxi", "_carousel_dp.pxi", "_carousel_api.pxi",
         "_carousel_rebuild.pxi", "_carousel_single.pxi",
-        # the game kernel, the careful bot's estimate, the search bot
+        # the game kernel, the careful bot's estimate, the search bot, its analysis
         "_carousel_game.pxi", "_carousel_careful.pxi", "_carousel_search.pxi",
+        "_carousel_analyse.pxi",
     ),
 }
 

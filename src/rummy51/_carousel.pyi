@@ -96,3 +96,17 @@ def search_decide(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng:
 def search_rollout_round(core: CoreRules, game_rules: tuple[int, ...] | list[int],
                          deck: npt.NDArray[np.uint8], dealer: int
                          ) -> tuple[list[int], list[float]]: ...
+
+# the rollout analysis of one decision (_carousel_analyse.pxi)
+ANALYSE_PLAY: int
+ANALYSE_DRAW: int
+ANALYSE_PASS: int
+ANALYSE_KNOCK: int
+
+def search_analyse(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng: Any,
+                   decision: int, H: bytes | npt.NDArray[np.uint8], JH: int,
+                   T: bytes | npt.NDArray[np.uint8], D: bytes | npt.NDArray[np.uint8], JT: int,
+                   sizes: Any, me: int, stock: int, draws: int, stock_out: bool,
+                   played: tuple[bytes, bytes, int] | None, rollouts: int, seconds: float = ...
+                   ) -> tuple[list[tuple[int, bytes | None, bytes | None, int, int, float, float,
+                                         int]], int]: ...

@@ -133,3 +133,4 @@ include "_carousel_single.pxi"  # one position as the API takes it, read and sol
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
 include "_carousel_search.pxi"
+include "_carousel_analyse.pxi"  # the rollout analysis of one decision

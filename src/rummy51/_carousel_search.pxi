@@ -103,6 +103,8 @@ cdef struct RState:
     int finder
     int last_k
     int is_last
+    int knocker           # set by _cs_rollout: the round's knocker (-1: none), how it ended
+    int how
 
 
 cdef inline int _cs_below(bitgen_t* bg, int k) noexcept nogil:
@@ -229,6 +231,8 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
             how = 2
             knocker = -1
             break
+    s.knocker = knocker
+    s.how = how
     margin[0] = _cs_margin(gr, g.pts, n, me, knocker, how)
     return 0
 

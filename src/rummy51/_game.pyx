@@ -105,3 +105,4 @@ cdef void play(Game* G, Moves* M) noexcept nogil:
 include "_game_api.pxi"  # GreedyKernel, play_greedy, play_table
 include "_game_search.pxi"  # Position, rollouts (the search bot)
 include "_game_searchbot.pxi"  # the search bot's decision loop (issue 29)
+include "_game_analyse.pxi"  # rollout analysis of one decision (issue 30)

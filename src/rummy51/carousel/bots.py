@@ -192,7 +192,8 @@ DEFAULT_Z_STOP = 2.0
 DEFAULT_Z_PLAY = 1.0
 
 
-def _counts(cards: Iterable[int]) -> tuple[bytes, int]:
+def hand_counts(cards: Iterable[int]) -> tuple[bytes, int]:
+    """Cards as the kernel reads a hand: 52 counts of the naturals (bytes) and the jokers."""
     h = [0] * 52
     j = 0
     for c in cards:
@@ -203,7 +204,9 @@ def _counts(cards: Iterable[int]) -> tuple[bytes, int]:
     return bytes(h), j
 
 
-def _table_counts(table: Iterable[TableMeld]) -> tuple[bytes, bytes, int]:
+def table_counts(table: Iterable[TableMeld]) -> tuple[bytes, bytes, int]:
+    """A table as the kernel reads it: the naturals ``T`` and the jokers declared as each
+    card ``D`` (52 counts each, bytes), and the jokers ``JT``."""
     T = [0] * 52
     D = [0] * 52
     jt = 0
@@ -218,8 +221,13 @@ def _table_counts(table: Iterable[TableMeld]) -> tuple[bytes, bytes, int]:
 
 
 @lru_cache(maxsize=32)
-def _core_rules(rules: CarouselRules) -> _carousel.CoreRules:
+def core_rules(rules: CarouselRules) -> _carousel.CoreRules:
+    """The kernel's rules object of ``rules`` (cached)."""
     return _carousel.CoreRules(rules)
+
+
+# the names the search bot's code and tests have used
+_counts, _table_counts, _core_rules = hand_counts, table_counts, core_rules
 
 
 def game_rules(rules: CarouselRules) -> tuple[int, ...]:

@@ -1,5 +1,5 @@
-"""``rummy51 carousel``: the Carousel command group (``best``, ``rules``; ``simulate`` and
-``play`` from their modules, the rule flags from ``carousel_options``)::
+"""``rummy51 carousel``: the Carousel command group (``best``, ``rules``; ``simulate``,
+``play`` and ``analyse`` from their modules, the rule flags from ``carousel_options``)::
 
     rummy51 carousel best --table "6S 7S 8S | 9H 9D 9C" --hand "5S 9S JK 2C"
 
@@ -28,6 +28,7 @@ from ..carousel.presets import PRESET_NOTES, PRESETS, preset
 from ..carousel.rules import CarouselRules
 from ..carousel.solver import best_play
 from ..carousel.table import table_text
+from .carousel_analyse import add_analyse_parser
 from .carousel_options import add_rule_options, flag_words, int_option, rule_flag, rules_from_args
 from .carousel_play import add_play_parser
 from .carousel_simulate import add_simulate_parser
@@ -63,7 +64,7 @@ def _add_rules(sub: argparse._SubParsersAction) -> None:
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Register ``carousel`` (``best``, ``simulate``, ``play``, ``rules``) on an argparse
+    """Register ``carousel`` (``best``, ``simulate``, ``play``, ``analyse``, ``rules``) on an argparse
     subparsers object.
 
     The parsed namespace gets ``handler``, the convention of the package's main CLI:
@@ -78,6 +79,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
     _add_best(sub)
     add_simulate_parser(sub)
     add_play_parser(sub)
+    add_analyse_parser(sub)
     _add_rules(sub)
     car.set_defaults(handler=_dispatch)
     return car

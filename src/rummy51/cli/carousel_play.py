@@ -8,6 +8,7 @@ arranges the whole table around them (``rummy51.carousel.play_cards``)::
     meld 7S 9H JK     play these cards (the table is rearranged as needed)
     meld best         play the cards of the best play
     best              show the best play as a hint (the cards, the points it leaves)
+    hint              rank the moves of this decision by rollouts (about a second)
     draw              draw again (up to three cards a turn, while you have not melded)
     knock             end the round (at the end of your turn, 5 points or fewer)
     pass              end your turn
@@ -54,6 +55,7 @@ commands:
   meld 7S 9H JK   play these hand cards (the solver arranges the whole table around them)
   meld best       play the cards of the best play
   best            show the best play as a hint
+  hint            rank your moves now by rollouts to the end of the round (about a second)
   draw            draw again (up to three cards a turn, while you have not melded)
   knock           end the round at the end of your turn (hand within the knock limit)
   pass            end your turn
@@ -69,8 +71,9 @@ def add_play_parser(subparsers: argparse._SubParsersAction) -> argparse.Argument
         "play", help="play a game of Carousel against the bots in the terminal",
         description="Play a game of Carousel (rounds to the target score) in seat 0 against "
                     "the bots: name the hand cards to add (meld 7S 9H JK) and the solver "
-                    "arranges the table; best shows a hint. Commands are read from stdin, one "
-                    "per line, so a game can be scripted.",
+                    "arranges the table; best shows the best play, hint ranks the moves by "
+                    "rollouts. Commands are read from stdin, one per line, so a game can be "
+                    "scripted.",
         epilog="example: rummy51 carousel play --bots greedy,careful --seed 7")
     p.add_argument("--bots", default="greedy,careful", metavar="LIST",
                    help=f"the bots in seats 1, 2, ...: {', '.join(BOTS)} (default "
@@ -145,6 +148,7 @@ class _Game:
         self.tty = _isatty(sys.stdin)
         self.drawn: list[int] = []   # the cards drawn by the player this turn
         self.turn_key: tuple[int, int] = (-1, -1)
+        self.hints = 0           # rollout hints asked (each seeded from the game and this)
 
     # ------------------------------------------------------------------ words
     def who(self, p: int) -> str:
@@ -277,7 +281,7 @@ class _Game:
         pts = r.hand_points(v.hand)
         knock = (f"knock ({pts} points, limit {r.knock_limit})" if v.can_knock() else None)
         if v.phase is Phase.MELD:
-            return (f"you may meld (meld CARDS; best for a hint) or draw again "
+            return (f"you may meld (meld CARDS; best or hint for a hint) or draw again "
                     f"({v.turn_info.draws} of 3 drawn)")
         if v.phase is Phase.NO_DRAW:
             why = "a last turn after the stock ran out" if v.turn_info.last else "the stock is empty"
@@ -327,7 +331,10 @@ class _Game:
         if cmd in ("help", "h", "?"):
             print(HELP)
             return False
-        if cmd in ("best", "hint"):
+        if cmd == "best":
+            print(self.best_hint())
+            return False
+        if cmd == "hint":
             print(self.hint())
             return False
         if cmd in ("meld", "m"):
@@ -360,6 +367,40 @@ class _Game:
             raise ValueError(f"{cmd} takes no cards (got {' '.join(rest)!r})")
 
     def hint(self) -> str:
+        """The moves of the player's decision ranked by rollouts (``rummy51.analysis``,
+        a budget of about a second); the solver's hint where the analysis has no choice
+        to rank (one legal move, a last turn, rules its rollouts do not play)."""
+        import numpy as np
+
+        from ..analysis import format_decision
+        from ..analysis.carousel import HINT_ROLLOUTS, HINT_SECONDS, analyse_position
+        from ..carousel.bots import check_search_rules
+        from ..carousel.solver import can_meld
+
+        s = self.state
+        v = s.view(0)
+        ph = v.phase
+        choice = not v.turn_info.last and (
+            (ph is Phase.MELD and can_meld(list(v.table), list(v.hand), s.rules))
+            or (ph is Phase.NO_DRAW and (v.can_knock() or can_meld(list(v.table), list(v.hand),
+                                                                  s.rules)))
+            or (ph is Phase.END and v.can_knock()))
+        if not choice:
+            return self.best_hint()
+        try:
+            check_search_rules(s.rules)
+        except ValueError:
+            return self.best_hint() + " (the rollouts do not play these rules)"
+        self.hints += 1
+        root = np.random.SeedSequence(s.seed if isinstance(s.seed, int) else None,
+                                      spawn_key=(self.hints,))
+        d = analyse_position(v, rollouts=HINT_ROLLOUTS, time=HINT_SECONDS,
+                             seed=int(root.generate_state(1, np.uint64)[0]) >> 1)
+        names = ["you"] + [f"seat {p}" for p in range(1, s.n_players)]
+        return (f"hint: {d.best.move} (rollouts to the end of the round; equity: your round "
+                f"score less the others' mean)\n" + format_decision(d, names))
+
+    def best_hint(self) -> str:
         from ..carousel.solver import best_play
 
         s = self.state

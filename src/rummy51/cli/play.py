@@ -2,8 +2,12 @@
 
 You sit in seat 0. Each of your turns shows your hand, the table, the discard pile and
 the bottom card, and numbers the legal moves (the engine's ``legal_actions()``: draws,
-the solver's best lay-down, lay-offs, joker swaps, discards); type a number. The bots'
-moves are shown as they play. ``q`` (or end of input) leaves the deal.
+the solver's best lay-down, lay-offs, joker swaps, discards); type a number, or any
+legal move as text (``discard 7S``, ``lay down 7S 8S 9S | QH QD QC``:
+``rummy51.r51.notation``). ``hint`` ranks the candidate moves by rollout equity
+(``rummy51.analysis.analyse_position``, a small budget: about a second), the moves
+written as they can be typed. The bots' moves are shown as they play. ``q`` (or end of
+input) leaves the deal.
 """
 from __future__ import annotations
 
@@ -102,7 +106,7 @@ def _ask(state: GameState, u: bool) -> Action | None:
         print(f"  {i:>2}. {a.text()}")
     while True:
         try:
-            line = input(f"your move (1-{len(moves)}, q to leave): ")
+            line = input(f"your move (1-{len(moves)}, a move as text, hint, q to leave): ")
         except EOFError:
             return None
         line = line.strip().lower()
@@ -110,4 +114,40 @@ def _ask(state: GameState, u: bool) -> Action | None:
             return None
         if line.isdigit() and 1 <= int(line) <= len(moves):
             return moves[int(line) - 1]
-        print(f"  type a number from 1 to {len(moves)}", file=sys.stderr)
+        if line == "hint":
+            _hint(state, view)
+            continue
+        typed = _typed(view, line)
+        if typed is not None:
+            return typed
+        print(f"  type a number from 1 to {len(moves)}, a legal move as text, or hint",
+              file=sys.stderr)
+
+
+def _typed(view: object, line: str) -> Action | None:
+    """A legal move typed as text (``rummy51.r51.notation``), or None (said why)."""
+    from ..r51.notation import parse_action
+
+    if not line or line.isdigit():
+        return None
+    try:
+        a = parse_action(line.split(" [")[0])
+        view.verify(a)  # type: ignore[attr-defined]  # a PlayerView: the player's checks
+    except ValueError as e:
+        print(f"  {e}", file=sys.stderr)
+        return None
+    return a  # type: ignore[return-value]
+
+
+def _hint(state: GameState, view: object) -> None:
+    """The candidate moves ranked by rollout equity (seeded by the deal and the move
+    number: the same hint again)."""
+    from ..analysis import format_decision
+    from ..analysis.rummy51 import HINT_ROLLOUTS, analyse_position
+
+    seed = state.seed if isinstance(state.seed, int) and state.seed >= 0 else 0
+    d = analyse_position(view, rollouts=HINT_ROLLOUTS, seed=seed,  # type: ignore[arg-type]
+                         index=len(state.actions))
+    print(format_decision(d, ["you"]).replace(f"decision {d.index} (you, {d.kind})",
+                                              f"hint ({d.kind}: equity = mean margin in "
+                                              f"points, higher is better)"))

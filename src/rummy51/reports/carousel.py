@@ -3,7 +3,9 @@ out as Rummy 51's games sections: who wins (game win rates by bot, seat and posi
 with Wilson intervals), ratings (Bradley-Terry from ``rummy51.ratings`` and, when the
 seats move, every pair of bots compared game by game), scores (a histogram of the final
 scores by bot and their quantiles), and rounds (how they end: knock, going out, the
-stock; undercuts; round length; P(may knock by own turn t) per seat).
+stock; undercuts; round length; P(may knock by own turn t) per seat), and for a run
+made with ``--histories`` a blunder table (``rummy51.analysis``: a bounded sample of
+its games analysed by rollouts, each bot's mean loss per decision and its worst ones).
 
 ``load_carousel_run(path)`` reads a run directory into the report's ``Run``;
 ``carousel_sections(runs)`` builds the sections of every Carousel run among ``runs``
@@ -47,11 +49,17 @@ if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
     from ..studies.carousel import CarouselStudy
 
 __all__ = ["KIND", "load_carousel", "load_carousel_run", "carousel_sections",
-           "carousel_headlines", "carousel_contents", "T_MAX"]
+           "carousel_headlines", "carousel_contents", "T_MAX", "BLUNDER_GAMES",
+           "BLUNDER_ROLLOUTS", "blunder_sample"]
 
 KIND = "carousel"
 #: The last own turn of the P(may knock by turn t) figure and table.
 T_MAX = 12
+#: The blunder table of a run with histories: the plays analysed (the first ones of the
+#: run), the rollouts per candidate of each decision, the worst decisions shown per bot
+BLUNDER_GAMES = 4
+BLUNDER_ROLLOUTS = 16
+BLUNDER_WORST = 3
 
 
 def load_carousel(path: Path) -> ChunkStudy:  # a CarouselStudy (ChunkStudy.load's type)
@@ -358,14 +366,78 @@ def _fig_knock_possible(kp: pd.DataFrame, runs: Sequence[str]) -> Figure:
     return fig
 
 
+# --------------------------------------------------------------------------- blunders
+def blunder_sample(run: Run, games: int = BLUNDER_GAMES) -> list[tuple[int, dict, list[str]]]:
+    """The first ``games`` plays of a run made with histories, in the records' order:
+    ``(play, history, the bot of each seat)`` (empty without histories)."""
+    from ..studies._carousel_plan import Settings
+    from ..studies._games_plan import arrangements
+    from ..studies.carousel import read_histories
+
+    if not run.manifest.get("histories") or games < 1:
+        return []
+    specs = Settings.from_json(run.manifest["settings"]).plan()
+    seats: list[list[str]] = []
+    for spec in specs:
+        for perm in arrangements(spec["players"], spec.get("seats", "fixed")):
+            seats += [[spec["bots"][k] for k in perm]] * int(spec["n"])
+            if len(seats) >= games:
+                break
+        if len(seats) >= games:
+            break
+    chunks = range(len(specs))
+    out = []
+    for play, h in enumerate(read_histories(run.path, chunks)):
+        if play >= min(games, len(seats)):
+            break
+        out.append((play, h, seats[play]))
+    return out
+
+
+def _blunders(runs: Sequence[Run], seed: int, games: int, rollouts: int
+              ) -> tuple[pd.DataFrame, pd.DataFrame, int] | None:
+    """Per run and bot the analysed decisions' mean loss, and the worst decisions, from
+    the first ``games`` plays of every run with histories (None: no such run)."""
+    import pandas as pd
+
+    from ..analysis import blunder_table
+    from ..analysis.carousel import analyse_game
+
+    rows, worst = [], []
+    analysed = 0
+    for r in runs:
+        sample = blunder_sample(r, games)
+        if not sample:
+            continue
+        done = [(analyse_game(h, rollouts=rollouts, seed=seed, game=play), names)
+                for play, h, names in sample]
+        analysed += len(done)
+        for row in blunder_table(done, worst=BLUNDER_WORST):
+            rows.append({"run": r.name, "bot": row.name, "games": len(done),
+                         "decisions": row.decisions, "mean_loss": row.mean_loss,
+                         "mean_loss_se": row.se, "share_over": row.share_over})
+            for gi, d in row.worst:
+                worst.append({"run": r.name, "bot": row.name, "play": sample[gi][0],
+                              "decision": d.index, "round": int(d.info.get("round", 0)) + 1,
+                              "turn": int(d.info.get("turn", 0)) + 1, "kind": d.kind,
+                              "played": d.played, "best": d.best.move, "loss": d.loss})
+    if not rows:
+        return None
+    return pd.DataFrame(rows), pd.DataFrame(worst), analysed
+
+
 # --------------------------------------------------------------------------- sections
 def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
-                      seed: int = 2026) -> list[Section]:
+                      seed: int = 2026, blunder_games: int = BLUNDER_GAMES,
+                      blunder_rollouts: int = BLUNDER_ROLLOUTS) -> list[Section]:
     """The report sections of the Carousel runs among ``runs`` (none: ``[]``), side by
     side when several. The tables by bot, seat and position are the runs'
     ``CarouselStudy.summary(by)``, the rounds table their ``overview()``; ratings are
     ``CarouselStudy.ratings`` (``rummy51.ratings.bradley_terry`` of the games'
-    winners) with ``bootstrap`` resamples drawn from ``seed``."""
+    winners) with ``bootstrap`` resamples drawn from ``seed``. Runs made with histories
+    get a blunder table: their first ``blunder_games`` plays analysed
+    (``rummy51.analysis.carousel.analyse_game``, ``blunder_rollouts`` rollouts per
+    candidate, ``seed``)."""
     import pandas as pd
 
     runs = [r for r in runs if r.kind == KIND]
@@ -529,6 +601,39 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                       "intervals.", kp),
          ReportTable("carousel_knock_possible", "P(may knock by own turn t), by seat", wide,
                      tuple(kp_cols), "Per player-round of the seat; 95 % Wilson intervals."))))
+
+    bl = _blunders(runs, seed, blunder_games, blunder_rollouts)
+    if bl is not None:
+        bl_t, worst_t, analysed = bl
+        many = "" if analysed == 1 else "s"
+        sections.append(Section(
+            "Blunders", "carousel-blunders",
+            f"The decisions of {analysed} game{many} (the first play{many} of "
+            f"{'each run' if multi else 'the run'} with hand histories) analysed as `rummy51 "
+            "carousel analyse` does (docs/analysis.md): at each decision the search bot's "
+            "candidate moves and the move played, each rolled out to the end of the round "
+            f"{blunder_rollouts} times on the same deals of the unseen cards (greedy play "
+            f"after the move, seed {seed}); the loss of a decision is the best candidate's "
+            "mean margin less the played move's (0 when the played move was the best). With "
+            "so few rollouts a loss is biased upward (the best of several noisy means): "
+            "compare the bots with each other rather than with 0.",
+            (ReportTable("carousel_blunders", "Mean loss per decision, by bot", bl_t,
+                         tuple(rcol + [Column("bot", "bot"), Column("games", "games", "int"),
+                                       Column("decisions", "decisions", "int"),
+                                       Column("mean_loss", "mean loss", "num",
+                                              se="mean_loss_se"),
+                                       Column("share_over", "losing > 1 point", "pct")])),
+             ReportTable("carousel_worst_decisions", "Each bot's worst decisions", worst_t,
+                         tuple(rcol + [Column("bot", "bot"), Column("play", "game", "int"),
+                                       Column("decision", "decision", "int"),
+                                       Column("round", "round", "int"),
+                                       Column("turn", "turn", "int"),
+                                       Column("played", "played"), Column("best", "best"),
+                                       Column("loss", "loss", "num", digits=1)]),
+                         "Game: the play's place in the run's histories (0-based); decision: "
+                         "its index in the game. `rummy51 carousel analyse RUN --game G "
+                         f"--decision N --rollouts {blunder_rollouts} --seed {seed}` shows it "
+                         "with the same numbers (more rollouts: surer ones)."))))
     return sections
 
 

@@ -31,6 +31,12 @@ if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
     from matplotlib.figure import Figure
 
 
+#: deals of a run with hand histories analysed for its blunder table (a seeded sample)
+BLUNDER_GAMES = 8
+#: rollouts per candidate move in the blunder table's analysis
+BLUNDER_ROLLOUTS = 16
+
+
 def _tagged_games(runs: Sequence[Run], method: str, *args: Any) -> pd.DataFrame:
     """``study.<method>(*args)`` of every games run, concatenated, ``run`` in front."""
     import pandas as pd
@@ -273,10 +279,14 @@ def _ordered(df: pd.DataFrame, bot_order: Sequence[str], names: Sequence[str]) -
               .reset_index(drop=True))
 
 
-def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026) -> list[Section]:
+def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026,
+                  blunder_games: int = BLUNDER_GAMES,
+                  blunder_rollouts: int = BLUNDER_ROLLOUTS) -> list[Section]:
     """The report sections of games runs (side by side when several). The tables by
     bot, seat and position are the runs' ``GameStudy.summary(by)``, the deal table
-    their ``overview()``; ratings come from ``bradley_terry`` of the records."""
+    their ``overview()``; ratings come from ``bradley_terry`` of the records. A run made
+    with ``--histories`` gets a blunder table: ``blunder_games`` of its deals (a sample
+    seeded by ``seed``) analysed with ``blunder_rollouts`` rollouts per candidate."""
     import pandas as pd
 
     runs = [r for r in runs if r.kind == "games"]
@@ -424,7 +434,108 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                                    Column("bottom_card_win_rate", "with the bottom card", "pct",
                                           "bottom_card_win_lo", "bottom_card_win_hi")]),
                      "Rates per deal."))))
+    blunders = _blunder_section(runs, blunder_games, blunder_rollouts, seed)
+    if blunders is not None:
+        sections.append(blunders)
     return sections
+
+
+# --------------------------------------------------------------------------- blunders
+def _history_lines(run: Run) -> list[tuple[Any, int, int, int, tuple[str, ...]]]:
+    """Every hand history of a games run: ``(file, line, deal, arrangement, names)``, the
+    names of the bots in its seats (a chunk's lines are arrangement-major, as its
+    records)."""
+    import gzip
+
+    from ..studies._games_plan import arrangements
+
+    settings = run.manifest.get("settings", {})
+    bots = list(settings.get("bots", ()))
+    players = int(settings.get("players", len(bots)))
+    perms = arrangements(players, str(settings.get("seats", "fixed")))
+    size = int(settings.get("chunk_size", 1))
+    out = []
+    for f in sorted((run.path / "histories").glob("chunk-*.jsonl.gz")):
+        chunk = int(f.name[len("chunk-"):].split(".")[0])
+        with gzip.open(f, "rt", encoding="utf-8") as fh:
+            k = sum(1 for line in fh if line.strip())
+        n = max(1, k // len(perms))
+        for line in range(k):
+            a, j = divmod(line, n)
+            perm = perms[a] if a < len(perms) else perms[-1]
+            out.append((f, line, chunk * size + j, a, tuple(bots[q] for q in perm)))
+    return out
+
+
+def _blunder_section(runs: Sequence[Run], games: int, rollouts: int,
+                     seed: int) -> Section | None:
+    """Per bot, the mean loss per decision and its worst decisions, from a seeded sample
+    of each run's hand histories analysed by ``rummy51.analysis`` (None: no run has
+    histories)."""
+    import gzip
+
+    import pandas as pd
+
+    from ..analysis import analyse_game, blunder_table
+
+    rows, worst = [], []
+    told = []
+    for r in runs:
+        if not (r.path / "histories").is_dir():
+            continue
+        lines = _history_lines(r)
+        if not lines:
+            continue
+        rng = np.random.default_rng(seed)
+        pick = sorted(rng.choice(len(lines), size=min(games, len(lines)), replace=False))
+        analysed = []
+        where = []
+        for i in pick:
+            f, line, deal, arr, names = lines[int(i)]
+            with gzip.open(f, "rt", encoding="utf-8") as fh:
+                text = [x for x in fh if x.strip()][line]
+            analysed.append((analyse_game(text, rollouts=rollouts, seed=seed), names))
+            where.append((f, line, deal, arr))
+        told.append(f"{r.name}: {len(pick)} of {len(lines)} deals")
+        for row in blunder_table(analysed, worst=3):
+            rows.append({"run": r.name, "bot": row.name, "decisions": row.decisions,
+                         "mean_loss": row.mean_loss, "mean_loss_se": row.se,
+                         "share_over": row.share_over})
+            for gi, d in row.worst:
+                f, line, deal, arr = where[gi]
+                rel = f.relative_to(r.path.parent) if f.is_relative_to(r.path.parent) else f
+                worst.append({"run": r.name, "bot": row.name, "deal": deal,
+                              "decision": d.index, "played": d.played, "best": d.best.move,
+                              "loss": d.loss,
+                              "command": f"rummy51 analyse {rel} --game {line} "
+                                         f"--decision {d.index}"})
+    if not rows:
+        return None
+    multi = len(runs) > 1
+    rcol = [Column("run", "run")] if multi else []
+    bt = pd.DataFrame(rows)
+    wt = pd.DataFrame(worst)
+    return Section(
+        "Blunders", "blunders",
+        "Each decision of a sample of the deals (" + "; ".join(told) + ", seeded by "
+        f"{seed}) analysed by rollouts (docs/analysis.md): every candidate move played "
+        f"{rollouts} times to the end of the deal from what the player saw, the tactician "
+        "in every seat; a decision's loss is the best candidate's equity less the played "
+        "move's (points of margin, 0 when the played move was the best). A small budget: "
+        "a loss is an estimate, biased upwards by picking the best of noisy equities.",
+        (ReportTable("games_blunders", "Mean loss per decision, by bot", bt,
+                     tuple(rcol + [Column("bot", "bot"),
+                                   Column("decisions", "decisions", "int"),
+                                   Column("mean_loss", "mean loss", "num", se="mean_loss_se"),
+                                   Column("share_over", "loss > 1 point", "pct")])),
+         ReportTable("games_worst_decisions", "Worst decisions of each bot", wt,
+                     tuple(rcol + [Column("bot", "bot"), Column("deal", "deal", "int"),
+                                   Column("decision", "decision", "int"),
+                                   Column("played", "played"), Column("best", "best"),
+                                   Column("loss", "loss", "num"),
+                                   Column("command", "to see it")]),
+                     "The three worst decisions of each bot in the sample; the command "
+                     "analyses one again (run it beside the run directory).")))
 
 
 def game_headlines(run: Run, ratings: pd.DataFrame) -> list[Headline]:
