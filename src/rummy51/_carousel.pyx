@@ -129,6 +129,7 @@ include "_carousel_work.pxi"  # Work, the kept cache, dominance
 include "_carousel_dp.pxi"  # the solver DP, best plays
 include "_carousel_api.pxi"  # CoreRules, solve_counts, solve_batch
 include "_carousel_rebuild.pxi"  # the melds of a best play
+include "_carousel_single.pxi"  # one position as the API takes it, read and solved in C
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
 include "_carousel_search.pxi"

@@ -92,15 +92,18 @@ cdef void _tls_dtor(void* p) noexcept nogil:
 rummy51_tls_init(_tls_dtor)
 
 cdef int _work_init_kept(Work* w) noexcept nogil:
-    """``_work_init`` with this thread's kept option cache (if it has one free)."""
-    cdef Cache* kept
-    if _work_init(w) != 0:
+    """``_work_init`` with this thread's kept option cache (if it has one free; then no
+    fresh cache is made, which a single call would pay for: its front alone is 48 kB
+    to zero)."""
+    cdef Cache* kept = <Cache*>rummy51_tls_get()
+    if kept == NULL or rummy51_tls_set(NULL) != 0:
+        return _work_init(w)
+    memset(w, 0, sizeof(Work))
+    w.cache = kept[0]
+    free(kept)
+    if _table_init(&w.a, 64) != 0 or _table_init(&w.b, 64) != 0 or _table_init(&w.g, 64) != 0:
+        _work_free(w)
         return -1
-    kept = <Cache*>rummy51_tls_get()
-    if kept != NULL and rummy51_tls_set(NULL) == 0:
-        _cache_free(&w.cache)
-        w.cache = kept[0]
-        free(kept)
     return 0
 
 cdef void _work_free_kept(Work* w) noexcept nogil:
@@ -119,12 +122,138 @@ cdef void _work_free_kept(Work* w) noexcept nogil:
             free(kept)
     _work_free(w)
 
+# The single calls (carousel.best_play, can_meld, max_cards_played: _carousel_single.pxi)
+# also keep the rest of their work area per thread: the layer tables, the group
+# records and the path store, grown to the size the positions need, so a call neither
+# allocates nor zeroes them again (the batch has one work area for all its rows). A
+# second pthread key, taken and put back as the cache is; kept only while small.
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    static int rummy51_tls2_init(void (*dtor)(void*)) { (void)dtor; return 0; }
+    static void* rummy51_tls2_get(void) { return 0; }
+    static int rummy51_tls2_set(void* p) { (void)p; return -1; }
+    #else
+    static pthread_key_t rummy51_tls2_key;
+    static int rummy51_tls2_ok = 0;
+    static int rummy51_tls2_init(void (*dtor)(void*)) {
+        if (!rummy51_tls2_ok && pthread_key_create(&rummy51_tls2_key, dtor) == 0) rummy51_tls2_ok = 1;
+        return rummy51_tls2_ok;
+    }
+    static void* rummy51_tls2_get(void) { return rummy51_tls2_ok ? pthread_getspecific(rummy51_tls2_key) : 0; }
+    static int rummy51_tls2_set(void* p) {
+        return rummy51_tls2_ok ? pthread_setspecific(rummy51_tls2_key, p) : -1;
+    }
+    #endif
+    """
+    int rummy51_tls2_init(void (*dtor)(void*)) noexcept nogil
+    void* rummy51_tls2_get() noexcept nogil
+    int rummy51_tls2_set(void* p) noexcept nogil
+
+DEF KEEP_TABLE = 1 << 14  # index slots of a layer table kept between single calls, at most
+DEF KEEP_PATH = 1 << 18   # path entries kept (so a thread keeps at most about 3.5 MB)
+
+cdef struct KeptWork:     # a single call's work area less its option cache
+    Table a
+    Table b
+    Table g
+    Rec* rec
+    int64_t rec_cap
+    int32_t* nextm
+    int64_t next_cap
+    Path path
+
+cdef void _kept_work_free(KeptWork* k) noexcept nogil:
+    _table_free(&k.a)
+    _table_free(&k.b)
+    _table_free(&k.g)
+    free(k.rec)
+    free(k.nextm)
+    free(k.path.par)
+    free(k.path.info)
+    free(k)
+
+cdef void _tls2_dtor(void* p) noexcept nogil:
+    _kept_work_free(<KeptWork*>p)
+
+rummy51_tls2_init(_tls2_dtor)
+
+cdef int _work_init_single(Work* w, Path* path) noexcept nogil:
+    """``_work_init_kept`` with the thread's kept tables and path store (if it has them
+    free); ``path`` empty or the kept one. -1 on no memory."""
+    cdef KeptWork* k = <KeptWork*>rummy51_tls2_get()
+    cdef Cache* kept
+    memset(path, 0, sizeof(Path))
+    if k == NULL or rummy51_tls2_set(NULL) != 0:
+        return _work_init_kept(w)
+    memset(w, 0, sizeof(Work))
+    w.a = k.a
+    w.b = k.b
+    w.g = k.g
+    w.rec = k.rec
+    w.rec_cap = k.rec_cap
+    w.nextm = k.nextm
+    w.next_cap = k.next_cap
+    path.par = k.path.par
+    path.info = k.path.info
+    path.cap = k.path.cap
+    free(k)
+    kept = <Cache*>rummy51_tls_get()
+    if kept != NULL and rummy51_tls_set(NULL) == 0:
+        w.cache = kept[0]
+        free(kept)
+    elif _cache_init(&w.cache, 64, 256) != 0:
+        _work_free(w)
+        free(path.par)
+        free(path.info)
+        memset(path, 0, sizeof(Path))
+        return -1
+    return 0
+
+cdef void _work_free_single(Work* w, Path* path) noexcept nogil:
+    """``_work_free_kept``, keeping the tables and the path store for the thread's next
+    single call (unless its slot is taken, or they grew past the limits)."""
+    cdef KeptWork* k = NULL
+    if (rummy51_tls2_get() == NULL and w.a.cap <= KEEP_TABLE and w.b.cap <= KEEP_TABLE
+            and w.g.cap <= KEEP_TABLE and path.cap <= KEEP_PATH and w.rec_cap <= KEEP_TABLE
+            and w.next_cap <= KEEP_TABLE):
+        k = <KeptWork*>malloc(sizeof(KeptWork))
+    if k != NULL:
+        k.a = w.a
+        k.b = w.b
+        k.g = w.g
+        k.rec = w.rec
+        k.rec_cap = w.rec_cap
+        k.nextm = w.nextm
+        k.next_cap = w.next_cap
+        k.path.par = path.par
+        k.path.info = path.info
+        k.path.cap = path.cap
+        if rummy51_tls2_set(k) == 0:
+            memset(&w.a, 0, sizeof(Table))
+            memset(&w.b, 0, sizeof(Table))
+            memset(&w.g, 0, sizeof(Table))
+            w.rec = NULL
+            w.nextm = NULL
+            path.par = NULL
+            path.info = NULL
+        else:
+            free(k)
+    _work_free_kept(w)
+    free(path.par)
+    free(path.info)
+    path.par = NULL
+    path.info = NULL
+
 def _drop_kept_cache():
     """Free this thread's kept option cache (the next call starts with an empty one:
-    the tests compare warm and fresh solves)."""
+    the tests compare warm and fresh solves), and the single calls' kept tables."""
     cdef void* p = rummy51_tls_get()
     if p != NULL and rummy51_tls_set(NULL) == 0:
         _tls_dtor(p)
+    p = rummy51_tls2_get()
+    if p != NULL and rummy51_tls2_set(NULL) == 0:
+        _tls2_dtor(p)
 
 cdef inline int32_t _live_val(int32_t v) noexcept nogil:
     return v if v >= 0 else -(v + 1)

@@ -42,7 +42,6 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 from operator import add
@@ -133,29 +132,39 @@ def _memory_error() -> GaveUp:
     return GaveUp("gave up: the position needs more memory than the solver could allocate")
 
 
-@dataclass(frozen=True)
-class Play:
-    """The best play of a position (RULES-carousel.md section 4).
+# The best play of a position: a type of the extension (``_carousel_single.pxi``) that the
+# cyclic collector does not track, with the frozen dataclass's interface; its docstring
+# says what it holds.
+Play = _carousel.Play
 
-    ``melds`` is the resulting table (every meld valid, each joker's card named),
-    ``played`` the hand cards placed (sorted codes, 52 = joker), ``points_left`` the
-    points still in hand; with no legal play ``can_meld`` is False, ``played`` empty
-    and ``melds`` the table as it was."""
 
-    points_left: int
-    cards_played: int
-    played: tuple[int, ...]
-    melds: tuple[TableMeld, ...]
-    can_meld: bool
-    can_knock: bool
-    hand_points: int
+_NO_HAND = bytes(52)
 
-    def text(self, unicode: bool = False) -> str:
-        lines = [m.text(unicode) for m in self.melds] or ["(empty table)"]
-        lines.append("played: " + (cards_text(self.played, unicode) or "nothing"))
-        lines.append(f"points left: {self.points_left}"
-                     + (" (can knock)" if self.can_knock else ""))
-        return "\n".join(lines)
+
+def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
+    """The melds of a lazy Play (``_carousel.single_best``, which names ``source``): the
+    table after the play as counts, arranged by ``rebuild_counts``; or (no play) the
+    table as it was, its melds as canonical batch codes."""
+    if source[0] == 0:
+        melds = []
+        i = 1
+        while i < len(source):
+            n = source[i]
+            melds.append(_rebuilt_meld(tuple((JOKER, c - _JOKER_BASE) if c >= _JOKER_BASE else (c, c)
+                                             for c in source[i + 1:i + 1 + n]), rules))
+            i += 1 + n
+        return tuple(melds)
+    try:
+        status, detail, built, _ = _carousel.rebuild_counts(
+            _core_rules(rules), source[1:53], _NO_HAND, source[53:105], source[105], 0, 0)
+    except MemoryError:
+        raise _memory_error() from None
+    if status != 0:
+        raise reconstruction_error(status, detail)
+    return tuple(sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built))
+
+
+_carousel._set_classes(TableMeld, _source_melds)
 
 
 def _rules(rules: object) -> CarouselRules:
@@ -166,15 +175,26 @@ def _rules(rules: object) -> CarouselRules:
     return rules
 
 
-@lru_cache(maxsize=32)
-def _core_rules(rules: CarouselRules) -> _carousel.CoreRules:
-    return _carousel.CoreRules(rules)
+# compiled rules by the rules object's id, with the object (kept alive, so its id is
+# not reused while here): a dict lookup a call, where hashing a CarouselRules costs a
+# pass over its fields
+_CORES: dict[tuple[int, bool], tuple[CarouselRules, _carousel.CoreRules]] = {}
 
 
-@lru_cache(maxsize=32)
+def _core_rules(rules: CarouselRules, cards_only: bool = False) -> _carousel.CoreRules:
+    got = _CORES.get((id(rules), cards_only))
+    if got is not None and got[0] is rules:
+        return got[1]
+    if len(_CORES) >= 64:
+        _CORES.clear()
+    core = _carousel.CoreRules(rules, cards_only)
+    _CORES[(id(rules), cards_only)] = (rules, core)
+    return core
+
+
 def _core_rules_cards(rules: CarouselRules) -> _carousel.CoreRules:
     """The rules with every card worth 0: the core's value is then the cards played."""
-    return _carousel.CoreRules(rules, True)
+    return _core_rules(rules, True)
 
 
 class _Counts:
@@ -207,6 +227,13 @@ def _meld_of_text(text: str, rules: CarouselRules) -> TableMeld:
 @lru_cache(maxsize=1 << 14)
 def _hand_of_text(text: str) -> tuple[int, ...]:
     return tuple(parse_hand(text))
+
+
+def _table_melds(table: TableLike, rules: CarouselRules) -> list[TableMeld]:
+    """``parse_table``, with the texts of a table given as a list of meld texts memoised."""
+    if type(table) in (list, tuple) and all(type(m) is str for m in table):  # type: ignore[union-attr]
+        return [_meld_of_text(m, rules) for m in table]  # type: ignore[union-attr]
+    return parse_table(table, rules)
 
 
 def _position(table: TableLike, hand: HandLike,
@@ -481,8 +508,26 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     the bad input. The search is exact and has no limit by default: ``node_limit``
     (states the search may expand) and ``time_limit`` (seconds) make it raise
     ``GaveUp`` naming the limit instead of answering late (never a wrong answer);
-    so does a position that needs more memory than there is."""
-    return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit)
+    so does a position that needs more memory than there is.
+
+    The position is read, checked and solved in C (``_carousel.single_best``; meld
+    texts, a table text, TableMelds, a hand as text or int codes), and the melds of the
+    ``Play`` are arranged only when asked for; any other form, and every bad input,
+    takes the Python path, which gives the same answer or the error."""
+    if rules is None:
+        rules = _DEFAULT
+    elif type(rules) is not CarouselRules:
+        rules = _rules(rules)
+    if node_limit is None and time_limit is None:
+        nl, tl = 0, 0.0
+    else:
+        nl, tl = _limits(node_limit, time_limit)
+    got = _carousel.single_best(_core_rules(rules), rules, table, hand, rules.knock_limit, nl, tl)
+    if got is None:
+        return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit)
+    if type(got) is int:
+        raise _limit_error(got, nl, tl)
+    return got  # type: ignore[no-any-return]
 
 
 def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, rebuild: _Rebuild,
@@ -524,8 +569,17 @@ def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, re
 
 def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = None) -> bool:
     """Whether a legal play exists (at least one hand card placed)."""
-    rules = _rules(rules)
-    return _position_counts(table, hand, rules)[2].value(_core_rules(rules)) > 0
+    if rules is None:
+        rules = _DEFAULT
+    elif type(rules) is not CarouselRules:
+        rules = _rules(rules)
+    core = _core_rules(rules)
+    value = _carousel.single_value(core, table, hand)
+    if value is None:
+        return _position_counts(table, hand, rules)[2].value(core) > 0
+    if value == -2:
+        raise MemoryError("the carousel solver ran out of memory")
+    return value > 0
 
 
 def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
@@ -544,11 +598,16 @@ def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | No
     """
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    st = _position_counts(table, hand, rules)[2]
-    try:
-        value = st.value(_core_rules_cards(rules), nl, tl)
-    except MemoryError:
-        raise _memory_error() from None
+    core = _core_rules_cards(rules)
+    value = _carousel.single_value(core, table, hand, nl, tl)
+    if value is None:
+        st = _position_counts(table, hand, rules)[2]
+        try:
+            value = st.value(core, nl, tl)
+        except MemoryError:
+            raise _memory_error() from None
+    elif value == -2:
+        raise _memory_error()
     if value in (-4, -5):
         raise _limit_error(value, nl, tl)
     if value < 0:  # never for melds that parse: each is a valid meld
@@ -568,26 +627,23 @@ def pack_positions(tables: Iterable[TableLike], hands: Iterable[HandLike], rules
     """``(tables, hands)`` uint8 arrays (module docstring) from lists of positions in
     any form ``best_play`` accepts; each position is validated."""
     rules = _rules(rules)
-    table_list = list(tables)
-    hand_list = list(hands)
+    table_list = tables if type(tables) is list else list(tables)
+    hand_list = hands if type(hands) is list else list(hands)
     if len(table_list) != len(hand_list):
         raise ValueError(f"tables and hands must have the same length, got {len(table_list)} "
                          f"and {len(hand_list)}")
-    trows: list[list[int]] = []
-    hrows: list[list[int]] = []
-    for t, h in zip(table_list, hand_list, strict=True):
-        melds, codes = _position(t, h, rules)
-        trows.append([(_JOKER_BASE + r) if c == JOKER else c
-                      for m in melds for c, r in zip(m.cards, m.represents, strict=True)])
-        hrows.append(codes)
-    kt = max([len(r) for r in trows] + [1])
-    kh = max([len(r) for r in hrows] + [1])
-    ta = np.full((len(trows), kt), 255, dtype=np.uint8)
-    ha = np.full((len(hrows), kh), 255, dtype=np.uint8)
-    for i, (tr, hr) in enumerate(zip(trows, hrows, strict=True)):
-        ta[i, :len(tr)] = tr
-        ha[i, :len(hr)] = hr
-    return ta, ha
+    # each position read and checked in C; the forms it does not read, and bad input,
+    # through _position (its errors), in order
+    return _carousel.pack_rows(_core_rules(rules), table_list, hand_list,
+                               lambda t, h: _pack_row(t, h, rules))
+
+
+def _pack_row(table: TableLike, hand: HandLike,
+              rules: CarouselRules) -> tuple[list[int], list[int]]:
+    """One position's batch rows (table codes, hand codes) through the Python path."""
+    melds, codes = _position(table, hand, rules)
+    return ([(_JOKER_BASE + r) if c == JOKER else c
+             for m in melds for c, r in zip(m.cards, m.represents, strict=True)], codes)
 
 
 def _as_array(x: object, name: str) -> npt.NDArray[np.uint8]:
