@@ -548,6 +548,23 @@ def _seed_text(ss) -> str:
 
 
 # --------------------------------------------------------------------------- main
+def run_jobs(order: list[dict], ld_jobs: list[dict], processes: int, run, laydown,
+             log) -> tuple[list[dict], list[dict]]:
+    """``(results, lay-downs)``: ``run`` of every job of ``order`` and ``laydown`` of every
+    job of ``ld_jobs``, in this process (``processes`` 1) or in that many spawned ones
+    (each result passed to ``log`` as it comes). Shared with bench/tables.py."""
+    if processes == 1:
+        return [log(run(j)) for j in order], [log(laydown(j)) for j in ld_jobs]
+    import multiprocessing
+
+    with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn")) as ex:
+        futs = [ex.submit(run, j) for j in order]
+        lfuts = [ex.submit(laydown, j) for j in ld_jobs]
+        for f in as_completed(futs + lfuts):
+            log(f.result())
+        return [f.result() for f in futs], [f.result() for f in lfuts]
+
+
 def _log(res: dict) -> dict:
     """One line on stderr per finished run (the page goes to --out)."""
     j = res["job"]
@@ -572,21 +589,7 @@ def generate(sizes: Sizes, command: str, only: str | None = None) -> str:
     ld_jobs = _laydown_jobs(sizes, max(2, 2 * sizes.jobs)) if "r51" in games else []
     # the slowest first, so the processes end together
     order = sorted(jobs, key=lambda j: -(j["games"] * (1000 if set(j["bots"]) & set(sizes.slow) else 1)))
-    results: list[dict] = []
-    ld: list[dict] = []
-    if sizes.jobs == 1:
-        results = [_log(_run(j)) for j in order]
-        ld = [_log(_laydown(j)) for j in ld_jobs]
-    else:
-        import multiprocessing
-
-        with ProcessPoolExecutor(sizes.jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
-            futs = [ex.submit(_run, j) for j in order]
-            lfuts = [ex.submit(_laydown, j) for j in ld_jobs]
-            for f in as_completed(futs + lfuts):
-                _log(f.result())
-            results = [f.result() for f in futs]
-            ld = [f.result() for f in lfuts]
+    results, ld = run_jobs(order, ld_jobs, sizes.jobs, _run, _laydown, _log)
     cpu = sum(r["cpu"] for r in results) + sum(r["cpu"] for r in ld)
     wall = time.perf_counter() - t_wall
     slow = ", ".join(f"`{b}`" for b in sizes.slow) or "none"

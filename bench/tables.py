@@ -38,7 +38,6 @@ import os
 import re
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +50,7 @@ from strength import (  # noqa: E402  (bench/ is not a package)
     _count,
     _OneLineParser,
     _table,
+    run_jobs,
 )
 
 #: the marked blocks of each page
@@ -721,19 +721,7 @@ def generate(sizes: Sizes, command: str, docs: Path, only: str | None = None) ->
     cost = {"carousel": 1.0, "r51": 0.05}
     order = sorted(jobs, key=lambda j: -j["games"] * cost[j["game"]]
                    * (30 * len(j["bots"]) if "search" in j["bots"] else 0.01))
-    if sizes.jobs == 1:
-        results = [_log(_run(j)) for j in order]
-        ld = [_log(_laydown(j)) for j in ld_jobs]
-    else:
-        import multiprocessing
-
-        with ProcessPoolExecutor(sizes.jobs, mp_context=multiprocessing.get_context("spawn")) as ex:
-            futs = [ex.submit(_run, j) for j in order]
-            lfuts = [ex.submit(_laydown, j) for j in ld_jobs]
-            for f in as_completed(futs + lfuts):
-                _log(f.result())
-            results = [f.result() for f in futs]
-            ld = [f.result() for f in lfuts]
+    results, ld = run_jobs(order, ld_jobs, sizes.jobs, _run, _laydown, _log)
     results.sort(key=lambda r: r["job"]["id"])
     wall = time.perf_counter() - t_wall
     cpu = {g: sum(r["cpu"] for r in results if r["job"]["game"] == g) for g in games}
