@@ -1,7 +1,7 @@
 """Issue 29: a quick paired pilot of the Rummy 51 search bot against the tactician.
 
     python bench/r51_search_pilot.py FIRST_DEAL DEALS BUDGET [CANDIDATES [Z]] [--workers N]
-        [--tune W_SCORE W_WIN STOP_Z DROP_Z DRAW_X UNOPENED_X OPENED_X SEARCH_PLAYS]
+        [--horizon TURNS] [--tune W_SCORE W_WIN STOP_Z DROP_Z DRAW_X UNOPENED_X OPENED_X SEARCH_PLAYS]
 
 Deal d (``FIRST_DEAL`` .. ``FIRST_DEAL + DEALS - 1``) is played twice by the C kernel
 (``_game.play_table``, default rules, 2 players, first player d mod 2, deal generator
@@ -10,6 +10,11 @@ Deal d (``FIRST_DEAL`` .. ``FIRST_DEAL + DEALS - 1``) is played twice by the C k
 paired win-rate difference (search less tactician, points) and score difference
 (tactician's less the search bot's: higher is better for the search bot) with 95 %
 intervals over the deals, and games per CPU-second of the workers (``time.process_time``).
+
+``--horizon`` cuts each rollout off after that many turns and scores it by the static
+margin (the search parameters' fifth value). Its default here is 0, rollouts to the deal's
+end (the bot before the horizon, as the rows of bench/README.md before it were run); the
+bot's default is ``256 --horizon 4``.
 
 ``--tune`` needs the kernel built with ``bench/r51_search_tune.patch`` (``git apply`` it,
 rebuild; it adds ``_game._search_tune``): weights of the rollout margin's score and win
@@ -58,10 +63,11 @@ def main():
     ap.add_argument("candidates", type=int, nargs="?", default=3)
     ap.add_argument("z", type=float, nargs="?", default=1.0)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--horizon", type=int, default=0)
     ap.add_argument("--tune", type=float, nargs="+", default=[])
     ap.add_argument("--stats", action="store_true")
     a = ap.parse_args()
-    par = (a.budget, a.candidates, a.z, 0.0)
+    par = (a.budget, a.candidates, a.z, 0.0, a.horizon)
     chunks = [(lo, min(lo + 25, a.first + a.deals), par, a.tune)
               for lo in range(a.first, a.first + a.deals, 25)]
     t0 = time.time()

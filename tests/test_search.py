@@ -14,7 +14,8 @@ from rummy51.r51.actions import Discard, DrawRecord, Phase
 from rummy51.r51.bots import BOTS, GreedyBot, HandHunterBot, TacticianBot, play_deal
 from rummy51.r51.engine import GameState
 from rummy51.r51.fastgame import greedy_kernel, play_kernel_deal, play_position, position, supported
-from rummy51.r51.search import SearchBot, known_cards, view_position
+from rummy51.r51.search import (DEFAULT_HORIZON, DEFAULT_ROLLOUTS, SearchBot, known_cards,
+                                 view_position)
 
 R = RuleSet()
 
@@ -215,6 +216,9 @@ def test_search_bot_needs_kernel_rules():
     ({"candidates": 0}, ValueError, "candidates must be"),
     ({"candidates": 17}, ValueError, "candidates must be"),
     ({"z": -1}, ValueError, "z must be"),
+    ({"horizon": -1}, ValueError, "horizon must be"),
+    ({"horizon": 2.5}, TypeError, "horizon must be a whole number"),
+    ({"horizon": True}, TypeError, "horizon must be a whole number"),
     ({"rollout_bot": "greedy"}, TypeError, "rollout_bot"),
 ])
 def test_bad_parameters(kw, err, msg):
@@ -249,14 +253,36 @@ def test_the_kernel_seat_plays_the_python_bots_moves(seed):
     players = 2 + seed % 2
     rules = [R, R.replace(discard_card_must_meld=True), R.replace(threshold=40, jokers=2)][seed % 3]
 
+    horizon = (0, 2, DEFAULT_HORIZON)[seed // 2]
+
     def bots():
-        return [SearchBot(seed=seed, rollouts=40)] + [TacticianBot()] * (players - 1)
+        return [SearchBot(seed=seed, rollouts=40, horizon=horizon)] + \
+            [TacticianBot()] * (players - 1)
 
     py = play_deal(bots(), rules, seed=seed, first=seed % players)
     k = play_kernel_deal(bots(), rules, seed=seed, first=seed % players, record=True)
     assert list(k.actions) == list(py.actions)
     assert k.scores == py.result.scores
     k.replay()
+
+
+def test_the_horizon_cuts_rollouts_off():
+    """A horizon no deal reaches plays the moves of rollouts to the end (0); a short one
+    plays others (the static margin decides); the kernel seat's default is the bot's."""
+    def deal(**kw):
+        return play_deal([SearchBot(seed=5, rollouts=40, **kw), TacticianBot()], R,
+                         seed=5).actions
+    assert deal(horizon=10**6) == deal(horizon=0)
+    assert deal(horizon=1) != deal(horizon=0)
+    assert _game.search_params((40, 3, 1.0, 0.0)) == (40, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    assert SearchBot().params() == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    k = play_kernel_deal([SearchBot(seed=5, rollouts=40), TacticianBot()], R, seed=5,
+                         record=True)
+    assert list(k.actions) == list(deal())
+    with pytest.raises(ValueError, match="horizon"):
+        _game.search_params((40, 3, 1.0, 0.0, -1))
+    with pytest.raises(ValueError, match="budget, candidates"):
+        _game.search_params((40, 3, 1.0))
 
 
 def test_a_position_plays_on_with_a_search_seat():

@@ -130,4 +130,5 @@ ctypedef struct Game:
     int s_cands[MAXP]
     double s_z[MAXP]
     double s_ms[MAXP]
+    int s_horizon[MAXP]         # rollout horizon in turns (0: to the deal's end)
     int known[MAXP][53]

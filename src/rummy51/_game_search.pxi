@@ -33,17 +33,25 @@ cdef uint64_t sm_raw(void* st) noexcept nogil:
 
 
 def search_params(par):
-    """A search seat's ``(budget, candidates, z, ms)``, checked (kernel rollouts a decision
-    2..10**7, discard candidates 1..16, z 0..100, ms >= 0 with 0 for no clock)."""
-    budget, cands, z, ms = par
-    budget, cands, z, ms = int(budget), int(cands), float(z), float(ms)
+    """A search seat's ``(budget, candidates, z, ms[, horizon])``, checked (kernel rollouts a
+    decision 2..10**7, discard candidates 1..16, z 0..100, ms >= 0 with 0 for no clock,
+    horizon: rollouts cut off after that many turns and scored by the static margin,
+    0..10**6 with 0 for rollouts to the deal's end; left out: the default, 4)."""
+    if len(par) not in (4, 5):
+        raise ValueError(f"search params need (budget, candidates, z, ms[, horizon]), "
+                         f"got {len(par)} values")
+    budget, cands, z, ms = par[:4]
+    horizon = par[4] if len(par) == 5 else S_DEFAULT_HORIZON
+    budget, cands, z, ms, horizon = int(budget), int(cands), float(z), float(ms), int(horizon)
+    if not 0 <= horizon <= 10**6:
+        raise ValueError(f"search horizon {horizon} is not 0..10**6 turns")
     if not 2 <= budget <= 10**7:
         raise ValueError(f"search budget {budget} is not 2..10**7 rollouts")
     if not 1 <= cands <= 16:
         raise ValueError(f"search candidates {cands} is not 1..16")
     if not 0 <= z < 100 or not 0 <= ms < float("inf"):
         raise ValueError(f"search z {z} or ms {ms} out of range")
-    return budget, cands, z, ms
+    return budget, cands, z, ms, horizon
 
 
 cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) except -1:
@@ -67,6 +75,7 @@ cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) exce
         G.s_cands[i] = 3
         G.s_z[i] = 1.0
         G.s_ms[i] = 0.0
+        G.s_horizon[i] = S_DEFAULT_HORIZON
         par = None if params is None else params[i]
         if b == B_RANDOM or b == B_SEARCH:
             if bot_rngs is None or bot_rngs[i] is None:
@@ -76,7 +85,8 @@ cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) exce
             keep.append(bg)
             G.brng[i] = _bitgen_of(bg)
             if b == B_SEARCH and par is not None:
-                G.s_budget[i], G.s_cands[i], G.s_z[i], G.s_ms[i] = search_params(par)
+                G.s_budget[i], G.s_cands[i], G.s_z[i], G.s_ms[i], G.s_horizon[i] = \
+                    search_params(par)
         elif b == B_HAND_HUNTER and par is not None:
             G.p_hold[i] = float(par[0])
             G.max_round[i] = int(par[1])
@@ -225,7 +235,7 @@ cdef class Position:
         Returns ``(log_n, rollouts, searched, switched, candidates)``."""
         cdef SearchWork* W
         cdef Moves* M
-        cdef int q, i, c, sn, budget, cands, best, err = 0
+        cdef int q, i, c, sn, budget, cands, best, horizon, err = 0
         cdef double z, ms
         cdef uint64_t dummy = 0
         cdef bitgen_t smg
@@ -234,7 +244,7 @@ cdef class Position:
             raise ValueError(f"hidden needs one count a seat, got {hidden.shape[0]}")
         if pool.shape[0] > MAXDECK:
             raise ValueError("pool larger than a deck")
-        budget, cands, z, ms = search_params(params)
+        budget, cands, z, ms, horizon = search_params(params)
         sn = <int>pool.shape[0]
         for q in range(self.players):
             if hidden[q] < 0 or (q == G.current and hidden[q] != 0):
@@ -269,7 +279,7 @@ cdef class Position:
             bitgen = rng.bit_generator
             bg = _bitgen_of(bitgen)
             with bitgen.lock, nogil:
-                best = search_decide(W, M, bg, budget, cands, z, ms)
+                best = search_decide(W, M, bg, budget, cands, z, ms, horizon)
                 if best >= 0:
                     W.G = W.V
                     W.G.log = &log[0]

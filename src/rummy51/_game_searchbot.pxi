@@ -30,7 +30,8 @@ cdef enum:
     SBATCH = 8          # determinizations between two looks at the statistics
     SMIN = 16           # determinizations of a paired test before it may stop
     SFIRST = 8          # determinizations of several challengers before the first look
-    S_DEFAULT_BUDGET = 64
+    S_DEFAULT_BUDGET = 256
+    S_DEFAULT_HORIZON = 4  # rollout turns before the static margin (0: to the end)
 
 
 ctypedef struct Cand:
@@ -282,8 +283,49 @@ cdef int determinize(SearchWork* W, bitgen_t* bg, uint64_t* seed) noexcept nogil
     return 0
 
 
+cdef void play_to(Game* G, Moves* M, int horizon) noexcept nogil:
+    """``play``, cut off at the start of the turn ``horizon`` turns on (0: no cut)."""
+    cdef int steps = 0, turn = G.turn, stop = G.turn + horizon
+    if horizon <= 0:
+        play(G, M)
+        return
+    while G.phase != PH_OVER and not G.err:
+        if G.phase == PH_DRAW and G.turn >= stop:
+            return
+        if G.phase == PH_DRAW:      # every seat of a rollout is the tactician
+            tact_draw(G)
+        else:
+            tact_play(G)
+        if G.turn != turn:
+            turn = G.turn
+            steps = 0
+        steps += 1
+        if steps > MAX_TURN_STEPS:
+            G.err = E_STEPS
+
+
+cdef double static_margin(Game* G, int me) noexcept nogil:
+    """The margin (others' mean less ``me``'s) of a rollout cut off before the deal's
+    end: each hand scored as if another player went out now (not opened: the unopened
+    penalty; opened: its deadwood, what is left after laying its best melds)."""
+    cdef uint8_t codes[MAXCODES]
+    cdef int q, n, v
+    cdef double others = 0, mine = 0
+    for q in range(G.n):
+        if not G.opened[q]:
+            v = G.g.score_unopened
+        else:
+            n = hand_codes(G, q, codes, -1, -1)
+            v = qsolve(G, codes, n, MODE_DEADWOOD, 0, -1, NULL, NULL)
+        if q == me:
+            mine = v
+        else:
+            others += v
+    return others / (G.n - 1) - mine
+
+
 cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int want,
-                       double z, double ms) noexcept nogil:
+                       double z, double ms, int horizon) noexcept nogil:
     """Choose among W.V's candidates (list_cands) by racing determinized rollouts; returns
     the chosen candidate's index (0: the tactician's move), -1 on a kernel error."""
     cdef int i, j, r, q, k, me = W.V.current, alive, best, look, least, fresh = 0
@@ -337,15 +379,18 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
                 sm_state = seed
                 W.G.bg = &smg
                 apply_cand(&W.G, W, &W.cand[i])
-                play(&W.G, M)
+                play_to(&W.G, M, horizon)
                 if W.G.err:
                     W.V.err = W.G.err
                     return -1
-                others = 0
-                for q in range(W.G.n):
-                    if q != me:
-                        others += W.G.scores[q]
-                W.margin[i] = others / (W.G.n - 1) - W.G.scores[me]
+                if W.G.phase != PH_OVER:
+                    W.margin[i] = static_margin(&W.G, me)
+                else:
+                    others = 0
+                    for q in range(W.G.n):
+                        if q != me:
+                            others += W.G.scores[q]
+                    W.margin[i] = others / (W.G.n - 1) - W.G.scores[me]
                 W.rollouts += 1
             for i in range(1, W.ncand):
                 if W.alive[i]:
@@ -467,7 +512,8 @@ cdef void search_move(Game* G, Moves* M) noexcept nogil:
         free(W)
         G.err = E_STATE
         return
-    best = search_decide(W, M, G.brng[p], G.s_budget[p], G.s_cands[p], G.s_z[p], G.s_ms[p])
+    best = search_decide(W, M, G.brng[p], G.s_budget[p], G.s_cands[p], G.s_z[p], G.s_ms[p],
+                         G.s_horizon[p])
     if best < 0:
         G.err = W.V.err if W.V.err else E_STATE
         free(W)

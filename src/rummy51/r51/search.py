@@ -34,10 +34,12 @@ from .actions import Action
 from .engine import PlayerView
 from .fastgame import known_cards
 
-__all__ = ["DEFAULT_ROLLOUTS", "SearchBot", "known_cards", "view_position"]
+__all__ = ["DEFAULT_HORIZON", "DEFAULT_ROLLOUTS", "SearchBot", "known_cards", "view_position"]
 
 #: kernel rollouts a decision by default (a candidate played on one determinization is one)
-DEFAULT_ROLLOUTS = 64
+DEFAULT_ROLLOUTS = 256
+#: turns a rollout plays before it is cut off and scored by the static margin (0: to the end)
+DEFAULT_HORIZON = 4
 #: discard candidates tried: the best few by the greedy bot's key
 DEFAULT_CANDIDATES = 3
 #: standard errors by which a challenger must beat the tactician's move to be played
@@ -117,10 +119,15 @@ class SearchBot:
       taken from the discard pile or the bottom, or a freed joker, and not played since)
       are shuffled and dealt to the other hands (each its hidden count) and to the
       stock; the candidate move is made; every seat, the player's too, is played by the
-      kernel's tactician to the end of the deal. Every candidate of a determinization
+      kernel's tactician for ``horizon`` (4) turns, counted from the decision's turn, or to
+      the end of the deal if it ends first (``horizon=0``: always to the end). Every
+      candidate of a determinization
       meets the same deal and the same reshuffles (common random numbers): the
       comparisons are paired. Its value is the *margin*: the other players' mean score
-      less the player's own (penalty points; a draw scores 0).
+      less the player's own (penalty points; a draw scores 0). A rollout cut off at the
+      horizon scores each hand as if another player went out then (the static margin):
+      not opened, the unopened penalty; opened, its deadwood (the card values left after
+      laying its best melds).
     * **The race**: determinizations in batches of 8, every live candidate played on
       each. With several challengers the first look is after 8 determinizations: a
       challenger is dropped when its paired mean difference to the tactician's move is
@@ -133,7 +140,7 @@ class SearchBot:
       once it is more than 3 standard errors above. The move is the challenger if its
       mean beats the tactician's move by more than ``z`` standard errors, else the
       tactician's.
-    * **Budget**: ``rollouts`` (default 64) kernel rollouts a decision (a candidate
+    * **Budget**: ``rollouts`` (default 256) kernel rollouts a decision (a candidate
       played on one determinization is one), checked between batches once the first
       look's (or a paired test's) minimum is played. With ``time_ms`` the race also
       stops once that many milliseconds have passed (after that minimum), so the play
@@ -154,6 +161,7 @@ class SearchBot:
     time_ms: float | None
     candidates: int
     z: float
+    horizon: int
     rng: np.random.Generator
     searches: int
     switches: int
@@ -161,7 +169,7 @@ class SearchBot:
 
     def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
                  time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
-                 z: float = DEFAULT_Z) -> None:
+                 z: float = DEFAULT_Z, horizon: int = DEFAULT_HORIZON) -> None:
         if rollouts is None and time_ms is None:
             raise ValueError("give a budget: rollouts, time_ms or both")
         self.rollouts = (10**7 if rollouts is None
@@ -177,6 +185,7 @@ class SearchBot:
         if isinstance(z, (bool, np.bool_)) or not isinstance(z, Real) or not 0 <= float(z) < 100:
             raise ValueError(f"z must be a number of standard errors 0..100, got {z!r}")
         self.z = float(z)
+        self.horizon = int_arg("horizon", horizon, 0, 10**6)
         self.rng = np.random.default_rng(seed)
         self.last_candidates: int = 0
         self.searches = 0
@@ -185,11 +194,11 @@ class SearchBot:
 
     def __repr__(self) -> str:
         return (f"SearchBot(rollouts={self.rollouts}, time_ms={self.time_ms}, "
-                f"candidates={self.candidates}, z={self.z})")
+                f"candidates={self.candidates}, z={self.z}, horizon={self.horizon})")
 
-    def params(self) -> tuple[int, int, float, float]:
-        """The kernel's parameters of a search seat: ``(budget, candidates, z, ms)``."""
-        return (self.rollouts, self.candidates, self.z, self.time_ms or 0.0)
+    def params(self) -> tuple[int, int, float, float, int]:
+        """The kernel's parameters of a search seat: ``(budget, candidates, z, ms, horizon)``."""
+        return (self.rollouts, self.candidates, self.z, self.time_ms or 0.0, self.horizon)
 
     def choose(self, view: PlayerView) -> Action:
         pos, pool, hidden = view_position(view)
