@@ -68,6 +68,8 @@ def milp_value(T, H, D, JT: int, JH: int, rules: CarouselRules, time_limit: floa
                 if sum(1 for c in t if avail[c]) >= max(1, len(t) - per_meld)
                 and (jokers or len(t) <= 5))
     M = len(tpl)
+    if M == 0:
+        return 0        # no meld can be made at all: no play
     # variable layout: x (M), n (slots), y (52), yJ (1)
     slot_of: list[tuple[int, int]] = [(m, c) for m, t in enumerate(tpl) for c in t]
     S = len(slot_of)
@@ -123,6 +125,11 @@ def milp_value(T, H, D, JT: int, JH: int, rules: CarouselRules, time_limit: floa
     options = {"time_limit": time_limit} if time_limit else {}
     res = milp(cost, constraints=LinearConstraint(A, lo, hi), integrality=np.ones(nv),
                bounds=Bounds(np.zeros(nv), ub), options=options)
+    if res.status == 4:
+        # HiGHS's presolve sometimes ends an infeasible model (a hand card that fits no
+        # meld of a full table) with "Solve error": the model again without it
+        res = milp(cost, constraints=LinearConstraint(A, lo, hi), integrality=np.ones(nv),
+                   bounds=Bounds(np.zeros(nv), ub), options={**options, "presolve": False})
     if res.status == 2:          # infeasible: no legal play
         return 0
     if res.status != 0:

@@ -14,8 +14,7 @@ from rummy51.r51.actions import Discard, DrawRecord, Phase
 from rummy51.r51.bots import BOTS, GreedyBot, HandHunterBot, TacticianBot, play_deal
 from rummy51.r51.engine import GameState
 from rummy51.r51.fastgame import greedy_kernel, play_kernel_deal, play_position, position, supported
-from rummy51.r51.search import (DEFAULT_HORIZON, DEFAULT_ROLLOUTS, SearchBot, known_cards,
-                                 view_position)
+from rummy51.r51.search import DEFAULT_HORIZON, DEFAULT_ROLLOUTS, SearchBot, known_cards, view_position
 
 R = RuleSet()
 
