@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +20,7 @@ from rummy51.carousel.bots import (
     CarefulBot,
     GreedyBot,
     SearchBot,
+    SearchPlainBot,
     check_search_rules,
     game_rules,
     make_bot,
@@ -380,3 +384,64 @@ def test_cli_plays_a_search_table(capsys):
     assert run_simulate(_cli(["--players", "2", "--bots", "search:8,greedy", "--games", "2",
                               "--seed", "3", "--workers", "1", "--no-progress"])) == 0
     assert "search:8" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- search-plain
+_PLAIN = json.loads((Path(__file__).parent / "data" / "carousel_search_plain.json").read_text())
+_PLAIN_TABLES = [
+    (2, {}, (0,), (), 3, 64),
+    (2, {}, (0, 1), (), 2, 64),
+    (3, {}, (1,), (2,), 1, 32),
+    (4, {}, (0, 2), (), 1, 16),
+    (2, {"last_turn_knock": True}, (0,), (), 2, 32),
+    (2, {"game_tie": "play_on", "target_score": 60, "knock_limit": 10}, (0, 1), (), 2, 32),
+]
+
+
+def _plain_game(cls, players, kw, seats, careful, seed, rollouts):
+    """The digest of one kernel game (records and move trace) with ``cls`` search seats."""
+    rules = CarouselRules.for_players(players, **kw)
+    bots = [cls(seed=100 + i, rollouts=rollouts) if i in seats else CarefulBot(seed=200 + i)
+            if i in careful else GreedyBot() for i in range(players)]
+    rows, _, ev = play_kernel_game(rules, seed, trace=True, bots=bots)
+    ev = ev.copy()
+    ev[ev[:, 2] == 3, 4] = 0     # a pass's b (a knock held back) was 0 in every pass then
+    return [hashlib.sha256(rows.tobytes() + ev.tobytes()).hexdigest()[:16], len(ev), len(rows)]
+
+
+@pytest.mark.parametrize("players, kw, seats, careful, seeds, rollouts", _PLAIN_TABLES)
+def test_search_plain_plays_the_old_search_games(players, kw, seats, careful, seeds, rollouts):
+    """``search-plain`` plays, for the same seeds, the games the search bot played before
+    knocks could be held back (digests made with that bot: tests/data), and the new
+    default search plays other games where search seats meet (a knock decision's passes
+    differ); against greedy seats the knocks are clear, the games mostly the same."""
+    differ = 0
+    for seed in range(seeds):
+        key = f"{players}-{sorted(kw.items())}-{seats}-{careful}-{seed}-{rollouts}"
+        assert _plain_game(SearchPlainBot, players, kw, seats, careful, seed,
+                           rollouts) == _PLAIN["games"][key], key
+        if len(seats) > 1 and players == 2 and not kw and seed == 0:
+            differ += _plain_game(SearchBot, players, kw, seats, careful, seed,
+                                  rollouts) != _PLAIN["games"][key]
+    assert differ > 0 or not (len(seats) > 1 and players == 2 and not kw)
+
+
+def test_search_plain_in_a_study_keeps_its_records():
+    """A permuted study of ``search-plain:24`` against greedy gives the records the
+    search bot's gave before (its name aside)."""
+    st = simulate_carousel(players=2, bots="search-plain:24,greedy", games=2, seed=9, workers=1,
+                           chunk_size=2, progress=False, seats="permute")
+    got = hashlib.sha256(st.records.drop(columns=["bot"]).to_csv().encode()).hexdigest()[:16]
+    assert got == _PLAIN["simulate_permuted_search24_greedy_seed9_games2"]
+    assert set(st.records["bot"]) == {"search-plain:24", "greedy"}
+
+
+def test_search_plain_names():
+    assert parse_bot("search-plain") == ("search-plain", {})
+    assert parse_bot("Search_Plain:16") == ("search-plain", {"rollouts": 16})
+    assert parse_bot("searchplain") == ("search-plain", {})
+    b = make_bot("search-plain:5", seed=1)
+    assert type(b) is SearchPlainBot and b.rollouts == 5
+    assert b.kernel_spec()[0] == "search-plain" and make_bot("search").kernel_spec()[0] == "search"
+    assert parse_bots("search-plain:5,search", None) == (("search-plain:5", "search"), 2)
+    assert uses_kernel(("search-plain", "search"), CarouselRules.for_players(2), "c")

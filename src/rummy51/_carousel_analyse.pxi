@@ -134,6 +134,7 @@ def search_analyse(CoreRules core, game_rules, rng, int decision, const uint8_t[
     cdef CSCand cand[CA_MAXCAND]
     cdef CSCand raw[CS_MAXCAND]
     cdef CSCand pl
+    cdef CSOpts plain
     cdef int what[CA_MAXCAND]
     cdef double total[CA_MAXCAND]
     cdef double total_sq[CA_MAXCAND]
@@ -169,6 +170,7 @@ def search_analyse(CoreRules core, game_rules, rng, int decision, const uint8_t[
     v.draws = draws
     v.stock_out = 1 if stock_out else 0
     memset(&pl, 0, sizeof(CSCand))
+    memset(&plain, 0, sizeof(CSOpts))     # the plain search's candidates
     if played is not None:
         if decision == CS_KNOCK:
             raise ValueError("played: a table is a meld's, not a knock decision's")
@@ -198,7 +200,7 @@ def search_analyse(CoreRules core, game_rules, rng, int decision, const uint8_t[
             K = 2
         else:
             with nogil:
-                nraw = _cs_candidates(&core.r, &v, decision, x, raw)
+                nraw = _cs_candidates(&core.r, &v, decision, &plain, x, raw)
             if nraw == CS_GREEDY:
                 raise ValueError("the position has more jokers than the solver's path reads")
             if nraw < 0:

@@ -50,7 +50,7 @@ DEF CG_NO_MEMORY = 6
 DEF EV_DRAW = 0           # a = card drawn, -1 the stock was empty
 DEF EV_MELD = 1           # a = cards played, b = hand points after
 DEF EV_KNOCK = 2          # a = hand points
-DEF EV_PASS = 3
+DEF EV_PASS = 3           # b = 1: the hand could have knocked (a knock held back)
 
 
 cdef struct GRules:
@@ -693,7 +693,8 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                     how = 0
                     knocker = p
                 elif res == 0 or gr.last_turn_knock:
-                    _cg_event(g, p, EV_PASS, 0, 0)
+                    _cg_event(g, p, EV_PASS, 0, 1 if (gr.last_turn_knock
+                                                      and g.pts[p] <= gr.knock_limit) else 0)
             else:
                 draws = 0
                 melded = 0
@@ -739,7 +740,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                     how = 0
                     knocker = p
                 else:
-                    _cg_event(g, p, EV_PASS, 0, 0)
+                    _cg_event(g, p, EV_PASS, 0, 1 if g.pts[p] <= gr.knock_limit else 0)
             # the mover's turn ended: count the hand at its end (play_recorded's facts)
             turns[p] += 1
             if knock_turn[p] == 0 and g.pts[p] <= gr.knock_limit:
@@ -879,7 +880,7 @@ cdef int _cg_seat_bots(CGame* g, bots, int n) except -1:
         b = bots[p]
         if b is None:
             continue
-        if isinstance(b, tuple) and len(b) > 0 and isinstance(b[0], str) and b[0] == "search":
+        if isinstance(b, tuple) and len(b) > 0 and isinstance(b[0], str) and b[0] in ("search", "search-plain"):
             _cs_seat(g, p, b)
             continue
         try:
@@ -907,7 +908,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     ``bots``: None (greedy everywhere), or one entry per seat: None for the greedy bot,
     ``(rng, max_risk, samples)`` for ``CarefulBot`` (``rng`` its numpy Generator,
     advanced exactly as the Python bot advances it), ``("search", rng, rollouts, z_stop,
-    z_play)`` for ``SearchBot`` (``SearchBot.kernel_spec()``; _carousel_search.pxi).
+    z_play)`` for ``SearchBot`` and ``("search-plain", ...)`` for ``SearchPlainBot``
+    (their ``kernel_spec()``; _carousel_search.pxi).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
     going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all,
@@ -916,7 +918,9 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     game may need; ``first``: the first dealer; ``game``: the number written in the
     ``game`` column; ``out``: int32 (rows, 18), one row per round and seat, the columns
     of ``GAME_COLUMNS``; ``trace``: None, or int32 (events, 5) that receives every move
-    (round, seat, kind 0 draw / 1 meld / 2 knock / 3 pass, a, b); ``state``: None (a
+    (round, seat, kind 0 draw / 1 meld / 2 knock / 3 pass, a, b: a draw's card or -1, a
+    meld's cards played and points left, a knock's points, a pass's 1 when the hand could
+    have knocked); ``state``: None (a
     new game), or an int64 array of ``GAME_STATE_SIZE`` zeros for a new game that
     may go on past the decks given.
 

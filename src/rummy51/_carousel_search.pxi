@@ -68,6 +68,12 @@ DEF ST_NEXT = 6
 #: The bot kind of a search seat in CGame.kind
 DEF CS_KIND = 2
 
+# how the searching seat knocks in a rollout after a pass (RState.hold, CSCand.hold)
+DEF HOLD_GREEDY = 0       # at its first chance (the greedy bot; every other seat)
+DEF HOLD_OUT = 1          # only when the stock is about to run out: it plays to go out
+DEF HOLD_NEAR = 2         # HOLD_OUT, or once another hand holds HOLD_SIZE cards or fewer
+DEF HOLD_SIZE = 3
+
 
 cdef struct CSView:
     int me
@@ -85,6 +91,7 @@ cdef struct CSView:
 
 cdef struct CSCand:
     int none              # 1: no play
+    int hold              # a pass (CS_KNOCK): how the player's seat knocks in its rollouts
     uint8_t H[52]         # the hand offered to the solver
     int JH
     uint8_t nT[52]        # the table after the play
@@ -105,6 +112,12 @@ cdef struct RState:
     int is_last
     int knocker           # set by _cs_rollout: the round's knocker (-1: none), how it ended
     int how
+    int me                # the searching seat, and how it knocks in the rollout (HOLD_*)
+    int hold
+
+
+cdef struct CSOpts:
+    int hold              # 1: a knock decision's candidates hold back (the default search)
 
 
 cdef inline int _cs_below(bitgen_t* bg, int k) noexcept nogil:
@@ -154,6 +167,30 @@ cdef double _cs_margin(const GRules* gr, const int32_t* pts, int n, int me, int 
     return score[me] - others / (n - 1)
 
 
+cdef int _cs_rollout_knocks(const GRules* gr, const RState* s, int p) noexcept nogil:
+    """Whether seat ``p``, whose hand may knock at the end of a turn of a rollout, does:
+    every seat knocks at once (the greedy bot), but the searching seat after a pass that
+    holds back (``s.hold``): ``HOLD_OUT`` knocks only when the stock holds fewer cards
+    than there are players (the round is about to end without a knocker), else it plays
+    on to go out; ``HOLD_NEAR`` as ``HOLD_OUT``, and it knocks too as soon as another hand
+    holds ``HOLD_SIZE`` cards or fewer."""
+    cdef int o, c, k
+    if p != s.me or s.hold == HOLD_GREEDY:
+        return 1
+    if s.S - s.sp < gr.players:
+        return 1
+    if s.hold == HOLD_NEAR:
+        for o in range(gr.players):
+            if o == p:
+                continue
+            k = s.g.JH[o]
+            for c in range(52):
+                k += s.g.H[o][c]
+            if k <= HOLD_SIZE:
+                return 1
+    return 0
+
+
 cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int me,
                      CGCtx* x, Rebuild* rb, double* margin) noexcept nogil:
     """Play the round in ``s`` on from ``step`` with the greedy bot in every seat (the
@@ -199,7 +236,7 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
                 how = 1
                 knocker = p
                 break
-            if g.pts[p] <= gr.knock_limit:
+            if g.pts[p] <= gr.knock_limit and _cs_rollout_knocks(gr, s, p):
                 how = 0
                 knocker = p
                 break
@@ -212,7 +249,8 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
                 how = 1
                 knocker = p
                 break
-            if gr.last_turn_knock and g.pts[p] <= gr.knock_limit:
+            if (gr.last_turn_knock and g.pts[p] <= gr.knock_limit
+                    and _cs_rollout_knocks(gr, s, p)):
                 how = 0
                 knocker = p
                 break
@@ -304,6 +342,8 @@ cdef void _cs_determinize(const CRules* r, const GRules* gr, const CSView* v,
     s.finder = v.me if (v.stock_out or (gr.exhauster and v.stock == 0)) else -1
     s.last_k = 0
     s.is_last = 0
+    s.me = v.me
+    s.hold = HOLD_GREEDY
 
 
 cdef int _cs_eval(const CRules* r, const GRules* gr, const CSView* v, int decision,
@@ -316,6 +356,7 @@ cdef int _cs_eval(const CRules* r, const GRules* gr, const CSView* v, int decisi
         if i == 0:
             out[0] = _cs_margin(gr, s.g.pts, v.n, v.me, v.me, 0)
             return 0
+        s.hold = cand[i].hold
         step = ST_NEXT
     elif cand[i].none:
         step = ST_DRAW if decision == CS_MELD else ST_END
@@ -354,7 +395,7 @@ cdef int _cs_same(const CSCand* a, const CSCand* b) noexcept nogil:
     if a.none != b.none:
         return 0
     if a.none:
-        return 1
+        return a.hold == b.hold
     return (a.nJT == b.nJT and memcmp(a.nT, b.nT, 52) == 0
             and memcmp(a.nD, b.nD, 52) == 0)
 
@@ -369,16 +410,19 @@ cdef int _cs_add(CSCand* cand, int k, const CSCand* c) noexcept nogil:
     return k + 1
 
 
-cdef int _cs_candidates(const CRules* r, const CSView* v, int decision, CGCtx* x,
-                        CSCand* cand) noexcept nogil:
+cdef int _cs_candidates(const CRules* r, const CSView* v, int decision, const CSOpts* o,
+                        CGCtx* x, CSCand* cand) noexcept nogil:
     """The decision's candidates (module docstring); their count, or CS_GREEDY, or a
     negative CG_ status."""
     cdef CSCand c
     cdef int k = 0, res, i, top, best1
     if decision == CS_KNOCK:
-        memset(cand, 0, 2 * sizeof(CSCand))
-        cand[1].none = 1
-        return 2
+        k = 4 if o.hold else 2
+        memset(cand, 0, k * sizeof(CSCand))
+        for i in range(1, k):
+            cand[i].none = 1
+            cand[i].hold = i - 1       # HOLD_GREEDY, HOLD_OUT, HOLD_NEAR
+        return k
     memcpy(c.H, v.H, 52)
     c.JH = v.JH
     res = _cs_play_of(r, v, x, &c)
@@ -471,8 +515,8 @@ cdef int _cs_same_all(const double* a, const double* b, int n) noexcept nogil:
 
 
 cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int decision,
-                    int budget, double z_stop, double z_play, bitgen_t* bg, CGCtx* x,
-                    Rebuild* rb, CSCand* chosen, int* used) noexcept nogil:
+                    const CSOpts* o, int budget, double z_stop, double z_play, bitgen_t* bg,
+                    CGCtx* x, Rebuild* rb, CSCand* chosen, int* used) noexcept nogil:
     """The search bot's answer to ``decision``: the chosen candidate's index (0 the
     greedy move; its play in ``chosen``), CS_GREEDY, or a negative CG_ status;
     ``used``: the rollouts made."""
@@ -486,7 +530,7 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
     cdef double* vals
     cdef RState base
     used[0] = 0
-    K = _cs_candidates(r, v, decision, x, cand)
+    K = _cs_candidates(r, v, decision, o, x, cand)
     if K < 0:
         return K
     if K == 1:
@@ -564,6 +608,12 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
 
 
 # --------------------------------------------------------------------------- the kernel's seats
+cdef inline void _cs_opts_of(const CGame* g, int p, CSOpts* o) noexcept nogil:
+    """Search seat ``p``'s options (``g.param[p][3]``: 0 the plain search, 1 the default)."""
+    memset(o, 0, sizeof(CSOpts))
+    o.hold = 1 if g.param[p][3] > 0 else 0
+
+
 cdef void _cs_view_of(const CGame* g, int n, int p, int stock_left, int draws, int stock_out,
                       CSView* v) noexcept nogil:
     """What seat ``p`` sees of ``g``."""
@@ -592,12 +642,14 @@ cdef int _cg_meld_seat(const CRules* r, const GRules* gr, CGame* g, int p, CGCtx
     negative status."""
     cdef CSView v
     cdef CSCand c
+    cdef CSOpts o
     cdef int res, used
     if g.kind[p] != CS_KIND:
         return _cg_meld(r, g, p, x, rb, detail)
     _cs_view_of(g, gr.players, p, stock_left, draws, decision == CS_NODRAW, &v)
-    res = _cs_decide(r, gr, &v, decision, <int>g.param[p][0], g.param[p][1], g.param[p][2],
-                     g.bg[p], x, rb, &c, &used)
+    _cs_opts_of(g, p, &o)
+    res = _cs_decide(r, gr, &v, decision, &o, <int>g.param[p][0], g.param[p][1],
+                     g.param[p][2], g.bg[p], x, rb, &c, &used)
     if res == CS_GREEDY:
         return _cg_meld(r, g, p, x, rb, detail)
     if res < 0:
@@ -614,12 +666,14 @@ cdef int _cs_knocks(const CRules* r, const GRules* gr, CGame* g, int p, int stoc
     greedy bot). A failure is kept in ``g.search_err`` (the answer is then a knock)."""
     cdef CSView v
     cdef CSCand c
+    cdef CSOpts o
     cdef int res, used
     if stage == 2:
         return 1
     _cs_view_of(g, gr.players, p, stock_left, 0, stage == 1, &v)
-    res = _cs_decide(r, gr, &v, CS_KNOCK, <int>g.param[p][0], g.param[p][1], g.param[p][2],
-                     g.bg[p], x, rb, &c, &used)
+    _cs_opts_of(g, p, &o)
+    res = _cs_decide(r, gr, &v, CS_KNOCK, &o, <int>g.param[p][0], g.param[p][1],
+                     g.param[p][2], g.bg[p], x, rb, &c, &used)
     if res < 0:
         if g.search_err == 0:
             g.search_err = -res
@@ -628,10 +682,11 @@ cdef int _cs_knocks(const CRules* r, const GRules* gr, CGame* g, int p, int stoc
 
 
 cdef int _cs_seat(CGame* g, int p, b) except -1:
-    """A search seat's entry of ``play_greedy_game``'s ``bots``: ``("search", rng,
-    rollouts, z_stop, z_play)``."""
+    """A search seat's entry of ``play_greedy_game``'s ``bots``: ``(name, rng, rollouts,
+    z_stop, z_play)``, ``name`` "search" (the default search: knocks held back) or
+    "search-plain" (the search before it)."""
     try:
-        _, rng, rollouts, z_stop, z_play = b
+        name, rng, rollouts, z_stop, z_play = b
     except (TypeError, ValueError):
         raise ValueError(f"bots[{p}]: ('search', rng, rollouts, z_stop, z_play), got {b!r}") from None
     if not isinstance(rng, np.random.Generator):
@@ -642,6 +697,7 @@ cdef int _cs_seat(CGame* g, int p, b) except -1:
     g.param[p][0] = int(rollouts)
     g.param[p][1] = float(z_stop)
     g.param[p][2] = float(z_play)
+    g.param[p][3] = 0.0 if name == "search-plain" else 1.0
     return 0
 
 
@@ -677,7 +733,7 @@ SEARCH_KNOCK = CS_KNOCK
 def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[::1] H, int JH,
                   const uint8_t[::1] T, const uint8_t[::1] D, int JT, sizes, int me,
                   int stock, int draws, bint stock_out, int rollouts, double z_stop,
-                  double z_play):
+                  double z_play, bint hold=False):
     """One decision of the search bot, from what its player sees (the kernel's own
     function, on the bot's generator ``rng``): ``decision`` ``SEARCH_MELD`` /
     ``SEARCH_NODRAW`` / ``SEARCH_KNOCK``; the hand ``H`` (52 counts), ``JH``; the table
@@ -686,13 +742,15 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
     turn (the player found it empty, or took its last card: ``PlayerView.stock_out``).
     ``game_rules``: ``play_greedy_game``'s 13 ints. Returns ``(choice, hand, jokers,
     rollouts)``: ``choice``
-    the candidate's index (0: the greedy move; knock: 0 knock, 1 pass), -1 for the greedy
-    move without a search; for a meld decision ``hand`` (52 counts as bytes) and
-    ``jokers``: the part of the hand whose best play (``carousel.solver.best_play``) is
-    the chosen play, or None for no play."""
+    the candidate's index (0: the greedy move; knock: 0 knock, 1 or more pass), -1 for
+    the greedy move without a search; for a meld decision ``hand`` (52 counts as bytes)
+    and ``jokers``: the part of the hand whose best play (``carousel.solver.best_play``)
+    is the chosen play, or None for no play. ``hold``: the default search's candidates
+    (a knock decision's passes that hold back, ``HOLD_*``); False: the plain search's."""
     cdef GRules gr
     cdef CSView v
     cdef CSCand c
+    cdef CSOpts o
     cdef CGCtx* x
     cdef Rebuild* rb
     cdef bitgen_t* bg
@@ -721,6 +779,8 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
     v.stock = stock
     v.draws = draws
     v.stock_out = 1 if stock_out else 0
+    memset(&o, 0, sizeof(CSOpts))
+    o.hold = 1 if hold else 0
     bg = _cr_bitgen(rng)
     x = <CGCtx*>calloc(1, sizeof(CGCtx))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
@@ -729,8 +789,8 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
         free(rb)
         raise MemoryError()
     with rng.bit_generator.lock, nogil:
-        res = _cs_decide(&core.r, &gr, &v, decision, rollouts, z_stop, z_play, bg, x, rb,
-                         &c, &used)
+        res = _cs_decide(&core.r, &gr, &v, decision, &o, rollouts, z_stop, z_play, bg, x,
+                         rb, &c, &used)
     _work_free_kept(&x.w)
     free(x.path.par)
     free(x.path.info)
@@ -809,3 +869,60 @@ def search_rollout_round(CoreRules core, game_rules, const uint8_t[::1] deck, in
     if res != 0:
         raise ValueError(f"search_rollout_round: status {res}")
     return points, margins
+
+
+def _knock_values(CoreRules core, game_rules, rng, const uint8_t[::1] H, int JH,
+                  const uint8_t[::1] T, const uint8_t[::1] D, int JT, sizes, int me,
+                  int stock, bint stock_out, int n):
+    """Test hook: a knock decision's candidates (knock, then the passes HOLD_GREEDY,
+    HOLD_OUT, HOLD_NEAR) on the same ``n`` determinizations: their margins, (4, n)."""
+    cdef GRules gr
+    cdef CSView v
+    cdef CSCand cand[4]
+    cdef CSOpts o
+    cdef RState base
+    cdef uint8_t u[CG_MAXDECK]
+    cdef CGCtx* x
+    cdef Rebuild* rb
+    cdef bitgen_t* bg
+    cdef int i, d, m, res = 0
+    cdef double[:, ::1] out = np.zeros((4, n))
+    _cs_grules(game_rules, &gr)
+    sizes = [int(s) for s in sizes]
+    v.me = me
+    v.n = gr.players
+    for i in range(52):
+        v.H[i] = H[i]
+        v.T[i] = T[i]
+        v.D[i] = D[i]
+    v.JH = JH
+    v.JT = JT
+    for i in range(gr.players):
+        v.sizes[i] = sizes[i]
+    v.stock = stock
+    v.draws = 0
+    v.stock_out = 1 if stock_out else 0
+    memset(&o, 0, sizeof(CSOpts))
+    o.hold = 1
+    m = _cs_unseen(&core.r, &v, u)
+    if m < 0:
+        raise ValueError("not a position")
+    bg = _cr_bitgen(rng)
+    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    rb = <Rebuild*>malloc(sizeof(Rebuild))
+    _work_init_kept(&x.w)
+    _cs_candidates(&core.r, &v, CS_KNOCK, &o, x, cand)
+    with rng.bit_generator.lock, nogil:
+        for d in range(n):
+            _cs_determinize(&core.r, &gr, &v, u, m, bg, &base)
+            for i in range(4):
+                res = _cs_eval(&core.r, &gr, &v, CS_KNOCK, cand, i, &base, x, rb, &out[i, d])
+                if res != 0:
+                    break
+    _work_free_kept(&x.w)
+    free(x.path.par)
+    free(x.path.info)
+    free(x.memo)
+    free(x)
+    free(rb)
+    return np.asarray(out)

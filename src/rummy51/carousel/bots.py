@@ -8,8 +8,10 @@ never the state.
 * ``GreedyBot``: the best play whenever it has one, knocks as soon as it may.
 * ``CarefulBot``: greedy play, but knocks only when an undercut looks unlikely from
   what it has seen.
-* ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or not by
-  determinized rollouts of the rest of the round (in C; the kernel plays it too).
+* ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or holding
+  back by determinized rollouts of the rest of the round (in C; the kernel plays it too).
+* ``SearchPlainBot``: the search as it was before knocks could be held back (its passes
+  are rolled out knocking at the next chance), kept so that the gain can be measured.
 
 >>> from rummy51.carousel import CarouselRules
 >>> s = play_game([GreedyBot(), GreedyBot(), GreedyBot()], CarouselRules.for_players(3), seed=1)
@@ -33,8 +35,8 @@ from .rules import CarouselRules
 from .solver import best_play, can_meld
 from .table import TableMeld
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "BOTS", "make_bot",
-           "parse_bot", "play_game"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "SearchPlainBot", "BOTS",
+           "make_bot", "parse_bot", "play_game"]
 
 _DRAW, _KNOCK, _PASS = Draw(), Knock(), Pass()
 
@@ -272,7 +274,11 @@ class SearchBot:
       the best play with the hand's jokers kept back; the best play with the highest
       card it places kept back; the single hand card worth the most that can be
       played alone (the smallest play, which still ends the drawing).
-    * End of turn with a hand that may knock: knock, or pass.
+    * End of turn with a hand that may knock: knock, or pass (hold back). A pass is
+      tried three ways, each its own candidate: its rollouts knock at the player's next
+      chance (the greedy bot), or hold on to go out (knock only when the stock holds
+      fewer cards than there are players), or hold on until another hand holds 3 cards
+      or fewer; the best of them is the value of passing.
     * Last turns after the stock ran out: as ``GreedyBot``.
 
     A decision scores each candidate by the **margin** it leads to: the bot's round
@@ -294,6 +300,11 @@ class SearchBot:
     engine play the same games move for move. It sees what its ``PlayerView`` shows:
     its hand, the table, every hand's size and the stock's size.
     """
+
+    #: the name of this search in the kernel's ``bots`` and in ``--bots``
+    NAME = "search"
+    #: whether a knock decision's passes may hold back (False: ``SearchPlainBot``)
+    HOLD = True
 
     rng: np.random.Generator
     rollouts: int
@@ -324,7 +335,7 @@ class SearchBot:
 
     def kernel_spec(self) -> tuple:
         """This bot as an entry of ``_carousel.play_greedy_game``'s ``bots``."""
-        return ("search", self.rng, self.rollouts, self.z_stop, self.z_play)
+        return (self.NAME, self.rng, self.rollouts, self.z_stop, self.z_play)
 
     def _decide(self, view: PlayerView, decision: int) -> tuple[int, bytes | None, int, int]:
         rules = view.rules
@@ -333,7 +344,7 @@ class SearchBot:
         res = _carousel.search_decide(
             _core_rules(rules), game_rules(rules), self.rng, decision, H, jh, T, D, jt,
             view.hand_sizes, view.player, view.stock_count, view.turn_info.draws,
-            view.stock_out, self.rollouts, self.z_stop, self.z_play)
+            view.stock_out, self.rollouts, self.z_stop, self.z_play, self.HOLD)
         if res[3]:
             self.used += res[3]
             self.decisions += 1
@@ -369,21 +380,41 @@ class SearchBot:
         return _KNOCK if self._knock(view) else _PASS
 
 
+class SearchPlainBot(SearchBot):
+    """``SearchBot`` as it played before it could hold a knock back (``search-plain``):
+    the same decisions and candidates, but a knock decision has one pass, whose rollouts
+    knock at the player's next chance as the greedy bot does. Its seeded games are those
+    the search bot played before (the same moves for the same seeds), so the gain of the
+    new search is measured against it in one run."""
+
+    NAME = "search-plain"
+    HOLD = False
+
+
 #: The built-in bots by name (``--bots`` names).
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot, "search": SearchBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot, "search": SearchBot,
+        "search-plain": SearchPlainBot}
+#: the bots whose name takes a budget (``search:64``)
+_BUDGETED = ("search", "search-plain")
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
 def parse_bot(spec: str) -> tuple[str, dict]:
-    """``(name, options)`` of a ``--bots`` entry: a name of ``BOTS``, or ``search:N``
-    (a search bot with ``N`` rollouts a decision). ValueError (one line) otherwise."""
+    """``(name, options)`` of a ``--bots`` entry: a name of ``BOTS`` (case, ``-`` and
+    ``_`` free: ``searchplain`` is ``search-plain``), or ``search:N`` /
+    ``search-plain:N`` (a search bot with ``N`` rollouts a decision). ValueError (one
+    line) otherwise."""
     text = str(spec).strip()
     name, _, opt = text.partition(":")
-    key = name.strip().lower().replace("-", "").replace("_", "")
-    if key not in BOTS:
+    key = next((k for k in BOTS if _norm(k) == _norm(name)), None)
+    if key is None:
         raise ValueError(f"bots: {text!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
     if not opt:
         return key, {}
-    if key != "search":
+    if key not in _BUDGETED:
         raise ValueError(f"bots: {text!r}: only the search bot takes an option (search:ROLLOUTS)")
     try:
         n = int(opt)
@@ -398,7 +429,7 @@ def parse_bot(spec: str) -> tuple[str, dict]:
 
 def make_bot(name: str, seed: Any = None) -> Bot:
     """A fresh bot of ``BOTS[name]`` (with ``seed`` when it takes one); ``name`` may be
-    ``search:N`` (``parse_bot``)."""
+    ``search:N`` or ``search-plain:N`` (``parse_bot``)."""
     key, opts = parse_bot(name)
     cls = BOTS[key]
     return cls() if cls is GreedyBot else cls(seed=seed, **opts)

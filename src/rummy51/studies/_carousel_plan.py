@@ -65,7 +65,9 @@ MAX_ROUNDS = 10_000
 #: kernel.
 ENGINES = ("auto", "python", "c")
 #: The bots the C game kernel plays.
-KERNEL_BOTS = ("greedy", "careful", "search")
+KERNEL_BOTS = ("greedy", "careful", "search", "search-plain")
+#: The bots whose rollouts play only the rules they know (``check_search_rules``).
+_SEARCH_BOTS = ("search", "search-plain")
 
 
 def parse_bots(bots: str | Sequence[str] | None, players: int | None) -> tuple[tuple[str, ...], int]:
@@ -191,12 +193,12 @@ def _game_rows(s: GameState, facts: list[dict], game: int, cols: dict, row: int)
 
 def uses_kernel(bots: Sequence[str], rules: CarouselRules, engine: str = "auto") -> bool:
     """Whether a table of ``bots`` is played by the C game kernel
-    (``_carousel.play_greedy_game``): every seat greedy, careful or search and ``engine`` "auto" or "c"
+    (``_carousel.play_greedy_game``): every seat a bot of ``KERNEL_BOTS`` and ``engine`` "auto" or "c"
     ("c" raises ValueError for a table the kernel cannot play; "python": never). The
     kernel plays every ``CarouselRules``."""
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    if any(b.partition(":")[0] == "search" for b in bots):
+    if any(b.partition(":")[0] in _SEARCH_BOTS for b in bots):
         check_search_rules(rules)   # rules its rollouts do not play: refused before a game
     if engine == "python":
         return False
@@ -281,7 +283,7 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
         out = np.empty((k * n, len(CHUNK_COLUMNS)), np.int32)
         tr = np.empty((k * 512, 5), np.int32) if trace else None
         keep = state.copy()
-        bot_rngs = [b[1] if b[0] == "search" else b[0] for b in bots or () if b is not None]
+        bot_rngs = [b[1] if b[0] in _SEARCH_BOTS else b[0] for b in bots or () if b is not None]
         keep_rngs = [g.bit_generator.state for g in bot_rngs]
         while True:
             status, detail, rounds, nrows, t, nev = _carousel.play_greedy_game(
