@@ -32,7 +32,7 @@ _INCLUDES = {
     "_game": (
         "_game_deal.pxi", "_game_table.pxi", "_game_greedy.pxi", "_game_goout.pxi",
         "_game_tactician.pxi", "_game_handhunter.pxi", "_game_random.pxi", "_game_api.pxi",
-        "_game_search.pxi", "_game_searchbot.pxi", "_game_analyse.pxi",
+        "_game_search.pxi", "_game_searchbot.pxi", "_game_analyse.pxi", "_game_learned.pxi",
     ),
     "_carousel": (
         "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",

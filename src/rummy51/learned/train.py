@@ -63,6 +63,8 @@ class Trainer:
     check_data: Callable[[Mapping], dict]
     defaults: Mapping[str, Any] = field(default_factory=dict)
     describe: str = ""
+    #: the data options of the command line: name (``players``: ``--players``) -> help
+    options: Mapping[str, str] = field(default_factory=dict)
 
 
 _TRAINERS: dict[str, Trainer] = {}

@@ -26,16 +26,20 @@ from .engine import (
     SwapJoker,
     replay,
 )
+from .learned import LearnedBot
 from .match import Match
-from .search import SearchBot
+from .search import PlainSearchBot, SearchBot
 
 # the search bot plays tactician moves and asks the C kernel (rummy51.r51.search, which
-# imports the bots): it joins the registry here, once both modules are loaded
+# imports the bots): it joins the registry here, once both modules are loaded; so do the
+# search bot without its learned model and the learned bot (rummy51.r51.learned)
 BOTS["search"] = SearchBot
+BOTS["search-plain"] = PlainSearchBot
+BOTS["learned"] = LearnedBot
 
 __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot",
-    "play_deal", "play_match",
+    "PlainSearchBot", "LearnedBot", "play_deal", "play_match",
 ]
