@@ -38,9 +38,10 @@ _INCLUDES = {
         "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
         "_carousel_combine.pxi", "_carousel_work.pxi", "_carousel_dp.pxi", "_carousel_api.pxi",
         "_carousel_rebuild.pxi", "_carousel_single.pxi",
-        # the game kernel, the careful bot's estimate, the search bot, its analysis
+        # the game kernel, the careful bot's estimate, the search bot, its analysis, the
+        # learned evaluator
         "_carousel_game.pxi", "_carousel_careful.pxi", "_carousel_search.pxi",
-        "_carousel_analyse.pxi",
+        "_carousel_analyse.pxi", "_carousel_learned.pxi",
     ),
 }
 

@@ -13,6 +13,7 @@ going out per round.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -20,12 +21,20 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 
+def _bot(name: str, seed, kw: dict):
+    from rummy51.carousel.bots import BOTS, make_bot, parse_bot
+
+    if not kw:
+        return make_bot(name, seed=seed)
+    key, opts = parse_bot(name)
+    return BOTS[key](seed=seed, **{**opts, **kw})
+
+
 def _play(job: tuple) -> dict:
     from rummy51.carousel import CarouselRules
-    from rummy51.carousel.bots import make_bot
     from rummy51.studies._carousel_plan import CHUNK_COLUMNS, play_kernel_game
 
-    a, b, players, seed, games, extra = job
+    a, b, players, seed, games, extra, akw, bkw = job
     col = {c: k for k, c in enumerate(CHUNK_COLUMNS)}
     rules = CarouselRules.for_players(players, **extra)
     out = []
@@ -34,7 +43,8 @@ def _play(job: tuple) -> dict:
             ss = np.random.SeedSequence(seed, spawn_key=(g,))
             game_ss, bot_ss = ss.spawn(2)
             names = [a if s == seat else b for s in range(players)]
-            bots = [make_bot(n, seed=k) for n, k in zip(names, bot_ss.spawn(players), strict=True)]
+            bots = [_bot(n, k, akw if s == seat else bkw)
+                    for s, (n, k) in enumerate(zip(names, bot_ss.spawn(players), strict=True))]
             t0 = time.process_time()
             rows, turns, ev = play_kernel_game(rules, game_ss, trace=True, bots=bots)
             cpu = time.process_time() - t0
@@ -69,10 +79,15 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--first", type=int, default=0, help="the first game's number")
     p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--a-kw", default="{}", help="bot a's keyword arguments (JSON), e.g. "
+                   "'{\"horizon\": 0}'")
+    p.add_argument("--b-kw", default="{}", help="bot b's keyword arguments (JSON)")
     args = p.parse_args(argv)
     games = list(range(args.first, args.first + args.games))
     parts = [games[i::max(1, 4 * args.jobs)] for i in range(max(1, 4 * args.jobs))]
-    jobs = [(args.a, args.b, args.players, args.seed, part, {}) for part in parts if part]
+    akw, bkw = json.loads(args.a_kw), json.loads(args.b_kw)
+    jobs = [(args.a, args.b, args.players, args.seed, part, {}, akw, bkw)
+            for part in parts if part]
     t0 = time.time()
     rows: list[dict] = []
     if args.jobs == 1:
@@ -93,7 +108,8 @@ def main(argv: list[str] | None = None) -> None:
     m, se = per_game.mean(), per_game.std(ddof=1) / np.sqrt(len(per_game))
     d = df.groupby("game")["diff"].mean()
     cpu = df.cpu.sum()
-    print(f"{args.a} against {args.b}, {args.players} players, games {games[0]}..{games[-1]} "
+    print(f"{args.a} {akw or ''} against {args.b} {bkw or ''}, {args.players} players, "
+          f"games {games[0]}..{games[-1]} "
           f"(seed {args.seed}), every game from each seat of {args.a}: {n} plays")
     print(f"  {args.a} won {k} of {n}: {100 * k / n:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}] "
           f"(Wilson); paired by game {100 * m:.1f} % ± {196 * se:.1f}; final score "

@@ -138,8 +138,8 @@ def test_engine_option():
     assert uses_kernel(("greedy", "careful", "greedy"), rules)
     assert not uses_kernel(("greedy", "random", "greedy"), rules)
     with pytest.raises(ValueError, match="engine c: the C game kernel plays tables where "
-                                         "every seat is greedy, careful, search or search-plain, "
-                                         "not random"):
+                                         "every seat is greedy, careful, search, search-plain or "
+                                         "learned, not random"):
         uses_kernel(("greedy", "random", "greedy"), rules, "c")
     with pytest.raises(ValueError, match="engine must be one of auto, python, c"):
         uses_kernel(greedy, rules, "fast")

@@ -92,8 +92,8 @@ def search_decide(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng:
                   decision: int, H: bytes | npt.NDArray[np.uint8], JH: int,
                   T: bytes | npt.NDArray[np.uint8], D: bytes | npt.NDArray[np.uint8], JT: int,
                   sizes: Any, me: int, stock: int, draws: int, stock_out: bool, rollouts: int,
-                  z_stop: float, z_play: float, hold: bool = ...
-                  ) -> tuple[int, bytes | None, int, int]: ...
+                  z_stop: float, z_play: float, hold: bool = ..., model: Any = ...,
+                  horizon: int = ...) -> tuple[int, bytes | None, int, int]: ...
 def search_rollout_round(core: CoreRules, game_rules: tuple[int, ...] | list[int],
                          deck: npt.NDArray[np.uint8], dealer: int
                          ) -> tuple[list[int], list[float]]: ...
@@ -111,3 +111,35 @@ def search_analyse(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng
                    played: tuple[bytes, bytes, int] | None, rollouts: int, seconds: float = ...
                    ) -> tuple[list[tuple[int, bytes | None, bytes | None, int, int, float, float,
                                          int]], int]: ...
+
+# the learned evaluator (_carousel_learned.pxi)
+LEARNED_VERSION: int
+LEARNED_FEATURES: int
+PHASE_PASSED: int
+PHASE_DRAW2: int
+PHASE_DRAW3: int
+PHASE_KNOCKED: int
+PHASE_DRAW1: int
+
+def learned_features(core: CoreRules, game_rules: tuple[int, ...] | list[int],
+                     H: bytes | npt.NDArray[np.uint8], JH: int,
+                     T: bytes | npt.NDArray[np.uint8], D: bytes | npt.NDArray[np.uint8], JT: int,
+                     sizes: Any, me: int, stock: int, draws: int, stock_out: bool,
+                     phase: int) -> npt.NDArray[np.float32]: ...
+def learned_decide(core: CoreRules, game_rules: tuple[int, ...] | list[int], model: Any,
+                   decision: int, H: bytes | npt.NDArray[np.uint8], JH: int,
+                   T: bytes | npt.NDArray[np.uint8], D: bytes | npt.NDArray[np.uint8], JT: int,
+                   sizes: Any, me: int, stock: int, draws: int, stock_out: bool
+                   ) -> tuple[int, bytes | None, int]: ...
+def record_round(core: CoreRules, game_rules: tuple[int, ...] | list[int],
+                 deck: npt.NDArray[np.uint8], dealer: int, bots: Any, rng: Any, rate: float,
+                 explore: float, X: npt.NDArray[np.float32], who: npt.NDArray[np.int32],
+                 phase: npt.NDArray[np.int32]) -> tuple[int, list[int], list[bool]]: ...
+def kernel_seat_decision(core: CoreRules, game_rules: tuple[int, ...] | list[int], bots: Any,
+                         seat: int, hands: Any, jokers: Any, T: bytes | npt.NDArray[np.uint8],
+                         D: bytes | npt.NDArray[np.uint8], JT: int, stock: int, draws: int,
+                         decision: int) -> tuple[int, bytes, bytes, int, bytes, int]: ...
+def _knock_values(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng: Any,
+                  H: bytes | npt.NDArray[np.uint8], JH: int, T: bytes | npt.NDArray[np.uint8],
+                  D: bytes | npt.NDArray[np.uint8], JT: int, sizes: Any, me: int, stock: int,
+                  stock_out: bool, n: int) -> npt.NDArray[np.float64]: ...

@@ -78,6 +78,8 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc, qsort
 from libc.string cimport memset, memcpy
 
+from rummy51._net cimport Net, net_forward, net_bind, net_sigmoid
+
 import numpy as np
 cimport numpy as cnp
 
@@ -134,3 +136,4 @@ include "_carousel_careful.pxi"
 include "_carousel_game.pxi"
 include "_carousel_search.pxi"
 include "_carousel_analyse.pxi"  # the rollout analysis of one decision
+include "_carousel_learned.pxi"  # the learned evaluator: features, the learned bot, training data

@@ -78,12 +78,14 @@ cdef struct CGame:
     uint8_t H[CG_MAXP][52]
     int JH[CG_MAXP]
     int32_t pts[CG_MAXP]
-    # the bot of each seat: 0 greedy, 1 careful, 2 search (its generator and parameters)
+    # the bot of each seat: 0 greedy, 1 careful, 2 search, 3 learned (its generator and
+    # parameters)
     int kind[CG_MAXP]
     bitgen_t* bg[CG_MAXP]
     double max_risk[CG_MAXP]
     int samples[CG_MAXP]
-    double param[CG_MAXP][4]   # a search seat's (_carousel_search.pxi)
+    double param[CG_MAXP][6]   # a search seat's (_carousel_search.pxi)
+    Net net[CG_MAXP]           # a search or learned seat's model (nin 0: none)
     int search_err             # a search seat's failure (a CG_ status)
     int32_t* trace        # 5 ints per event (round, seat, kind, a, b), or NULL
     int64_t trace_cap
@@ -575,7 +577,7 @@ cdef int _cg_knocks(const CRules* r, const GRules* gr, CGame* g, int p,
     cdef int32_t pts = g.pts[p]
     if g.kind[p] == 0:
         return 1
-    if g.kind[p] == 2:      # stage 0 a turn, 1 the finder's turn, 2 a last turn
+    if g.kind[p] >= 2:      # search, learned: stage 0 a turn, 1 the finder's, 2 a last turn
         return _cs_knocks(r, gr, g, p, stock_left, stage, x, rb)
     if pts == 0 or (stock_left < gr.players and pts <= 2):
         return 1
@@ -725,7 +727,7 @@ cdef int _cg_play(const CRules* r, const GRules* gr, const uint8_t* decks, int n
                         if finder < 0:
                             finder = p      # "finder" (else p is the exhauster already)
                         _cg_event(g, p, EV_DRAW, -1, 0)
-                        if draws < 3 and (not asked or g.kind[p] == 2):
+                        if draws < 3 and (not asked or g.kind[p] >= 2):
                             res = _cg_meld_seat(r, gr, g, p, x, rb, detail, draws, 0, 1)
                             if res < 0:
                                 return -res
@@ -880,9 +882,13 @@ cdef int _cg_seat_bots(CGame* g, bots, int n) except -1:
         b = bots[p]
         if b is None:
             continue
-        if isinstance(b, tuple) and len(b) > 0 and isinstance(b[0], str) and b[0] in ("search", "search-plain"):
-            _cs_seat(g, p, b)
-            continue
+        if isinstance(b, tuple) and len(b) > 0 and isinstance(b[0], str):
+            if b[0] in ("search", "search-plain"):
+                _cs_seat(g, p, b)
+                continue
+            if b[0] == "learned":
+                _cl_seat(g, p, b)
+                continue
         try:
             rng, max_risk, samples = b
         except (TypeError, ValueError):

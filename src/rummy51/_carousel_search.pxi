@@ -47,6 +47,7 @@ from libc.string cimport memcmp
 DEF CS_MAXCAND = 6
 DEF CS_BATCH = 4
 DEF CS_MAXROLL = 100000   # rollouts a decision, at most
+DEF CS_MAXHORIZON = 50    # own turns before the model's cut, at most
 
 # decisions
 DEF CS_MELD = 0
@@ -67,6 +68,15 @@ DEF ST_NEXT = 6
 
 #: The bot kind of a search seat in CGame.kind
 DEF CS_KIND = 2
+
+# the learned evaluator's features (_carousel_learned.pxi) and the learned bot's kind
+DEF CL_VERSION = 1
+DEF CL_HAND = 0           # [53] the player's hand: copies of each card code (52: jokers)
+DEF CL_TABLE = 53         # [52] the table: its cards standing for each card (naturals and
+                          #      jokers declared as it)
+DEF CL_S = 105            # the scalars
+DEF CL_NF = CL_S + 38
+DEF CL_KIND = 3
 
 # how the searching seat knocks in a rollout after a pass (RState.hold, CSCand.hold)
 DEF HOLD_GREEDY = 0       # at its first chance (the greedy bot; every other seat)
@@ -114,10 +124,14 @@ cdef struct RState:
     int how
     int me                # the searching seat, and how it knocks in the rollout (HOLD_*)
     int hold
+    const Net* net        # the model that scores the cut (NULL: none), and the searching
+    int cut               # seat's turn ends still to play before it
 
 
 cdef struct CSOpts:
     int hold              # 1: a knock decision's candidates hold back (the default search)
+    const Net* net        # the learned model scoring the horizon (NULL: rollouts to the end)
+    int horizon           # the player's own turns played after this one before the cut
 
 
 cdef inline int _cs_below(bitgen_t* bg, int k) noexcept nogil:
@@ -256,6 +270,14 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
                 break
             step = ST_NEXT
         else:   # ST_NEXT: the turn ended (GameState._end_turn)
+            if p == me and s.net != NULL:
+                if s.cut <= 0:
+                    # the horizon: the model's value of the position, as the player sees it
+                    s.knocker = -1
+                    s.how = -1
+                    margin[0] = _cl_state_value(r, gr, s, me, x)
+                    return 0
+                s.cut -= 1
             if s.finder < 0:
                 s.cur = (p + 1) % n
                 step = ST_TURN
@@ -344,14 +366,21 @@ cdef void _cs_determinize(const CRules* r, const GRules* gr, const CSView* v,
     s.is_last = 0
     s.me = v.me
     s.hold = HOLD_GREEDY
+    s.net = NULL
+    s.cut = 0
 
 
 cdef int _cs_eval(const CRules* r, const GRules* gr, const CSView* v, int decision,
-                  const CSCand* cand, int i, const RState* base, CGCtx* x, Rebuild* rb,
-                  double* out) noexcept nogil:
-    """Candidate ``i`` on the determinization ``base``: its margin in ``out``."""
+                  const CSOpts* o, const CSCand* cand, int i, const RState* base, CGCtx* x,
+                  Rebuild* rb, double* out) noexcept nogil:
+    """Candidate ``i`` on the determinization ``base``: its margin in ``out`` (with a
+    model, the rollout stops at the end of the player's ``o.horizon``-th turn after this
+    one and the model scores the position there)."""
     cdef RState s = base[0]
     cdef int step, res
+    if o.net != NULL and o.net.nin > 0:
+        s.net = o.net
+        s.cut = o.horizon
     if decision == CS_KNOCK:
         if i == 0:
             out[0] = _cs_margin(gr, s.g.pts, v.n, v.me, v.me, 0)
@@ -552,7 +581,8 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
             for i in range(K):
                 if not alive[i]:
                     continue
-                res = _cs_eval(r, gr, v, decision, cand, i, &base, x, rb, &vals[i * cap + nd])
+                res = _cs_eval(r, gr, v, decision, o, cand, i, &base, x, rb,
+                               &vals[i * cap + nd])
                 if res != 0:
                     free(vals)
                     return -res
@@ -609,9 +639,12 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
 
 # --------------------------------------------------------------------------- the kernel's seats
 cdef inline void _cs_opts_of(const CGame* g, int p, CSOpts* o) noexcept nogil:
-    """Search seat ``p``'s options (``g.param[p][3]``: 0 the plain search, 1 the default)."""
+    """Search seat ``p``'s options (``g.param[p][3]``: 0 the plain search, 1 the default;
+    ``g.param[p][4]`` the horizon, ``g.net[p]`` the model)."""
     memset(o, 0, sizeof(CSOpts))
     o.hold = 1 if g.param[p][3] > 0 else 0
+    o.horizon = <int>g.param[p][4]
+    o.net = &g.net[p] if g.net[p].nin > 0 else NULL
 
 
 cdef void _cs_view_of(const CGame* g, int n, int p, int stock_left, int draws, int stock_out,
@@ -644,9 +677,18 @@ cdef int _cg_meld_seat(const CRules* r, const GRules* gr, CGame* g, int p, CGCtx
     cdef CSCand c
     cdef CSOpts o
     cdef int res, used
-    if g.kind[p] != CS_KIND:
+    if g.kind[p] != CS_KIND and g.kind[p] != CL_KIND:
         return _cg_meld(r, g, p, x, rb, detail)
     _cs_view_of(g, gr.players, p, stock_left, draws, decision == CS_NODRAW, &v)
+    if g.kind[p] == CL_KIND:
+        res = _cl_decide(r, gr, &v, decision, &g.net[p], x, &c)
+        if res == CS_GREEDY:
+            return _cg_meld(r, g, p, x, rb, detail)
+        if res < 0:
+            return res
+        if c.none:
+            return 0
+        return _cg_apply(r, g, p, c.nT, c.nD, c.nJT)
     _cs_opts_of(g, p, &o)
     res = _cs_decide(r, gr, &v, decision, &o, <int>g.param[p][0], g.param[p][1],
                      g.param[p][2], g.bg[p], x, rb, &c, &used)
@@ -671,6 +713,8 @@ cdef int _cs_knocks(const CRules* r, const GRules* gr, CGame* g, int p, int stoc
     if stage == 2:
         return 1
     _cs_view_of(g, gr.players, p, stock_left, 0, stage == 1, &v)
+    if g.kind[p] == CL_KIND:
+        return 1 if _cl_decide(r, gr, &v, CS_KNOCK, &g.net[p], x, &c) == 0 else 0
     _cs_opts_of(g, p, &o)
     res = _cs_decide(r, gr, &v, CS_KNOCK, &o, <int>g.param[p][0], g.param[p][1],
                      g.param[p][2], g.bg[p], x, rb, &c, &used)
@@ -684,11 +728,22 @@ cdef int _cs_knocks(const CRules* r, const GRules* gr, CGame* g, int p, int stoc
 cdef int _cs_seat(CGame* g, int p, b) except -1:
     """A search seat's entry of ``play_greedy_game``'s ``bots``: ``(name, rng, rollouts,
     z_stop, z_play)``, ``name`` "search" (the default search: knocks held back) or
-    "search-plain" (the search before it)."""
+    "search-plain" (the search before it); "search" may add ``model, horizon`` (the
+    learned model scoring the rollouts' cut, None for rollouts to the round's end)."""
+    model, horizon = None, 0
     try:
-        name, rng, rollouts, z_stop, z_play = b
+        if len(b) == 7 and b[0] == "search":
+            name, rng, rollouts, z_stop, z_play, model, horizon = b
+        else:
+            name, rng, rollouts, z_stop, z_play = b
     except (TypeError, ValueError):
         raise ValueError(f"bots[{p}]: ('search', rng, rollouts, z_stop, z_play), got {b!r}") from None
+    if not 0 <= int(horizon) <= CS_MAXHORIZON:
+        raise ValueError(f"bots[{p}]: the horizon must be 0..{CS_MAXHORIZON}, got {horizon}")
+    net_bind(&g.net[p], model, [])     # the model's arrays live as long as ``bots`` does
+    if g.net[p].nin and g.net[p].nin != CL_NF:
+        raise ValueError(f"bots[{p}]: the model reads {g.net[p].nin} features, Carousel's "
+                         f"are {CL_NF}")
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"bots[{p}]: rng must be a numpy Generator, got {type(rng).__name__}")
     _cs_check(int(rollouts), float(z_stop), float(z_play))
@@ -698,6 +753,7 @@ cdef int _cs_seat(CGame* g, int p, b) except -1:
     g.param[p][1] = float(z_stop)
     g.param[p][2] = float(z_play)
     g.param[p][3] = 0.0 if name == "search-plain" else 1.0
+    g.param[p][4] = int(horizon)
     return 0
 
 
@@ -733,7 +789,7 @@ SEARCH_KNOCK = CS_KNOCK
 def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[::1] H, int JH,
                   const uint8_t[::1] T, const uint8_t[::1] D, int JT, sizes, int me,
                   int stock, int draws, bint stock_out, int rollouts, double z_stop,
-                  double z_play, bint hold=False):
+                  double z_play, bint hold=False, model=None, int horizon=0):
     """One decision of the search bot, from what its player sees (the kernel's own
     function, on the bot's generator ``rng``): ``decision`` ``SEARCH_MELD`` /
     ``SEARCH_NODRAW`` / ``SEARCH_KNOCK``; the hand ``H`` (52 counts), ``JH``; the table
@@ -746,7 +802,11 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
     the greedy move without a search; for a meld decision ``hand`` (52 counts as bytes)
     and ``jokers``: the part of the hand whose best play (``carousel.solver.best_play``)
     is the chosen play, or None for no play. ``hold``: the default search's candidates
-    (a knock decision's passes that hold back, ``HOLD_*``); False: the plain search's."""
+    (a knock decision's passes that hold back, ``HOLD_*``); False: the plain search's.
+    ``model``: a learned model (``rummy51.learned.Model``) that scores each rollout at
+    the end of the player's ``horizon``-th turn after this one; None: rollouts to the
+    round's end."""
+    cdef Net net
     cdef GRules gr
     cdef CSView v
     cdef CSCand c
@@ -781,6 +841,15 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
     v.stock_out = 1 if stock_out else 0
     memset(&o, 0, sizeof(CSOpts))
     o.hold = 1 if hold else 0
+    if not 0 <= horizon <= CS_MAXHORIZON:
+        raise ValueError(f"horizon must be 0..{CS_MAXHORIZON}, got {horizon}")
+    keep = []
+    net_bind(&net, model, keep)
+    if net.nin > 0:
+        if net.nin != CL_NF:
+            raise ValueError(f"the model reads {net.nin} features, Carousel's are {CL_NF}")
+        o.net = &net
+        o.horizon = horizon
     bg = _cr_bitgen(rng)
     x = <CGCtx*>calloc(1, sizeof(CGCtx))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
@@ -916,7 +985,7 @@ def _knock_values(CoreRules core, game_rules, rng, const uint8_t[::1] H, int JH,
         for d in range(n):
             _cs_determinize(&core.r, &gr, &v, u, m, bg, &base)
             for i in range(4):
-                res = _cs_eval(&core.r, &gr, &v, CS_KNOCK, cand, i, &base, x, rb, &out[i, d])
+                res = _cs_eval(&core.r, &gr, &v, CS_KNOCK, &o, cand, i, &base, x, rb, &out[i, d])
                 if res != 0:
                     break
     _work_free_kept(&x.w)

@@ -9,6 +9,7 @@ one hand card into valid melds. This package holds the game's rules
 >>> p.points_left, p.cards_played
 (0, 3)
 """
+from . import learned as _learned  # noqa: F401  (registers the learned features)
 from .rules import CarouselRules
 from .solver import (
     GaveUp,

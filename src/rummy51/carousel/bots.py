@@ -10,8 +10,10 @@ never the state.
   what it has seen.
 * ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or holding
   back by determinized rollouts of the rest of the round (in C; the kernel plays it too).
-* ``SearchPlainBot``: the search as it was before knocks could be held back (its passes
-  are rolled out knocking at the next chance), kept so that the gain can be measured.
+* ``SearchPlainBot``: the search as it was before knocks could be held back and before
+  the learned model scored its rollouts (to the round's end), kept so that the gain can
+  be measured.
+* ``LearnedBot``: the learned model's greedy policy (``rummy51.learned``), no search.
 
 >>> from rummy51.carousel import CarouselRules
 >>> s = play_game([GreedyBot(), GreedyBot(), GreedyBot()], CarouselRules.for_players(3), seed=1)
@@ -24,7 +26,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from numbers import Integral, Real
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -35,8 +37,11 @@ from .rules import CarouselRules
 from .solver import best_play, can_meld
 from .table import TableMeld
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "SearchPlainBot", "BOTS",
-           "make_bot", "parse_bot", "play_game"]
+if TYPE_CHECKING:
+    from ..learned import Model
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "SearchPlainBot",
+           "LearnedBot", "BOTS", "kernel_bots", "make_bot", "parse_bot", "play_game"]
 
 _DRAW, _KNOCK, _PASS = Draw(), Knock(), Pass()
 
@@ -192,6 +197,11 @@ DEFAULT_ROLLOUTS = 64
 DEFAULT_Z_STOP = 2.0
 #: paired z statistic by which the best candidate must beat the greedy move to be played
 DEFAULT_Z_PLAY = 1.0
+#: the player's own turns a rollout plays after the decision's before the learned model
+#: scores it (SearchBot with a model)
+DEFAULT_HORIZON = 1
+#: the most turns of a horizon
+MAX_HORIZON = 50
 
 
 def hand_counts(cards: Iterable[int]) -> tuple[bytes, int]:
@@ -314,7 +324,8 @@ class SearchBot:
     decisions: int
 
     def __init__(self, seed: Any = None, rollouts: int = DEFAULT_ROLLOUTS,
-                 z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY) -> None:
+                 z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY,
+                 model: Any = "carousel", horizon: int = DEFAULT_HORIZON) -> None:
         if isinstance(rollouts, bool) or not isinstance(rollouts, Integral):
             raise TypeError(f"rollouts must be an int, got {rollouts!r}")
         if not 1 <= int(rollouts) <= 100_000:
@@ -326,6 +337,16 @@ class SearchBot:
             raise ValueError(f"z_stop must be > 0, got {z_stop}")
         if not z_play >= 0:
             raise ValueError(f"z_play must be >= 0, got {z_play}")
+        if isinstance(horizon, bool) or not isinstance(horizon, Integral):
+            raise TypeError(f"horizon must be an int, got {horizon!r}")
+        if not 0 <= int(horizon) <= MAX_HORIZON:
+            raise ValueError(f"horizon must be 0..{MAX_HORIZON}, got {horizon}")
+        self.model: Model | None = None
+        if self.HOLD and model is not None:
+            from ..learned import load_model
+
+            self.model = load_model(model, game="carousel")
+        self.horizon = int(horizon) if self.model is not None else 0
         self.rng = np.random.default_rng(seed)
         self.rollouts = int(rollouts)
         self.z_stop = float(z_stop)
@@ -335,6 +356,9 @@ class SearchBot:
 
     def kernel_spec(self) -> tuple:
         """This bot as an entry of ``_carousel.play_greedy_game``'s ``bots``."""
+        if self.model is not None:
+            return (self.NAME, self.rng, self.rollouts, self.z_stop, self.z_play, self.model,
+                    self.horizon)
         return (self.NAME, self.rng, self.rollouts, self.z_stop, self.z_play)
 
     def _decide(self, view: PlayerView, decision: int) -> tuple[int, bytes | None, int, int]:
@@ -344,7 +368,8 @@ class SearchBot:
         res = _carousel.search_decide(
             _core_rules(rules), game_rules(rules), self.rng, decision, H, jh, T, D, jt,
             view.hand_sizes, view.player, view.stock_count, view.turn_info.draws,
-            view.stock_out, self.rollouts, self.z_stop, self.z_play, self.HOLD)
+            view.stock_out, self.rollouts, self.z_stop, self.z_play, self.HOLD, self.model,
+            self.horizon)
         if res[3]:
             self.used += res[3]
             self.decisions += 1
@@ -381,19 +406,100 @@ class SearchBot:
 
 
 class SearchPlainBot(SearchBot):
-    """``SearchBot`` as it played before it could hold a knock back (``search-plain``):
-    the same decisions and candidates, but a knock decision has one pass, whose rollouts
-    knock at the player's next chance as the greedy bot does. Its seeded games are those
-    the search bot played before (the same moves for the same seeds), so the gain of the
-    new search is measured against it in one run."""
+    """``SearchBot`` as it played before it could hold a knock back and before the learned
+    model (``search-plain``): the same decisions and candidates, but a knock decision has
+    one pass, whose rollouts knock at the player's next chance as the greedy bot does,
+    and every rollout is played to the round's end. Its seeded games are those the search
+    bot played before (the same moves for the same seeds), so the gain of the new search
+    is measured against it in one run."""
 
     NAME = "search-plain"
     HOLD = False
 
+    def __init__(self, seed: Any = None, rollouts: int = DEFAULT_ROLLOUTS,
+                 z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY) -> None:
+        super().__init__(seed, rollouts, z_stop, z_play, model=None, horizon=0)
+
+
+class LearnedBot:
+    """The learned model's greedy policy (``learned``): no search, no randomness.
+
+    * Draw: draw.
+    * May meld (after a first or second draw, or after finding the stock empty): the
+      candidates are the search bot's (the solver's best play first, no play, the best
+      play with the jokers or the highest card it places kept back, the smallest play).
+      A play that melds every card is worth the going-out bonus and the other hands'
+      expected points; another play ends the turn and is worth the model's value of the
+      position after it (the better of knocking and passing when the hand may knock); no
+      play is worth the model's value of drawing again (or of the turn's end when the
+      stock ran out). The best is played; the solver's best play on a tie.
+    * End of turn with a hand that may knock: knock when the model values knocking at
+      least as high as passing.
+    * Last turns after the stock ran out: as ``GreedyBot``.
+
+    The values are the model's (``rummy51.learned``; ``model``: "carousel", the shipped
+    one, a path or a ``Model``, loaded and checked when the bot is made), of what the
+    bot's ``PlayerView`` shows; the kernel's ``"learned"`` seat runs the same C code
+    (``_carousel.learned_decide``) on the same view, so both play the same games.
+    """
+
+    NAME = "learned"
+
+    def __init__(self, seed: Any = None, model: Any = "carousel") -> None:
+        from ..learned import load_model
+
+        self.model: Model = load_model(model, game="carousel")
+        self.rng = np.random.default_rng(seed)   # unused: the policy is deterministic
+        self.decisions = 0
+
+    def __repr__(self) -> str:
+        return f"LearnedBot(model={self.model.path or self.model.game!r})"
+
+    def kernel_spec(self) -> tuple:
+        """This bot as an entry of ``_carousel.play_greedy_game``'s ``bots``."""
+        return ("learned", self.model)
+
+    def _decide(self, view: PlayerView, decision: int) -> tuple[int, bytes | None, int]:
+        rules = view.rules
+        H, jh = hand_counts(view.hand)
+        T, D, jt = table_counts(view.table)
+        self.decisions += 1
+        return _carousel.learned_decide(
+            core_rules(rules), game_rules(rules), self.model, decision, H, jh, T, D, jt,
+            view.hand_sizes, view.player, view.stock_count, view.turn_info.draws,
+            view.stock_out)
+
+    def choose(self, view: PlayerView) -> Action:
+        ph = view.phase
+        if ph is Phase.DRAW:
+            return _DRAW
+        if ph is Phase.MELD or ph is Phase.NO_DRAW:
+            table, hand = list(view.table), list(view.hand)
+            if view.turn_info.last:
+                if can_meld(table, hand, view.rules):
+                    return Meld(best_play(table, hand, view.rules).melds)
+            else:
+                decision = _carousel.SEARCH_MELD if ph is Phase.MELD else _carousel.SEARCH_NODRAW
+                choice, part, jokers = self._decide(view, decision)
+                if choice == -1:      # no readable path: the greedy move
+                    if can_meld(table, hand, view.rules):
+                        return Meld(best_play(table, hand, view.rules).melds)
+                elif part is not None:
+                    sub = [c for c in range(52) for _ in range(part[c])] + [52] * jokers
+                    return Meld(best_play(table, sub, view.rules).melds)
+            if ph is Phase.MELD:
+                return _DRAW
+        if not view.can_knock():
+            return _PASS
+        if view.turn_info.last:
+            return _KNOCK
+        return _KNOCK if self._decide(view, _carousel.SEARCH_KNOCK)[0] == 0 else _PASS
+
 
 #: The built-in bots by name (``--bots`` names).
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot, "search": SearchBot,
-        "search-plain": SearchPlainBot}
+BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot,
+                         "search": SearchBot, "search-plain": SearchPlainBot,
+                         "learned": LearnedBot}
 #: the bots whose name takes a budget (``search:64``)
 _BUDGETED = ("search", "search-plain")
 
@@ -425,6 +531,30 @@ def parse_bot(spec: str) -> tuple[str, dict]:
         raise ValueError(f"bots: {text!r}: the search bot's budget must be at least 1 rollout, "
                          f"got {n}")
     return key, {"rollouts": n}
+
+
+def kernel_bots(bots: Sequence[Bot] | None, players: int) -> list | None:
+    """``_carousel.play_greedy_game``'s ``bots`` from bot objects (None: all greedy): None
+    for a ``GreedyBot``, ``(rng, max_risk, samples)`` for a ``CarefulBot``, the
+    ``kernel_spec()`` of a search or learned bot. ValueError for a bot the kernel does
+    not play."""
+    if bots is None:
+        return None
+    bots = list(bots)
+    if len(bots) != players:
+        raise ValueError(f"bots: one a seat, {players}, got {len(bots)}")
+    out: list = []
+    for b in bots:
+        if isinstance(b, CarefulBot):
+            out.append((b.rng, b.max_risk, b.samples))
+        elif isinstance(b, GreedyBot):
+            out.append(None)
+        elif isinstance(b, (SearchBot, LearnedBot)):
+            out.append(b.kernel_spec())
+        else:
+            raise ValueError(f"the C game kernel plays GreedyBot, CarefulBot, SearchBot and "
+                             f"LearnedBot, not {type(b).__name__}")
+    return out
 
 
 def make_bot(name: str, seed: Any = None) -> Bot:

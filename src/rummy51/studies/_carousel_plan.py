@@ -17,9 +17,10 @@ import numpy as np
 from .. import _carousel, runs
 from .._checks import int_arg
 from ..carousel.actions import Knock, Meld, Pass, Phase
-from ..carousel.bots import Bot, CarefulBot, GreedyBot, SearchBot, check_search_rules, make_bot, parse_bot
+from ..carousel.bots import Bot, check_search_rules, kernel_bots, make_bot, parse_bot
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
+from ..learned import load_model
 from ._games_plan import arrangements, deal_seeds, write_histories
 from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
 
@@ -65,9 +66,11 @@ MAX_ROUNDS = 10_000
 #: kernel.
 ENGINES = ("auto", "python", "c")
 #: The bots the C game kernel plays.
-KERNEL_BOTS = ("greedy", "careful", "search", "search-plain")
-#: The bots whose rollouts play only the rules they know (``check_search_rules``).
-_SEARCH_BOTS = ("search", "search-plain")
+KERNEL_BOTS = ("greedy", "careful", "search", "search-plain", "learned")
+#: The bots that play only the rules the kernel's rollouts know (``check_search_rules``).
+_SEARCH_BOTS = ("search", "search-plain", "learned")
+#: The bots that read the learned model (``rummy51.learned``, the shipped "carousel").
+_MODEL_BOTS = ("search", "learned")
 
 
 def parse_bots(bots: str | Sequence[str] | None, players: int | None) -> tuple[tuple[str, ...], int]:
@@ -83,6 +86,9 @@ def parse_bots(bots: str | Sequence[str] | None, players: int | None) -> tuple[t
     for b in bots:
         key, opts = parse_bot(str(b))   # a ValueError names a bad entry
         names.append(key if not opts else f"{key}:{opts['rollouts']}")
+    if any(n.partition(":")[0] in _MODEL_BOTS for n in names):
+        # a missing or damaged model is named (ModelError, one line) before any game
+        load_model("carousel", game="carousel")
     return seat_bots(tuple(names), players, DEFAULTS["players"], "greedy,careful")
 
 
@@ -241,24 +247,9 @@ def play_kernel_game(rules: CarouselRules, seed: Any, game: int = 0, *, trace: b
 
 
 def _kernel_bots(bots: Sequence[Bot] | None, players: int) -> list | None:
-    """``play_greedy_game``'s ``bots`` from bot objects (None: all greedy)."""
-    if bots is None:
-        return None
-    bots = list(bots)
-    if len(bots) != players:
-        raise ValueError(f"bots: one a seat, {players}, got {len(bots)}")
-    out: list = []
-    for b in bots:
-        if isinstance(b, CarefulBot):
-            out.append((b.rng, b.max_risk, b.samples))
-        elif isinstance(b, GreedyBot):
-            out.append(None)
-        elif isinstance(b, SearchBot):
-            out.append(b.kernel_spec())
-        else:
-            raise ValueError(f"the C game kernel plays GreedyBot, CarefulBot and SearchBot, not "
-                             f"{type(b).__name__}")
-    return out
+    """``play_greedy_game``'s ``bots`` from bot objects (None: all greedy):
+    ``carousel.bots.kernel_bots``."""
+    return kernel_bots(bots, players)
 
 
 @lru_cache(maxsize=32)
@@ -283,7 +274,9 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
         out = np.empty((k * n, len(CHUNK_COLUMNS)), np.int32)
         tr = np.empty((k * 512, 5), np.int32) if trace else None
         keep = state.copy()
-        bot_rngs = [b[1] if b[0] in _SEARCH_BOTS else b[0] for b in bots or () if b is not None]
+        # the generators the kernel advances (a learned seat draws none)
+        bot_rngs = [b[1] if b[0] in _SEARCH_BOTS else b[0] for b in bots or ()
+                    if b is not None and b[0] != "learned"]
         keep_rngs = [g.bit_generator.state for g in bot_rngs]
         while True:
             status, detail, rounds, nrows, t, nev = _carousel.play_greedy_game(
