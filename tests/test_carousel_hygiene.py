@@ -1,5 +1,5 @@
 """Information hygiene, proven on random Carousel states: nothing the bots (search,
-search-plain, learned, greedy, careful) or the learned model read depends on cards the
+search-plain, search-learned, learned, greedy, careful) or the learned model read depends on cards the
 player cannot see.
 
 Each example plays a game of random and greedy seats to a random decision of the player
@@ -32,6 +32,7 @@ from rummy51.carousel.bots import (
     LearnedBot,
     RandomBot,
     SearchBot,
+    SearchLearnedBot,
     SearchPlainBot,
     core_rules,
     game_rules,
@@ -52,6 +53,7 @@ def _bots(seed: int) -> dict:
     return {"greedy": GreedyBot(), "careful": CarefulBot(seed=seed),
             "search": SearchBot(seed=seed, rollouts=ROLLOUTS),
             "search-plain": SearchPlainBot(seed=seed, rollouts=ROLLOUTS),
+            "search-learned": SearchLearnedBot(seed=seed, rollouts=ROLLOUTS),
             "learned": LearnedBot(seed=seed)}
 
 

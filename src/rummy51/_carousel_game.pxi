@@ -883,7 +883,7 @@ cdef int _cg_seat_bots(CGame* g, bots, int n) except -1:
         if b is None:
             continue
         if isinstance(b, tuple) and len(b) > 0 and isinstance(b[0], str):
-            if b[0] in ("search", "search-plain"):
+            if b[0] in ("search", "search-plain", "search-learned"):
                 _cs_seat(g, p, b)
                 continue
             if b[0] == "learned":
@@ -914,8 +914,9 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     ``bots``: None (greedy everywhere), or one entry per seat: None for the greedy bot,
     ``(rng, max_risk, samples)`` for ``CarefulBot`` (``rng`` its numpy Generator,
     advanced exactly as the Python bot advances it), ``("search", rng, rollouts, z_stop,
-    z_play)`` for ``SearchBot`` and ``("search-plain", ...)`` for ``SearchPlainBot``
-    (their ``kernel_spec()``; _carousel_search.pxi).
+    z_play)`` for ``SearchBot``, ``("search-plain", ...)`` for ``SearchPlainBot`` and
+    ``("search-learned", ..., model, horizon)`` for ``SearchLearnedBot`` (their
+    ``kernel_spec()``; _carousel_search.pxi).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,
     going_out_bonus, target_score, game_bonus, round_won_bonus, round_bonus_for_all,

@@ -43,14 +43,10 @@ features. The recorder's chances come from its own generator, never the bots'.
 # CL_VERSION, CL_HAND, CL_TABLE, CL_S, CL_NF and CL_KIND: at the top of
 # _carousel_search.pxi (which reads them first)
 
-# the phase of a valued position: what comes next for the player
-DEF PH_PASSED = 0
-DEF PH_DRAW2 = 1
-DEF PH_DRAW3 = 2
-DEF PH_KNOCKED = 3
-DEF PH_DRAW1 = 4
+# the phases PH_*: at the top of _carousel_search.pxi
 
 DEF CL_MAXCAND = 6        # CS_MAXCAND
+DEF CL_LITE = 1
 
 
 cdef int _cl_features(const CRules* r, const GRules* gr, const CSView* v, int phase,
@@ -182,24 +178,49 @@ cdef double _cl_value(const Net* net, const CRules* r, const GRules* gr, const C
 
 
 cdef double _cl_state_value(const CRules* r, const GRules* gr, const RState* s,
-                            int me, CGCtx* cx) noexcept nogil:
-    """The model's value for ``me`` of a rollout's position at the end of its turn
-    (what ``me`` sees there: its hand, the table, the hands' sizes, the stock)."""
+                            int me, CGCtx* cx, int phase) noexcept nogil:
+    """The model's value for ``me`` of a rollout's position in ``phase`` (what ``me``
+    sees there: its hand, the table, the hands' sizes, the stock)."""
     cdef CSView v
     _cs_view_of(&s.g, gr.players, me, s.S - s.sp, 0, 1 if s.finder >= 0 else 0, &v)
-    return _cl_value(s.net, r, gr, &v, PH_PASSED, cx)
+    return _cl_value(s.net, r, gr, &v, phase, cx)
 
 
 cdef double _cl_turn_end(const Net* net, const CRules* r, const GRules* gr,
                          const CSView* v, CGCtx* cx) noexcept nogil:
     """The value of ending the turn in ``v``: passing, or the better of knocking and
     passing when the hand may knock."""
-    cdef double a = _cl_value(net, r, gr, v, PH_PASSED, cx), b
+    cdef float x[CL_NF]
+    cdef float out[2]
+    cdef double a
+    if _cl_features(r, gr, v, PH_PASSED, cx, x) != 0:
+        return -1e9
+    net_forward(net, x, out)
+    a = out[0]
     if _cg_points(r, v.H, v.JH) <= gr.knock_limit:
-        b = _cl_value(net, r, gr, v, PH_KNOCKED, cx)
-        if b > a:
-            return b
+        # the same features in the phase "knocked"
+        x[CL_S + 14 + PH_PASSED] = 0.0
+        x[CL_S + 14 + PH_KNOCKED] = 1.0
+        net_forward(net, x, out)
+        if out[0] > a:
+            return out[0]
     return a
+
+
+cdef int _cl_knocks(const Net* net, const CRules* r, const GRules* gr, const CSView* v,
+                    CGCtx* cx) noexcept nogil:
+    """Whether the model values knocking in ``v`` at least as high as passing."""
+    cdef float x[CL_NF]
+    cdef float out[2]
+    cdef float a
+    if _cl_features(r, gr, v, PH_PASSED, cx, x) != 0:
+        return 1
+    net_forward(net, x, out)
+    a = out[0]
+    x[CL_S + 14 + PH_PASSED] = 0.0
+    x[CL_S + 14 + PH_KNOCKED] = 1.0
+    net_forward(net, x, out)
+    return 1 if out[0] >= a else 0
 
 
 cdef double _cl_out_value(const CRules* r, const GRules* gr, const CSView* v) noexcept nogil:
@@ -248,19 +269,33 @@ cdef int _cl_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
     ``chosen``), CS_GREEDY, or a negative CG_ status."""
     cdef CSCand cand[CL_MAXCAND]
     cdef CSOpts plain
-    cdef CSView a
-    cdef int K, i, best = 0
-    cdef double val, bestv = 0.0
+    cdef int K, best
     if decision == CS_KNOCK:
         memset(chosen, 0, sizeof(CSCand))
-        if _cl_value(net, r, gr, v, PH_KNOCKED, x) >= _cl_value(net, r, gr, v, PH_PASSED, x):
+        if _cl_knocks(net, r, gr, v, x):
             return 0
         chosen.none = 1
         return 1
     memset(&plain, 0, sizeof(CSOpts))
+    plain.lite = CL_LITE
     K = _cs_candidates(r, v, decision, &plain, x, cand)
     if K < 0 or K == CS_GREEDY:
         return K
+    best = _cl_best(r, gr, v, decision, net, x, cand, K)
+    chosen[0] = cand[best]
+    return best
+
+
+cdef int _cl_best(const CRules* r, const GRules* gr, const CSView* v, int decision,
+                  const Net* net, CGCtx* x, const CSCand* cand, int K) noexcept nogil:
+    """The learned bot's choice among the candidates ``cand`` of a meld decision (its
+    values, the module docstring; the earlier candidate on a tie), or of a knock
+    decision (0 knock, another index pass)."""
+    cdef CSView a
+    cdef int i, best = 0
+    cdef double val, bestv = 0.0
+    if decision == CS_KNOCK:
+        return 0 if _cl_knocks(net, r, gr, v, x) else 1
     for i in range(K):
         if cand[i].none:
             if decision == CS_MELD:
@@ -274,7 +309,6 @@ cdef int _cl_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
         if i == 0 or val > bestv:
             best = i
             bestv = val
-    chosen[0] = cand[best]
     return best
 
 

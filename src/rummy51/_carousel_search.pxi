@@ -29,6 +29,19 @@ by ``rules.stock_out``), and the candidate scores the **margin**: the bot's roun
 less the mean round score of the other players (moves.score_round: the winners score
 the differences and bonuses, the others 0).
 
+**The default search** (``SearchBot``; ``SearchPlainBot`` is the above, unchanged) adds
+two things. Without a model (``model=None``) a knock decision's pass is tried three
+ways (``HOLD_*``: the player's rollouts knock at the next chance, or hold on to go out,
+or hold until another hand is small). With the learned model (``_carousel_learned.pxi``,
+the default) the candidates of a meld decision are the learned bot's (the best play, no
+play, the jokers kept back), every seat of a rollout plays the learned bot's moves, and a
+rollout stops when the player's turn begins again after the others have answered (with
+``horizon`` > 0 that many turns of its own later; a knock decision's pass one turn of its
+own later still, so that its own next knock is the model's), where the model scores
+the position; a round that ends sooner is scored as it ends. The move played unless
+the rollouts beat it by ``z_play`` is the learned bot's choice (the plain search's is the
+greedy move).
+
 The determinizations come in batches of ``CS_BATCH``; after each batch the candidate
 with the best mean is the leader, and a candidate whose paired differences to the
 leader (the same determinizations) have a z statistic of at least ``z_stop`` is
@@ -37,8 +50,9 @@ same to the search: the later one is dropped). When half, then three quarters of
 budget are spent, the worse half of the candidates left (by mean) is dropped
 (sequential halving). The search stops when one candidate is left or the next batch
 would pass the budget (``rollouts``: candidate evaluations, each a rollout). The
-answer is the best mean (ties: the earlier candidate), unless candidate 0 (the greedy
-move) is still in and the best beats it by a paired z below ``z_play``.
+answer is the best mean (ties: the earlier candidate), unless the move played by
+default (the greedy move, candidate 0; with a model the learned bot's) is still in and
+the best beats it by a paired z below ``z_play``.
 """
 
 from libc.math cimport sqrt
@@ -77,6 +91,12 @@ DEF CL_TABLE = 53         # [52] the table: its cards standing for each card (na
 DEF CL_S = 105            # the scalars
 DEF CL_NF = CL_S + 38
 DEF CL_KIND = 3
+# the phase of a valued position: what comes next for the player
+DEF PH_PASSED = 0         # its turn ended without a knock
+DEF PH_DRAW2 = 1          # no play after its first draw: it draws a second card
+DEF PH_DRAW3 = 2          # no play after its second draw: it draws a third
+DEF PH_KNOCKED = 3        # it knocked: the round is scored now
+DEF PH_DRAW1 = 4          # its turn begins: it draws its first card
 
 # how the searching seat knocks in a rollout after a pass (RState.hold, CSCand.hold)
 DEF HOLD_GREEDY = 0       # at its first chance (the greedy bot; every other seat)
@@ -125,13 +145,16 @@ cdef struct RState:
     int me                # the searching seat, and how it knocks in the rollout (HOLD_*)
     int hold
     const Net* net        # the model that scores the cut (NULL: none), and the searching
-    int cut               # seat's turn ends still to play before it
+    int cut               # seat's turn ends still to play before it; with a model every
+                          # seat plays the learned bot's moves (_cl_decide)
 
 
 cdef struct CSOpts:
     int hold              # 1: a knock decision's candidates hold back (the default search)
     const Net* net        # the learned model scoring the horizon (NULL: rollouts to the end)
     int horizon           # the player's own turns played after this one before the cut
+    int lite              # 1: a meld decision's candidates are the best play, no play and
+                          # the best play with the jokers kept back only (the learned bot)
 
 
 cdef inline int _cs_below(bitgen_t* bg, int k) noexcept nogil:
@@ -181,14 +204,23 @@ cdef double _cs_margin(const GRules* gr, const int32_t* pts, int n, int me, int 
     return score[me] - others / (n - 1)
 
 
-cdef int _cs_rollout_knocks(const GRules* gr, const RState* s, int p) noexcept nogil:
+cdef int _cs_rollout_knocks(const CRules* r, const GRules* gr, const RState* s, int p,
+                            CGCtx* x) noexcept nogil:
     """Whether seat ``p``, whose hand may knock at the end of a turn of a rollout, does:
     every seat knocks at once (the greedy bot), but the searching seat after a pass that
     holds back (``s.hold``): ``HOLD_OUT`` knocks only when the stock holds fewer cards
     than there are players (the round is about to end without a knocker), else it plays
     on to go out; ``HOLD_NEAR`` as ``HOLD_OUT``, and it knocks too as soon as another hand
-    holds ``HOLD_SIZE`` cards or fewer."""
+    holds ``HOLD_SIZE`` cards or fewer. With a model (``s.net``) every seat knocks as
+    the learned bot does: when the model values knocking at least as high as passing
+    (on a last turn: always)."""
     cdef int o, c, k
+    cdef CSView v
+    if s.net != NULL:
+        if s.is_last:
+            return 1
+        _cs_view_of(&s.g, gr.players, p, s.S - s.sp, 0, 1 if s.finder >= 0 else 0, &v)
+        return _cl_knocks(s.net, r, gr, &v, x)
     if p != s.me or s.hold == HOLD_GREEDY:
         return 1
     if s.S - s.sp < gr.players:
@@ -205,15 +237,41 @@ cdef int _cs_rollout_knocks(const GRules* gr, const RState* s, int p) noexcept n
     return 0
 
 
+cdef int _cl_rollout_meld(const CRules* r, const GRules* gr, RState* s, int p, int nodraw,
+                          CGCtx* x, Rebuild* rb, int* detail) noexcept nogil:
+    """Seat ``p``'s meld question in a rollout with a model: the learned bot's answer from
+    what ``p`` sees of the rollout's game. 1 melded, 0 not, or a negative status."""
+    cdef CSView v
+    cdef CSCand c
+    cdef int res
+    _cs_view_of(&s.g, gr.players, p, s.S - s.sp, s.draws, nodraw, &v)
+    res = _cl_decide(r, gr, &v, CS_NODRAW if nodraw else CS_MELD, s.net, x, &c)
+    if res == CS_GREEDY:
+        return _cg_meld(r, &s.g, p, x, rb, detail)
+    if res < 0:
+        return res
+    if c.none:
+        return 0
+    return _cg_apply(r, &s.g, p, c.nT, c.nD, c.nJT)
+
+
 cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int me,
                      CGCtx* x, Rebuild* rb, double* margin) noexcept nogil:
     """Play the round in ``s`` on from ``step`` with the greedy bot in every seat (the
-    turn of ``_cg_play``); the bot's margin in ``margin``. 0, or a CG_ status."""
+    turn of ``_cg_play``), or with a model (``s.net``) the learned bot in every seat, up
+    to the end of the searching seat's ``s.cut``-th turn from here, where the model
+    scores the position; the bot's margin in ``margin``. 0, or a CG_ status."""
     cdef int n = gr.players, p, res, how = -1, knocker = -1, detail = 0, c
     cdef CGame* g = &s.g
     while True:
         p = s.cur
         if step == ST_TURN:
+            if p == me and s.net != NULL and s.cut < 0:
+                # the horizon: the player's turn begins, the others have answered
+                s.knocker = -1
+                s.how = -1
+                margin[0] = _cl_state_value(r, gr, s, me, x, PH_DRAW1)
+                return 0
             s.draws = 0
             s.melded = 0
             step = ST_LAST if s.is_last else ST_DRAW
@@ -235,7 +293,10 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
                     s.finder = p        # "finder" (else p is the exhauster already)
                 step = ST_NODRAW if s.draws < 3 else ST_END
         elif step == ST_MELDQ or step == ST_NODRAW:
-            res = _cg_meld(r, g, p, x, rb, &detail)
+            if s.net != NULL:
+                res = _cl_rollout_meld(r, gr, s, p, step == ST_NODRAW, x, rb, &detail)
+            else:
+                res = _cg_meld(r, g, p, x, rb, &detail)
             if res < 0:
                 return -res
             if res == 1:
@@ -250,7 +311,7 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
                 how = 1
                 knocker = p
                 break
-            if g.pts[p] <= gr.knock_limit and _cs_rollout_knocks(gr, s, p):
+            if g.pts[p] <= gr.knock_limit and _cs_rollout_knocks(r, gr, s, p, x):
                 how = 0
                 knocker = p
                 break
@@ -264,20 +325,14 @@ cdef int _cs_rollout(const CRules* r, const GRules* gr, RState* s, int step, int
                 knocker = p
                 break
             if (gr.last_turn_knock and g.pts[p] <= gr.knock_limit
-                    and _cs_rollout_knocks(gr, s, p)):
+                    and _cs_rollout_knocks(r, gr, s, p, x)):
                 how = 0
                 knocker = p
                 break
             step = ST_NEXT
         else:   # ST_NEXT: the turn ended (GameState._end_turn)
             if p == me and s.net != NULL:
-                if s.cut <= 0:
-                    # the horizon: the model's value of the position, as the player sees it
-                    s.knocker = -1
-                    s.how = -1
-                    margin[0] = _cl_state_value(r, gr, s, me, x)
-                    return 0
-                s.cut -= 1
+                s.cut -= 1          # below 0: the model scores the player's next turn's start
             if s.finder < 0:
                 s.cur = (p + 1) % n
                 step = ST_TURN
@@ -380,7 +435,8 @@ cdef int _cs_eval(const CRules* r, const GRules* gr, const CSView* v, int decisi
     cdef int step, res
     if o.net != NULL and o.net.nin > 0:
         s.net = o.net
-        s.cut = o.horizon
+        # a pass is looked at one turn of the player's further than a meld decision
+        s.cut = o.horizon + (1 if decision == CS_KNOCK else 0)
     if decision == CS_KNOCK:
         if i == 0:
             out[0] = _cs_margin(gr, s.g.pts, v.n, v.me, v.me, 0)
@@ -444,9 +500,12 @@ cdef int _cs_candidates(const CRules* r, const CSView* v, int decision, const CS
     """The decision's candidates (module docstring); their count, or CS_GREEDY, or a
     negative CG_ status."""
     cdef CSCand c
-    cdef int k = 0, res, i, top, best1
+    cdef int k = 0, res, i, j, top, no
+    cdef int order[52]
     if decision == CS_KNOCK:
-        k = 4 if o.hold else 2
+        # the passes that hold back (HOLD_*); with a model one pass, after which the
+        # player's knocks are the learned bot's
+        k = 4 if (o.hold and o.net == NULL) else 2
         memset(cand, 0, k * sizeof(CSCand))
         for i in range(1, k):
             cand[i].none = 1
@@ -474,6 +533,8 @@ cdef int _cs_candidates(const CRules* r, const CSView* v, int decision, const CS
             return res
         if res == 1:
             k = _cs_add(cand, k, &c)
+    if o.lite:
+        return k
     # the highest card the best play places kept back
     top = -1
     for i in range(52):
@@ -488,11 +549,21 @@ cdef int _cs_candidates(const CRules* r, const CSView* v, int decision, const CS
             return res
         if res == 1:
             k = _cs_add(cand, k, &c)
-    # the smallest play: one hand card alone, the one worth the most
-    best1 = -1
+    # the smallest play: one hand card alone, the one worth the most (the first in deck
+    # order among those worth as much): the cards tried from the most valuable down, the
+    # first that plays is the answer
+    no = 0
     for i in range(52):
-        if v.H[i] == 0 or (best1 >= 0 and r.val[i] <= r.val[best1]):
+        if v.H[i] == 0:
             continue
+        j = no
+        while j > 0 and r.val[order[j - 1]] < r.val[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+        no += 1
+    for j in range(no):
+        i = order[j]
         memset(c.H, 0, 52)
         c.H[i] = 1
         c.JH = 0
@@ -500,15 +571,8 @@ cdef int _cs_candidates(const CRules* r, const CSView* v, int decision, const CS
         if res < 0 and res != -3:
             return res
         if res == 1:
-            best1 = i
-    if best1 >= 0:
-        memset(c.H, 0, 52)
-        c.H[best1] = 1
-        c.JH = 0
-        res = _cs_play_of(r, v, x, &c)
-        if res < 0:
-            return res
-        k = _cs_add(cand, k, &c)
+            k = _cs_add(cand, k, &c)
+            break
     return k
 
 
@@ -553,7 +617,7 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
     cdef uint8_t u[CG_MAXDECK]
     cdef int alive[CS_MAXCAND]
     cdef double mean[CS_MAXCAND]
-    cdef int K, m, i, j, nd = 0, spent = 0, nalive, lead, res, b, half_done = 0, order
+    cdef int K, m, i, j, nd = 0, spent = 0, nalive, lead, res, b, half_done = 0, order, p0
     cdef int cap
     cdef double z
     cdef double* vals
@@ -568,6 +632,11 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
     m = _cs_unseen(r, v, u)
     if m < 0:
         return -CG_BAD_TABLE
+    # the move played unless the rollouts beat it: the greedy move, or with a model the
+    # learned bot's choice among the same candidates
+    p0 = 0
+    if o.net != NULL:
+        p0 = _cl_best(r, gr, v, decision, o.net, x, cand, K)
     cap = budget // 2 + CS_BATCH      # determinizations at most (two candidates left)
     vals = <double*>malloc(K * cap * sizeof(double))
     if vals == NULL:
@@ -629,8 +698,9 @@ cdef int _cs_decide(const CRules* r, const GRules* gr, const CSView* v, int deci
                 mean[i] /= nd
             if lead < 0 or mean[i] > mean[lead]:
                 lead = i
-    if lead != 0 and alive[0] and nd > 0 and _cs_z(&vals[lead * cap], &vals[0], nd) < z_play:
-        lead = 0
+    if (lead != p0 and alive[p0] and nd > 0
+            and _cs_z(&vals[lead * cap], &vals[p0 * cap], nd) < z_play):
+        lead = p0
     free(vals)
     used[0] = spent
     chosen[0] = cand[lead]
@@ -645,6 +715,7 @@ cdef inline void _cs_opts_of(const CGame* g, int p, CSOpts* o) noexcept nogil:
     o.hold = 1 if g.param[p][3] > 0 else 0
     o.horizon = <int>g.param[p][4]
     o.net = &g.net[p] if g.net[p].nin > 0 else NULL
+    o.lite = 1 if o.net != NULL else 0
 
 
 cdef void _cs_view_of(const CGame* g, int n, int p, int stock_left, int draws, int stock_out,
@@ -727,12 +798,13 @@ cdef int _cs_knocks(const CRules* r, const GRules* gr, CGame* g, int p, int stoc
 
 cdef int _cs_seat(CGame* g, int p, b) except -1:
     """A search seat's entry of ``play_greedy_game``'s ``bots``: ``(name, rng, rollouts,
-    z_stop, z_play)``, ``name`` "search" (the default search: knocks held back) or
-    "search-plain" (the search before it); "search" may add ``model, horizon`` (the
-    learned model scoring the rollouts' cut, None for rollouts to the round's end)."""
+    z_stop, z_play)``, ``name`` "search" (the default search: knocks held back),
+    "search-plain" (the search before it) or "search-learned"; "search" and
+    "search-learned" may add ``model, horizon`` (the learned model scoring the rollouts'
+    cut, None for rollouts to the round's end)."""
     model, horizon = None, 0
     try:
-        if len(b) == 7 and b[0] == "search":
+        if len(b) == 7 and b[0] in ("search", "search-learned"):
             name, rng, rollouts, z_stop, z_play, model, horizon = b
         else:
             name, rng, rollouts, z_stop, z_play = b
@@ -850,6 +922,7 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
             raise ValueError(f"the model reads {net.nin} features, Carousel's are {CL_NF}")
         o.net = &net
         o.horizon = horizon
+        o.lite = 1
     bg = _cr_bitgen(rng)
     x = <CGCtx*>calloc(1, sizeof(CGCtx))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
@@ -938,6 +1011,69 @@ def search_rollout_round(CoreRules core, game_rules, const uint8_t[::1] deck, in
     if res != 0:
         raise ValueError(f"search_rollout_round: status {res}")
     return points, margins
+
+
+def _candidate_values(CoreRules core, game_rules, rng, int decision, const uint8_t[::1] H,
+                      int JH, const uint8_t[::1] T, const uint8_t[::1] D, int JT, sizes,
+                      int me, int stock, int draws, bint stock_out, int n, bint hold=True,
+                      model=None, int horizon=0):
+    """Test and bench hook: every candidate of ``decision`` (the search's, with the default
+    search's options ``hold``, ``model``, ``horizon``) scored on the same ``n``
+    determinizations, no early stop: ``(margins, plays)``, margins (candidates, n) and
+    each candidate's table after it (None for no play; a knock decision: knock, then the
+    passes)."""
+    cdef GRules gr
+    cdef CSView v
+    cdef CSCand cand[CS_MAXCAND]
+    cdef CSOpts o
+    cdef RState base
+    cdef Net net
+    cdef uint8_t u[CG_MAXDECK]
+    cdef CGCtx* x
+    cdef Rebuild* rb
+    cdef bitgen_t* bg
+    cdef int i, d, m, K, res = 0
+    _cl_view_args(&v, &gr, game_rules, H, JH, T, D, JT, sizes, me, stock, draws, stock_out)
+    memset(&o, 0, sizeof(CSOpts))
+    o.hold = 1 if hold else 0
+    keep = []
+    net_bind(&net, model, keep)
+    if net.nin > 0:
+        o.net = &net
+        o.horizon = horizon
+        o.lite = 1
+    m = _cs_unseen(&core.r, &v, u)
+    if m < 0:
+        raise ValueError("the view is not a position of the game")
+    bg = _cr_bitgen(rng)
+    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    rb = <Rebuild*>malloc(sizeof(Rebuild))
+    _work_init_kept(&x.w)
+    K = _cs_candidates(&core.r, &v, decision, &o, x, cand)
+    if K < 0:
+        raise ValueError(f"no candidates (status {K})")
+    out = np.zeros((K, n))
+    cdef double[:, ::1] ov = out
+    with rng.bit_generator.lock, nogil:
+        for d in range(n):
+            _cs_determinize(&core.r, &gr, &v, u, m, bg, &base)
+            for i in range(K):
+                res = _cs_eval(&core.r, &gr, &v, decision, &o, cand, i, &base, x, rb, &ov[i, d])
+                if res != 0:
+                    break
+            if res != 0:
+                break
+    _work_free_kept(&x.w)
+    free(x.path.par)
+    free(x.path.info)
+    free(x.memo)
+    free(x)
+    free(rb)
+    if res != 0:
+        raise ValueError(f"a rollout failed (status {res})")
+    plays = [None if (cand[i].none or decision == CS_KNOCK) else
+             (bytes(cand[i].nT[:52]), bytes(cand[i].nD[:52]), cand[i].nJT) for i in range(K)]
+    return out, plays
 
 
 def _knock_values(CoreRules core, game_rules, rng, const uint8_t[::1] H, int JH,

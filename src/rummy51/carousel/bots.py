@@ -10,9 +10,11 @@ never the state.
   what it has seen.
 * ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or holding
   back by determinized rollouts of the rest of the round (in C; the kernel plays it too).
-* ``SearchPlainBot``: the search as it was before knocks could be held back and before
-  the learned model scored its rollouts (to the round's end), kept so that the gain can
-  be measured.
+* ``SearchPlainBot``: the search as it was before knocks could be held back (every
+  rollout knocks at the first chance), kept unchanged so that gains are measured
+  against it.
+* ``SearchLearnedBot``: the search guided by the learned model (its candidates, its
+  rollouts' moves and the score where they stop).
 * ``LearnedBot``: the learned model's greedy policy (``rummy51.learned``), no search.
 
 >>> from rummy51.carousel import CarouselRules
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
     from ..learned import Model
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "SearchPlainBot",
-           "LearnedBot", "BOTS", "kernel_bots", "make_bot", "parse_bot", "play_game"]
+           "SearchLearnedBot", "LearnedBot", "BOTS", "kernel_bots", "make_bot", "parse_bot", "play_game"]
 
 _DRAW, _KNOCK, _PASS = Draw(), Knock(), Pass()
 
@@ -198,8 +200,8 @@ DEFAULT_Z_STOP = 2.0
 #: paired z statistic by which the best candidate must beat the greedy move to be played
 DEFAULT_Z_PLAY = 1.0
 #: the player's own turns a rollout plays after the decision's before the learned model
-#: scores it (SearchBot with a model)
-DEFAULT_HORIZON = 1
+#: scores it (SearchLearnedBot)
+DEFAULT_HORIZON = 0
 #: the most turns of a horizon
 MAX_HORIZON = 50
 
@@ -315,6 +317,9 @@ class SearchBot:
     NAME = "search"
     #: whether a knock decision's passes may hold back (False: ``SearchPlainBot``)
     HOLD = True
+    #: the learned model read by default (None: rollouts to the round's end;
+    #: ``SearchLearnedBot``: "carousel", the shipped one)
+    MODEL: str | None = None
 
     rng: np.random.Generator
     rollouts: int
@@ -325,7 +330,7 @@ class SearchBot:
 
     def __init__(self, seed: Any = None, rollouts: int = DEFAULT_ROLLOUTS,
                  z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY,
-                 model: Any = "carousel", horizon: int = DEFAULT_HORIZON) -> None:
+                 model: Any = "default", horizon: int = DEFAULT_HORIZON) -> None:
         if isinstance(rollouts, bool) or not isinstance(rollouts, Integral):
             raise TypeError(f"rollouts must be an int, got {rollouts!r}")
         if not 1 <= int(rollouts) <= 100_000:
@@ -342,6 +347,8 @@ class SearchBot:
         if not 0 <= int(horizon) <= MAX_HORIZON:
             raise ValueError(f"horizon must be 0..{MAX_HORIZON}, got {horizon}")
         self.model: Model | None = None
+        if isinstance(model, str) and model == "default":
+            model = self.MODEL
         if self.HOLD and model is not None:
             from ..learned import load_model
 
@@ -419,6 +426,30 @@ class SearchPlainBot(SearchBot):
     def __init__(self, seed: Any = None, rollouts: int = DEFAULT_ROLLOUTS,
                  z_stop: float = DEFAULT_Z_STOP, z_play: float = DEFAULT_Z_PLAY) -> None:
         super().__init__(seed, rollouts, z_stop, z_play, model=None, horizon=0)
+
+
+class SearchLearnedBot(SearchBot):
+    """``SearchBot`` guided by the learned model (``search-learned``; ``model``: "carousel",
+    the shipped one, a path or a ``Model``; ``horizon``: the player's own turns a rollout
+    plays before the model scores it, default 0).
+
+    * May meld: the candidates are the learned bot's (the solver's best play, no play,
+      the best play with the jokers kept back); the move played unless the rollouts beat
+      it by ``z_play`` is the learned bot's choice among them.
+    * End of turn with a hand that may knock: knock, or pass; after a pass the player's
+      knocks in the rollout are the learned bot's (it holds when the model values
+      passing higher), and the rollout is looked at one turn of its own further.
+    * Rollouts: every seat plays the learned bot's moves; a rollout stops when the
+      player's turn begins again after the others have answered (``horizon`` turns of
+      its own later), where the model's value of what the player sees scores it; a
+      round that ends sooner is scored as it ends.
+
+    Everything else (determinizations, budget, early stops) is ``SearchBot``'s; the
+    kernel's ``"search-learned"`` seat runs the same C code.
+    """
+
+    NAME = "search-learned"
+    MODEL = "carousel"
 
 
 class LearnedBot:
@@ -499,9 +530,9 @@ class LearnedBot:
 #: The built-in bots by name (``--bots`` names).
 BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot,
                          "search": SearchBot, "search-plain": SearchPlainBot,
-                         "learned": LearnedBot}
+                         "search-learned": SearchLearnedBot, "learned": LearnedBot}
 #: the bots whose name takes a budget (``search:64``)
-_BUDGETED = ("search", "search-plain")
+_BUDGETED = ("search", "search-plain", "search-learned")
 
 
 def _norm(name: str) -> str:
@@ -511,7 +542,7 @@ def _norm(name: str) -> str:
 def parse_bot(spec: str) -> tuple[str, dict]:
     """``(name, options)`` of a ``--bots`` entry: a name of ``BOTS`` (case, ``-`` and
     ``_`` free: ``searchplain`` is ``search-plain``), or ``search:N`` /
-    ``search-plain:N`` (a search bot with ``N`` rollouts a decision). ValueError (one
+    ``search-plain:N`` / ``search-learned:N`` (a search bot with ``N`` rollouts a decision). ValueError (one
     line) otherwise."""
     text = str(spec).strip()
     name, _, opt = text.partition(":")
@@ -559,7 +590,7 @@ def kernel_bots(bots: Sequence[Bot] | None, players: int) -> list | None:
 
 def make_bot(name: str, seed: Any = None) -> Bot:
     """A fresh bot of ``BOTS[name]`` (with ``seed`` when it takes one); ``name`` may be
-    ``search:N`` or ``search-plain:N`` (``parse_bot``)."""
+    ``search:N``, ``search-plain:N`` or ``search-learned:N`` (``parse_bot``)."""
     key, opts = parse_bot(name)
     cls = BOTS[key]
     return cls() if cls is GreedyBot else cls(seed=seed, **opts)

@@ -128,7 +128,7 @@ register_game(_features())
 _DATA_DEFAULTS: dict[str, Any] = {"players": 2, "bots": "greedy", "rate": 0.25,
                                   "explore": 0.1, "rollouts": 0}
 #: the kernel bots a self-play seat may be
-_DATA_BOTS = ("greedy", "careful", "search", "search-plain", "learned")
+_DATA_BOTS = ("greedy", "careful", "search", "search-plain", "search-learned", "learned")
 
 
 def check_data(d: Mapping) -> dict:

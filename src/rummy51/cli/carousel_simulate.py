@@ -48,8 +48,9 @@ def add_simulate_parser(subparsers: argparse._SubParsersAction) -> argparse.Argu
     p.add_argument("--players", type=_whole, default=None, metavar="N",
                    help="players, 2..6 (default 4, or the number of --bots)")
     p.add_argument("--bots", default=None, help="comma-separated bots, one per seat or one for "
-                   "all: random, greedy, careful, search, search-plain, learned, or search:N "
-                   "/ search-plain:N (N rollouts a decision, default 64) (default greedy)")
+                   "all: random, greedy, careful, search, search-plain, search-learned, learned, "
+                   "or search:N / search-plain:N / search-learned:N (N rollouts a decision, "
+                   "default 64) (default greedy)")
     p.add_argument("--games", type=_whole, default=None, metavar="N",
                    help="whole games to play (default 1000)")
     p.add_argument("--seed", type=_whole, default=None, metavar="S",
@@ -77,7 +78,7 @@ def add_simulate_parser(subparsers: argparse._SubParsersAction) -> argparse.Argu
                         "--out); the games are then played by the Python engine")
     p.add_argument("--engine", choices=("auto", "python", "c"), default="auto",
                    help="auto (default): tables where every seat is greedy, careful, search, "
-                        "search-plain or learned are played by the C game kernel (the same games, move for move), others "
+                        "search-plain, search-learned or learned are played by the C game kernel (the same games, move for move), others "
                         "by the Python engine; python: always the Python engine; c: insist "
                         "on the kernel")
     p.add_argument("--no-progress", action="store_true",

@@ -66,11 +66,11 @@ MAX_ROUNDS = 10_000
 #: kernel.
 ENGINES = ("auto", "python", "c")
 #: The bots the C game kernel plays.
-KERNEL_BOTS = ("greedy", "careful", "search", "search-plain", "learned")
+KERNEL_BOTS = ("greedy", "careful", "search", "search-plain", "search-learned", "learned")
 #: The bots that play only the rules the kernel's rollouts know (``check_search_rules``).
-_SEARCH_BOTS = ("search", "search-plain", "learned")
+_SEARCH_BOTS = ("search", "search-plain", "search-learned", "learned")
 #: The bots that read the learned model (``rummy51.learned``, the shipped "carousel").
-_MODEL_BOTS = ("search", "learned")
+_MODEL_BOTS = ("search-learned", "learned")
 
 
 def parse_bots(bots: str | Sequence[str] | None, players: int | None) -> tuple[tuple[str, ...], int]:
