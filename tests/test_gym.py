@@ -199,3 +199,25 @@ def test_bad_new_options_are_one_line():
             Rummy51GymEnv(shaping=bad)
     with pytest.raises(TypeError, match="round_only must be True or False"):
         CarouselGymEnv(round_only="yes")
+
+
+def test_rummy51_first_random_draws_the_starting_seat():
+    env = gymnasium.make("rummy51/Rummy51-v0", players=2, first="random")
+    starts = set()
+    for seed in range(12):
+        env.reset(seed=seed)
+        starts.add(env.unwrapped._state.game.first)
+    assert starts == {0, 1}
+    a, b = (gymnasium.make("rummy51/Rummy51-v0", players=2, first="random") for _ in range(2))
+    assert _random_episode(a, 3, 1) == _random_episode(b, 3, 1)
+    with pytest.raises(ValueError, match="first must be a seat number or 'random'"):
+        Rummy51GymEnv(first="last")
+
+
+def test_reset_never_returns_a_finished_episode():
+    # seeds and opponents where the round can end before seat 0 moves are rare; every reset
+    # of many must leave a legal move
+    env = gymnasium.make("rummy51/Carousel-v0", players=2, round_only=True, opponents="random")
+    for seed in range(60):
+        obs, _ = env.reset(seed=seed)
+        assert obs["action_mask"].any() and not env.unwrapped._state.is_terminal()

@@ -21,8 +21,11 @@ Options (keywords of ``gymnasium.make``; defaults in brackets): ``rules`` (a ``R
 bot name for every other seat, or a list of names, one per other seat in seat order),
 ``seat`` (0, the agent's seat), ``reward`` (``"deal"`` for Rummy 51, ``"game"`` for
 Carousel), ``shaping`` (0.0), ``illegal_action`` (``"raise"`` or ``"terminate"``;
-``"raise"``), ``illegal_reward`` (-1.0); Rummy 51 also ``deals`` (1) and ``first`` (0),
-Carousel ``round_only`` (False). The observation is a ``Dict`` of ``observation``
+``"raise"``), ``illegal_reward`` (-1.0); Rummy 51 also ``deals`` (1) and ``first`` (0:
+the seat that starts the first deal, the next deal the next seat; ``"random"``: drawn
+for every episode), Carousel ``round_only`` (False; the first dealer is drawn from the
+seed). A deal or round that ends before the agent's first move (another player goes out
+at once) is dealt again, so every episode has a move. The observation is a ``Dict`` of ``observation``
 (float32 in [0, 1]) and ``action_mask`` (int8); ``action_masks()`` is the mask as bools
 (sb3-contrib's ``MaskablePPO`` reads it). ``action_space.sample()`` draws a legal id of
 the current position.
@@ -202,7 +205,7 @@ class Rummy51GymEnv(_Base):
 
     def __init__(self, rules: RuleSet | dict[str, Any] | None = None, players: int = 4,
                  opponents: str | Iterable[str] = "greedy", seat: int = 0,
-                 reward: str = "deal", deals: int = 1, first: int = 0,
+                 reward: str = "deal", deals: int = 1, first: int | str = 0,
                  illegal_action: str = "raise", illegal_reward: float = -1.0,
                  render_mode: str | None = None, shaping: float = 0.0) -> None:
         if isinstance(rules, dict):
@@ -211,9 +214,12 @@ class Rummy51GymEnv(_Base):
         if not isinstance(self.rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet or a dict of its fields, got "
                             f"{type(self.rules).__name__}")
-        AgentState.new(self.rules, players, seed=0, first=first)  # checks players and first
+        self.random_first = isinstance(first, str) and first == "random"
+        if isinstance(first, str) and not self.random_first:
+            raise ValueError(f"first must be a seat number or 'random', got {first!r}")
+        AgentState.new(self.rules, players, seed=0, first=0 if self.random_first else first)  # checks them
         self.players = int(players)
-        self.first = int(first)
+        self.first = 0 if self.random_first else int(first)
         self.opponent_names = _opponents(opponents, self.players, seat, R51_BOTS)
         if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
             raise ValueError(f"deals must be an int >= 1, got {deals!r}")
@@ -243,9 +249,14 @@ class Rummy51GymEnv(_Base):
             self._bots[p] = cls(seed=int(rng.integers(2**63))) if name == "random" else cls()
         self._deal_no = 0
         self._total = 0.0
-        self._new_deal()
+        if self.random_first:
+            self.first = int(rng.integers(self.players))
         self._done = False
+        self._new_deal()
         self._play_others()
+        while self._state.is_terminal():  # over before the agent's first move: deal again
+            self._new_deal()
+            self._play_others()
         return self._obs(), {}
 
     def _new_deal(self) -> None:
@@ -330,6 +341,10 @@ class CarouselGymEnv(_Base):
         self._rounds = 0
         self._done = False
         self._play_others()
+        while self._state.is_terminal():  # over before the agent's first move: deal again
+            self._state = CarouselAgentState.new(self.rules, seed=int(rng.integers(2**63)),
+                                                 round_only=self.round_only)
+            self._play_others()
         return self._obs(), {}
 
     def _play_others(self) -> None:
