@@ -1,7 +1,7 @@
 """The single-agent Gymnasium environments (rummy51.envs.gym): registered ids, Gymnasium's
 own checker, seeded resets, rewards that add up to the game's score, masks, bad input.
 
-Skipped when gymnasium is not installed (``pip install "rummy51[agents]"``).
+Skipped when gymnasium is not installed (``pip install ".[agents]"`` from a clone).
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed "
-                                "(pip install \"rummy51[agents]\")")
+                                "(pip install \".[agents]\" from a clone)")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 

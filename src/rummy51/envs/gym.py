@@ -1,7 +1,7 @@
 """Single-agent Gymnasium environments: one seat against rummy51's own bots.
 
 ``import rummy51.envs`` registers them when gymnasium is installed
-(``pip install "rummy51[agents]"``):
+(``pip install ".[agents]"`` from a clone):
 
 >>> import gymnasium, rummy51.envs
 >>> env = gymnasium.make("rummy51/Carousel-v0", players=3, opponents="greedy")
@@ -71,8 +71,8 @@ from ..carousel.rules import CarouselRules  # noqa: E402
 from ..r51.agent import AgentState  # noqa: E402
 from ..r51.bots import BOTS as R51_BOTS  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
-from ..r51.observation import layout_for  # noqa: E402
 from ..r51.melds import card_value  # noqa: E402
+from ..r51.observation import layout_for  # noqa: E402
 from ..rules import RuleSet  # noqa: E402
 from ..solver import best_opening  # noqa: E402
 
@@ -217,9 +217,10 @@ class Rummy51GymEnv(_Base):
         self.random_first = isinstance(first, str) and first == "random"
         if isinstance(first, str) and not self.random_first:
             raise ValueError(f"first must be a seat number or 'random', got {first!r}")
-        AgentState.new(self.rules, players, seed=0, first=0 if self.random_first else first)  # checks them
+        first0 = 0 if isinstance(first, str) else first
+        AgentState.new(self.rules, players, seed=0, first=first0)  # checks players and first
         self.players = int(players)
-        self.first = 0 if self.random_first else int(first)
+        self.first = int(first0)
         self.opponent_names = _opponents(opponents, self.players, seat, R51_BOTS)
         if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
             raise ValueError(f"deals must be an int >= 1, got {deals!r}")

@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
-from ..r51.bots import play_deal
+from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
 from ..runs.seeding import SeedLike
@@ -461,6 +461,9 @@ def simulate_games(
     _ = settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
         _bot_factory(b)
+        check = getattr(BOTS.get(b), "check_table", None)
+        if check is not None:   # a bot that plays only some tables (ppo) says so now
+            check(settings.rules, settings.players)
     if resume is not None and run is not None and run.manifest.get("histories"):
         histories = True        # a run that writes histories goes on writing them
     if not isinstance(histories, (bool, np.bool_)):
