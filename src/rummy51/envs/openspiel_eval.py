@@ -175,8 +175,8 @@ class NetworkEvaluator(_Base):
         if agent.is_chance_node() or agent.game is None:
             return _chance_or_uniform(state, agent)
         legal = agent.legal_actions()
-        z = self.policy.logits(agent.legal_actions_mask(), agent.observation(agent.current_player()))
-        z = z[legal].astype(float)
+        z = self.policy.logits(agent.legal_actions_mask(), agent.observation(agent.current_player()),
+                               np.asarray(legal)).astype(float)
         z -= z.max()
         p = np.exp(z)
         p /= p.sum()
