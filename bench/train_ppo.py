@@ -31,7 +31,9 @@ the same deals (``baselines.csv``). The last policy is written as ``policy.npz``
 ``model.zip`` (sb3's own format).
 
 ``--cpu-minutes`` is the training budget of this one process (``time.process_time``,
-evaluations left out); torch runs on 1 thread.
+evaluations left out); torch runs on 1 thread. ``kill -USR1 PID`` ends the run early as
+if the budget were spent (the last evaluation, ``model.zip`` and ``policy.npz`` are
+written).
 """
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ import json
 import math
 import os
 import shlex
+import signal
 import sys
 import time
 from collections import Counter
@@ -232,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     from rummy51.r51.bots import GreedyBot as RGreedy
 
     torch.set_num_threads(1)
+    stop = [False]
+    signal.signal(signal.SIGUSR1, lambda *_: stop.__setitem__(0, True))
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(a.seed)
@@ -240,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.process_time()
 
     def train_cpu() -> float:
+        return budget + 1.0 if stop[0] else time.process_time() - t0 - eval_cpu
+
+    def cpu_now() -> float:
         return time.process_time() - t0 - eval_cpu
 
     env = make_env(a.game, a.players, a.seed, a.shaping, a.reward_scale)
@@ -259,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         w, n = evaluate(a.game, a.players, model_act(model), a.eval_episodes)
         eval_cpu += time.process_time() - t
         lo, hi = wilson(w, n)
-        row = {"phase": phase, "env_steps": steps, "cpu_minutes": round(train_cpu() / 60, 2),
+        row = {"phase": phase, "env_steps": steps, "cpu_minutes": round(cpu_now() / 60, 2),
                "wins": w, "episodes": n, "win_rate": round(w / n, 4), "lo": round(lo, 4),
                "hi": round(hi, 4)}
         rows.append(row)
@@ -351,11 +359,12 @@ def main(argv: list[str] | None = None) -> int:
                 opt.step()
         it += 1
         print(json.dumps({"dagger_iter": it, "samples": n, "beta": beta, "loss": round(loss.item(), 4),
-                          "cpu_minutes": round(train_cpu() / 60, 2)}), flush=True)
+                          "cpu_minutes": round(cpu_now() / 60, 2)}), flush=True)
         if steps >= next_eval:
             record("imitation")
             next_eval = steps + a.eval_every
-    record("imitation")
+    if rows[-1]["env_steps"] != steps:
+        record("imitation")
     del buf_obs, buf_mask, buf_label, buf_ret
 
     # ---- phase 2: PPO against greedy
@@ -368,12 +377,13 @@ def main(argv: list[str] | None = None) -> int:
                 next_eval = steps + a.eval_every
             return train_cpu() < budget
 
+    final = rows[-1]
     if train_cpu() < budget:
         model.learn(total_timesteps=10**9, callback=Budget(), reset_num_timesteps=True)
-    final = record("ppo")
+        final = record("ppo")
     model.save(out / "model.zip")
     export(model, out / "policy.npz", a.game, a.players, command, final, a.reward_scale)
-    print(json.dumps({"done": str(out), "cpu_minutes": round(train_cpu() / 60, 2)}), flush=True)
+    print(json.dumps({"done": str(out), "cpu_minutes": round(cpu_now() / 60, 2)}), flush=True)
     return 0
 
 

@@ -53,6 +53,7 @@ dtype) is a one-line ``TypeError``.
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -247,7 +248,8 @@ class Rummy51GymEnv(_Base):
         self._bots = {}
         for p, name in zip(others, self.opponent_names, strict=True):
             cls = R51_BOTS[name]
-            self._bots[p] = cls(seed=int(rng.integers(2**63))) if name == "random" else cls()
+            seeded = "seed" in inspect.signature(cls).parameters  # random, search: reproducible
+            self._bots[p] = cls(seed=int(rng.integers(2**63))) if seeded else cls()
         self._deal_no = 0
         self._total = 0.0
         if self.random_first:
