@@ -447,7 +447,7 @@ def _history_lines(run: Run) -> list[tuple[Any, int, int, int, tuple[str, ...]]]
     records)."""
     import gzip
 
-    from ..studies._games_plan import arrangements
+    from ..common.seats import arrangements
 
     settings = run.manifest.get("settings", {})
     bots = list(settings.get("bots", ()))

@@ -32,7 +32,7 @@ import json
 import math
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -51,7 +51,8 @@ if TYPE_CHECKING:
 
 __all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
            "run_args", "start", "default_command", "execute", "write_chunk_file",
-           "read_chunk_file", "read_run_histories", "ChunkStudy"]
+           "read_chunk_file", "game_seeds", "histories_path", "write_histories",
+           "read_run_histories", "ChunkStudy"]
 
 
 # --------------------------------------------------------------------------- table helpers
@@ -296,7 +297,35 @@ def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.Ch
             "turns": int(meta.get("turns", 0))}
 
 
+# --------------------------------------------------------------------------- seeds
+def game_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
+               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
+    """``(game_seed, [bot_seed per seat])`` of the ``j``-th game (a deal of Rummy 51, a
+    game of Carousel) of chunk ``chunk``: children ``(j, 0)`` and ``(j, 1 + s)`` of the
+    chunk's SeedSequence. The game seed shuffles; each listed bot keeps its own seed
+    whatever seat an arrangement gives it."""
+    base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
+    game = np.random.SeedSequence(entropy, spawn_key=base + (0,))
+    bots = [np.random.SeedSequence(entropy, spawn_key=base + (1 + s,)) for s in range(players)]
+    return game, bots
+
+
 # --------------------------------------------------------------------------- histories
+def histories_path(run: runs.RunDir, index: int) -> Path:
+    """Where chunk ``index``'s hand histories are written."""
+    return run.path / "histories" / f"chunk-{index:06d}.jsonl.gz"
+
+
+def write_histories(run: runs.RunDir, index: int, lines: Sequence[str]) -> None:
+    """A chunk's hand histories, one JSON object a line, gzip-compressed, written
+    atomically (before the chunk file, which marks the chunk done)."""
+    import gzip
+
+    runs.make_dirs(run.path / "histories")
+    data = gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
+    runs.atomic_write_file(histories_path(run, index), lambda f: f.write(data))
+
+
 def read_run_histories(plan: ModuleType, path: PathLike,
                        chunks: Iterable[int] | None = None) -> Iterator[dict]:
     """The hand histories of a run directory of ``plan``'s kind written with
