@@ -20,7 +20,7 @@ from ..carousel.actions import Knock, Meld, Pass, Phase
 from ..carousel.bots import Bot, CarefulBot, GreedyBot, SearchBot, check_search_rules, make_bot, parse_bot
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
-from ._games_plan import arrangements, deal_seeds, write_histories
+from ._games_plan import arrangements, deal_seeds, plays
 from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
 
 if TYPE_CHECKING:
@@ -545,9 +545,8 @@ def _layout(seats: str) -> runs.ChunkLayout:
 
 
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
-    if "histories" in res:
-        write_histories(run, spec["index"], res["histories"])
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done
+    and holds their checksum)."""
     write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "game0")
 
 
@@ -555,7 +554,7 @@ def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     """Reads a chunk file of ``run`` back to its verified result."""
     def read(path: Path, spec: Mapping) -> dict:
         return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "game0",
-                               check_cols)
+                               check_cols, plays(spec))
     return read
 
 

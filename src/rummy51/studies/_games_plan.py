@@ -362,17 +362,19 @@ def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int],
 
 # --------------------------------------------------------------------------- histories
 def histories_path(run: runs.RunDir, index: int) -> Path:
-    return run.path / "histories" / f"chunk-{index:06d}.jsonl.gz"
+    return runs.histories_path(run.path, index)
 
 
-def write_histories(run: runs.RunDir, index: int, lines: Sequence[str]) -> None:
+def write_histories(run: runs.RunDir, index: int, lines: Sequence[str]) -> dict:
     """A chunk's hand histories, one JSON object a line, gzip-compressed, written
-    atomically (before the chunk file, which marks the chunk done)."""
-    import gzip
+    atomically (before the chunk file, which marks the chunk done and keeps the count
+    and checksum this returns: ``runs.write_histories``)."""
+    return runs.write_histories(run.path, index, lines)
 
-    runs.make_dirs(run.path / "histories")
-    data = gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
-    runs.atomic_write_file(histories_path(run, index), lambda f: f.write(data))
+
+def plays(spec: Mapping) -> int:
+    """The plays (and hand histories) of a chunk: its deals under every arrangement."""
+    return int(spec["n"]) * len(arrangements(spec["players"], spec.get("seats", "fixed")))
 
 
 def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> str | None:
@@ -511,9 +513,8 @@ def _layout(seats: str) -> runs.ChunkLayout:
 
 
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
-    if "histories" in res:
-        write_histories(run, spec["index"], res["histories"])
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done
+    and holds their checksum)."""
     write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "deal0")
 
 
@@ -522,7 +523,7 @@ def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     ``turns``)."""
     def read(path: Path, spec: Mapping) -> dict:
         return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "deal0",
-                               check_cols)
+                               check_cols, plays(spec))
     return read
 
 
