@@ -107,7 +107,8 @@ def _flag_words(msg: str) -> str:
     msg = flag_words(msg)
     msg = (msg.replace("seats 'permute' plays every deal", "--seats permute plays every game")
            .replace("(use seats 'rotate')", "(use --seats rotate)")
-           .replace("give out (or resume)", "give --out (or --resume)"))
+           .replace("give out (or resume)", "give --out (or --resume)")
+           .replace("give chunk_size >=", "give --chunk-size >="))
     msg = re.sub(rf"^({'|'.join(_PARAMS)})\b", lambda m: "--" + m.group(1).replace("_", "-"),
                  msg)
     msg = re.sub(r"(?<!-)\b(out|resume) \((an? (?:new|existing) [^)]*)\)", r"--\1 (\2)", msg)

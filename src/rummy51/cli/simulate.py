@@ -313,6 +313,7 @@ def _games_option_names(e: Exception) -> Exception:
 
     msg = re.sub(r"^(players|bots|games|chunk_size|workers|seed|engine|histories)\b",
                  lambda m: "--" + m.group(1).replace("_", "-"), str(e))
+    msg = msg.replace("give chunk_size >=", "give --chunk-size >=")
     return type(e)(msg)
 
 

@@ -12,6 +12,8 @@ least ``index`` and ``n``), and hands them here:
   (``SchedulerLost``: a Dask scheduler went away mid-run);
 * ``write_histories`` / ``chunk_histories``: a chunk's hand histories, checksummed in
   its chunk file and verified on resume and on read;
+* ``ChunkPlan``: a plan's chunk specs made lazily (``check_chunks``: at most
+  ``MAX_CHUNKS``);
 * ``Session``: the manifest's status and session log, the progress bar, the
   ``on_chunk`` hook; ``interrupted`` on any error, Ctrl-C or SIGTERM;
 * ``terminate_as_interrupt`` / ``worker_init``: SIGTERM handled like Ctrl-C, worker
@@ -31,6 +33,7 @@ from .histories import (
     read_history_text,
     write_histories,
 )
+from .plan import MAX_CHUNKS, ChunkPlan, Todo, check_chunks
 from .progress import Progress
 from .seeding import chunk_rng, chunk_seed, seed_root
 from .session import Session
@@ -62,7 +65,8 @@ from .store import (
 )
 
 __all__ = [
-    "CHUNK_FORMATS", "EXIT_TERMINATED", "FORMAT_VERSION", "Terminated",
+    "CHUNK_FORMATS", "EXIT_TERMINATED", "MAX_CHUNKS", "ChunkPlan", "Todo", "check_chunks",
+    "FORMAT_VERSION", "Terminated",
     "terminate_as_interrupt", "worker_init", "ChunkLayout", "ChunkWarning", "Progress", "RunDir",
     "RunDirError", "DamagedFile", "SchedulerLost", "HISTORIES_DIR", "MAX_HISTORY_TEXT",
     "check_histories", "chunk_histories", "chunk_meta", "histories_path", "parse_line",

@@ -561,10 +561,8 @@ class RunDir:
             self.chunks.mkdir(parents=True, exist_ok=True)
             self.clean_temp()
         found: dict[int, Any] = {}
-        for spec in specs:
+        for spec in self._present(specs):
             path = self.chunk_path(spec["index"])
-            if not path.exists():
-                continue
             try:
                 found[spec["index"]] = read(path, spec)
             except ValueError as e:
@@ -585,6 +583,31 @@ class RunDir:
                 warnings.warn(f"chunk {spec['index']} in {path.parent} is damaged ({e}); kept as "
                               f"{bad.name} and run again", ChunkWarning, stacklevel=3)
         return found
+
+    def _present(self, specs: Sequence[dict]) -> list[dict]:
+        """The specs (spec ``i`` has index ``i``) whose chunk file is present, in order:
+        from the directory's listing, so a plan of billions of chunks costs nothing."""
+        try:
+            names = [p.name for p in self.chunks.iterdir()]
+        except FileNotFoundError:
+            return []
+        except OSError as e:
+            raise fs_error(e, f"read the directory {self.chunks}") from None
+        suffix = f".{self.fmt}"
+        idx = []
+        for name in names:
+            digits = name[len("chunk-"):-len(suffix)] if name.endswith(suffix) else ""
+            if name.startswith("chunk-") and digits.isdigit() and digits.isascii():
+                i = int(digits)
+                if i < len(specs) and self.chunk_path(i).name == name:
+                    idx.append(i)
+        out = []
+        for i in sorted(idx):
+            spec = specs[i]
+            if spec["index"] != i:   # pragma: no cover - every plan numbers its chunks so
+                raise RuntimeError(f"chunk spec {i} has index {spec['index']}")
+            out.append(spec)
+        return out
 
     @staticmethod
     def _set_aside(path: Path, index: int, e: ValueError) -> None:

@@ -116,7 +116,7 @@ class Settings(TableSettings):
     def arrangements(self) -> list[tuple[int, ...]]:
         return arrangements(self.players, self.seats)
 
-    def plan(self) -> list[dict]:
+    def plan(self) -> runs.ChunkPlan:
         """The chunks in seeding order: chunk i plays games ``game0 .. game0 + n - 1``."""
         extra = {} if self.seats == "fixed" else {"seats": self.seats}
         return self.chunk_specs("game0", rules=rules_to_dict(self.rules), **extra)

@@ -196,7 +196,7 @@ class Settings(TableSettings):
         return cls(**cls.table_fields(d, rules_from_dict), rotate_first=bool(d["rotate_first"]),
                    seats=str(d.get("seats", "fixed")))
 
-    def plan(self) -> list[dict]:
+    def plan(self) -> runs.ChunkPlan:
         """The chunks in seeding order: chunk i plays deals ``deal0 .. deal0 + n - 1``."""
         return self.chunk_specs("deal0", rotate_first=self.rotate_first,
                                 rules=rules_to_dict(self.rules), seats=self.seats)

@@ -32,7 +32,7 @@ import json
 import math
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -128,13 +128,21 @@ class TableSettings(ABC):
         text = json.dumps(self.hash_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def chunk_specs(self, first: str, **extra: Any) -> list[dict]:
-        """The chunks in seeding order: chunk ``i`` plays games ``first .. first + n - 1``
-        (``first`` names that key: ``deal0``, ``game0``); ``extra`` joins every spec."""
-        return [{"index": i, first: g0, "n": min(self.chunk_size, self.games - g0),
-                 "players": self.players, "bots": list(self.bots), **extra,
-                 "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
-                for i, g0 in enumerate(range(0, self.games, self.chunk_size))]
+    def chunk_specs(self, first: str, **extra: Any) -> runs.ChunkPlan:
+        """The chunks in seeding order, made lazily (a ``runs.ChunkPlan``): chunk ``i``
+        plays games ``first .. first + n - 1`` (``first`` names that key: ``deal0``,
+        ``game0``); ``extra`` joins every spec. More chunks than the run machinery
+        indexes (``runs.MAX_CHUNKS``) is a ``ValueError``."""
+        count = runs.check_chunks(self.games, self.chunk_size)
+        size, games = self.chunk_size, self.games
+        common = {"players": self.players, "bots": list(self.bots), **extra,
+                  "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
+
+        def make(i: int) -> dict:
+            g0 = i * size
+            return {"index": i, first: g0, "n": min(size, games - g0), **common,
+                    "bots": list(self.bots), "spawn_key": list(self.spawn_key)}
+        return runs.ChunkPlan(count, make, games)
 
 
 # --------------------------------------------------------------------------- the run
@@ -249,9 +257,7 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     and counted by the session (progress bar, manifest, ``on_chunk``). ``in_c``: whether
     the C kernel plays (the session log says so). The result carries the run's facts and
     is saved into the directory."""
-    specs = settings.plan()
-    for spec in specs:
-        spec.update(spec_extra)
+    specs = settings.plan().with_extra(spec_extra)   # lazy: made one at a time
     if args.out is not None and args.resume is None:
         fmt = runs.chunk_format(args.chunk_format)
         manifest = plan.new_manifest(settings, fmt, command, len(specs))
@@ -288,7 +294,7 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     elapsed = session.elapsed
     result = study._from_results(settings, found, chunks=len(specs),
                                  chunks_done=len(session.done), elapsed=elapsed,
-                                 deals_run=sum(s["n"] for s in todo), chunks_run=len(todo),
+                                 deals_run=todo.units(), chunks_run=len(todo),
                                  workers=used if todo else args.workers, backend=args.backend,
                                  directory=None if run is None else str(run.path))
     if run is not None:
@@ -390,7 +396,8 @@ class ChunkStudy(RunFacts, ABC):
         """The plan's own (see the class docstring)."""
 
     @classmethod
-    def _check_records(cls, settings: Any, specs: list, cols: Mapping[str, np.ndarray]) -> str | None:
+    def _check_records(cls, settings: Any, specs: Sequence[dict],
+                       cols: Mapping[str, np.ndarray]) -> str | None:
         """Why a finished run's records file cannot be its records (None if it can)."""
         return None
 
@@ -488,7 +495,7 @@ class ChunkStudy(RunFacts, ABC):
             if why:
                 raise ValueError(f"{rec} is damaged ({why}): run resume on {path} to rebuild it")
             done = min(len(specs), meta.get("chunks", {}).get("done_count", len(specs)))
-            if sum(s["n"] for s in specs) == plan.units(settings, cols):
+            if settings.games == plan.units(settings, cols):
                 done = len(specs)
             return cls._make(settings, plan.frame(cols, settings), chunks=len(specs),
                              chunks_done=done,

@@ -318,7 +318,7 @@ class GameStudy(ChunkStudy):
                    rotate_first=settings.rotate_first, seats=settings.seats, **kw)
 
     @classmethod
-    def _check_records(cls, settings: Settings, specs: list,
+    def _check_records(cls, settings: Settings, specs: Sequence[dict],
                        cols: Mapping[str, np.ndarray]) -> str | None:
         plays = settings.players * len(settings.arrangements)
         if settings.seats == "fixed":   # one check of the whole file
