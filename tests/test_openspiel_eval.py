@@ -18,6 +18,7 @@ from rummy51 import RuleSet  # noqa: E402
 from rummy51.carousel import CarouselRules  # noqa: E402
 from rummy51.carousel.agent import CarouselAgentState  # noqa: E402
 from rummy51.carousel.bots import GreedyBot as CGreedy  # noqa: E402
+from rummy51.common.policy_net import PolicyNet  # noqa: E402
 from rummy51.envs.openspiel_eval import (  # noqa: E402
     NetworkEvaluator,
     RolloutEvaluator,
@@ -26,7 +27,7 @@ from rummy51.envs.openspiel_eval import (  # noqa: E402
 )
 from rummy51.r51.agent import AgentState  # noqa: E402
 from rummy51.r51.bots import GreedyBot, play_deal  # noqa: E402
-from rummy51.r51.policy import DEFAULT_WEIGHTS, PolicyNet  # noqa: E402
+from rummy51.r51.policy import DEFAULT_WEIGHTS  # noqa: E402
 
 
 def _walk(state, steps, seed):
@@ -50,7 +51,7 @@ def test_rummy51_rollout_is_the_python_engines_greedy_deal(seed):
     _walk(s, 25, seed)
     ev = RolloutEvaluator(seed=seed)
     shuffled = np.random.default_rng(seed)
-    world = s.game.clone()
+    world = s.game.copy()
     shuffled.shuffle(world._stock)
     ref = play_deal([GreedyBot(), GreedyBot()], state=world)
     before = s.information_state_string(0)
@@ -68,9 +69,7 @@ def test_carousel_rollout_is_the_rest_of_the_round():
     assert not s.is_terminal()
     ev = RolloutEvaluator(seed=5)
     got = ev.evaluate(s)
-    from rummy51.carousel.agent import fast_copy
-
-    world = fast_copy(s.game)
+    world = s.game.copy()
     np.random.default_rng(5).shuffle(world._stock)
     bots = [CGreedy(), CGreedy()]
     while len(world.rounds) == 0:

@@ -21,9 +21,10 @@ from rummy51.carousel.codec import MaskOracle
 from rummy51.carousel.policy import PolicyBot as CPolicyBot
 from rummy51.carousel.policy import legal_ids
 from rummy51.carousel.policy import view_observation as c_view_observation
+from rummy51.common.policy_net import PolicyNet
 from rummy51.r51.agent import AgentState
 from rummy51.r51.bots import BOTS, GreedyBot, play_deal
-from rummy51.r51.policy import DEFAULT_WEIGHTS, PolicyBot, PolicyNet, view_observation
+from rummy51.r51.policy import DEFAULT_WEIGHTS, PolicyBot, view_observation
 
 
 @pytest.mark.parametrize("players", [2, 4])

@@ -4,7 +4,7 @@ The network was trained on the Gymnasium door ``rummy51/Carousel-v0`` (2 players
 rules of ``CarouselRules.for_players(2)``, one round an episode, against greedy bots) by
 ``bench/train_ppo.py`` (docs/agents.md, "A training recipe"): a warm start imitating the
 greedy bot, then sb3-contrib's ``MaskablePPO``. Its weights ship with the package
-(``ppo_carousel.npz``); the forward pass is ``rummy51.r51.policy.PolicyNet`` (numpy).
+(``ppo_carousel.npz``); the forward pass is ``rummy51.common.policy_net.PolicyNet`` (numpy).
 
 The bot sees only its ``PlayerView``: the observation tensor and the legal ids are built
 from the view (``view_observation``), the very tensor the door gives the agent. A meld
@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..r51.policy import load_net
+from ..common.policy_net import load_net
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .agent import carousel_layout_for
 from .codec import ADD0, COMMIT, DRAW, KNOCK, NUM_ACTIONS, PASS, MaskOracle

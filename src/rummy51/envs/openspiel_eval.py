@@ -45,13 +45,13 @@ from ._optional import need
 
 _mcts: Any = need("open_spiel.python.algorithms.mcts", "agents")
 
-from ..carousel.agent import CarouselAgentState, fast_copy  # noqa: E402
+from ..carousel.agent import CarouselAgentState  # noqa: E402
 from ..carousel.bots import GreedyBot as CarouselGreedy  # noqa: E402
 from ..carousel.engine import Phase as CPhase  # noqa: E402
+from ..common.policy_net import PolicyNet  # noqa: E402
 from ..r51.agent import AgentState  # noqa: E402
 from ..r51.bots import GreedyBot, play_deal  # noqa: E402
 from ..r51.fastgame import play_position, supported  # noqa: E402
-from ..r51.policy import PolicyNet  # noqa: E402
 
 __all__ = ["RolloutEvaluator", "NetworkEvaluator", "ValueEvaluator", "agent_of"]
 
@@ -103,7 +103,7 @@ class RolloutEvaluator(_Base):
         kernel = supported(g.rules, n) is None
         total = np.zeros(n)
         for _ in range(self.rollouts):
-            world = g.clone()
+            world = g.copy()
             self.rng.shuffle(world._stock)
             if kernel:
                 scores = play_position(world, [GreedyBot() for _ in range(n)], self.rng).scores
@@ -121,7 +121,7 @@ class RolloutEvaluator(_Base):
         total = np.zeros(n)
         bots = [CarouselGreedy() for _ in range(n)]
         for _ in range(self.rollouts):
-            world = fast_copy(g)
+            world = g.copy()
             self.rng.shuffle(world._stock)
             r0 = len(world.rounds)
             moves = 0
