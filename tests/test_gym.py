@@ -214,10 +214,28 @@ def test_rummy51_first_random_draws_the_starting_seat():
         Rummy51GymEnv(first="last")
 
 
-def test_reset_never_returns_a_finished_episode():
-    # seeds and opponents where the round can end before seat 0 moves are rare; every reset
-    # of many must leave a legal move
-    env = gymnasium.make("rummy51/Carousel-v0", players=2, round_only=True, opponents="random")
-    for seed in range(60):
-        obs, _ = env.reset(seed=seed)
-        assert obs["action_mask"].any() and not env.unwrapped._state.is_terminal()
+@pytest.mark.parametrize("game", ["rummy51", "carousel"])
+def test_a_deal_over_before_the_agents_first_move_is_dealt_again(monkeypatch, game):
+    """The first deal (round) made is played to its end before the agent moves (as when
+    another player goes out at once): reset deals again and returns a live position."""
+    import rummy51.envs.gym as gym_mod
+
+    cls = gym_mod.AgentState if game == "rummy51" else gym_mod.CarouselAgentState
+    made = []
+    original = cls.new.__func__
+
+    def new(klass, *args, **kw):
+        s = original(klass, *args, **kw)
+        if not made:  # the first one: finished at once
+            rng = np.random.default_rng(0)
+            while not s.is_terminal():
+                s.apply_action(int(rng.choice(s.legal_actions())))
+        made.append(s)
+        return s
+
+    env = (Rummy51GymEnv(players=2) if game == "rummy51"
+           else CarouselGymEnv(players=2, round_only=True))
+    monkeypatch.setattr(cls, "new", classmethod(new))
+    obs, _ = env.reset(seed=1)
+    assert len(made) >= 2 and made[0].is_terminal()
+    assert obs["action_mask"].any() and not env._state.is_terminal()
