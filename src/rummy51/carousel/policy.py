@@ -94,6 +94,8 @@ class PolicyBot:
 
     * Every decision: the legal ids of the view and the observation tensor; the legal id
       of the highest logit (deterministic: ``seed`` is accepted and unused).
+    * Draw, pass or knock: the id the network ranks first among the legal ones (draw,
+      pass, knock, or the first card of a meld play).
     * An "add" id puts a hand card into the play being built and the bot decides again;
       "commit" plays the chosen cards (the solver's arrangement of the table).
     """
