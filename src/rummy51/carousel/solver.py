@@ -71,6 +71,7 @@ __all__ = [
     "GaveUp",
     "reconstruction_error",
     "play_cards",
+    "play_declared",
     "can_play_cards",
     "playable_cards",
 ]
@@ -883,6 +884,62 @@ def play_cards(table: TableLike, cards: HandLike, hand: HandLike = None,
         raise reconstruction_error(status, detail)
     new = sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built)
     _check_chosen_play(melds, new, codes)
+    total = rules.hand_points(hand_codes)
+    left = total - rules.hand_points(codes)
+    return Play(left, len(codes), tuple(sorted(codes)), tuple(new), True,
+                left <= rules.knock_limit, total)
+
+
+def play_declared(table: TableLike, cards: HandLike, jokers: HandLike,
+                  hand: HandLike = None, rules: CarouselRules | None = None) -> Play:
+    """The one play placing exactly the hand cards ``cards`` after which the jokers on
+    the table (the table's and those played) stand for exactly the cards ``jokers`` (a
+    multiset, one card a joker: text like ``"KC 7D"`` or codes; order free).
+
+    ``play_cards`` leaves each joker's card to the solver, and two plays of the same
+    cards may differ there (``meld 7S JK`` with the joker as KC or as 7D): this is the
+    play a canonical move text names (``carousel.notation``). A table joker may stand
+    for another card only where a natural copy of its card replaces it (RULES-carousel.md
+    4). ``IllegalMove`` (rule "4") when no arrangement of the table places these cards
+    with these jokers; ``ValueError`` / ``TypeError`` for bad input."""
+    rules = _rules(rules)
+    melds, codes, hand_codes = _chosen(table, cards, hand, rules)
+    declared = parse_hand(jokers, "jokers")
+    if JOKER in declared:
+        raise ValueError("jokers: a joker stands for a natural card, not JK")
+    old = _counts(melds, [])
+    njt = old.JT + codes.count(JOKER)
+    if len(declared) != njt:
+        raise ValueError(f"jokers: {len(declared)} cards named for {njt} joker"
+                         f"{'s' if njt != 1 else ''} on the table after the play")
+    nT = list(old.T)
+    for c in codes:
+        if c != JOKER:
+            nT[c] += 1
+    nD = [0] * 52
+    for d in declared:
+        nD[d] += 1
+    for d in range(52):
+        moved = old.D[d] - min(old.D[d], nD[d])
+        if moved > nT[d]:
+            raise IllegalMove("4", f"a table joker stands for {card_text(d)} and keeps that "
+                                   f"card: no natural {card_text(d)} replaces it")
+    slots = [t + j for t, j in zip(nT, nD, strict=True)]
+    if max(slots) > 255:   # pragma: no cover - check_position bounds the copies
+        raise ValueError("too many copies of a card")
+    core = _core_rules(rules)
+    st = _Counts(nT, [0] * 52, slots, njt, 0)
+    if st.value(core) < 0:
+        raise IllegalMove("4", f"no arrangement of the table places {cards_text(sorted(codes))} "
+                               f"with the jokers standing for {cards_text(sorted(declared))}")
+    status, detail, built, _ = _carousel.rebuild_counts(core, bytes(nT), bytes(52),
+                                                        bytes(slots), njt, 0, 0)
+    if status != 0:
+        raise reconstruction_error(status, detail)
+    new = sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built)
+    _check_chosen_play(melds, new, codes)
+    if Counter(r for m in new for r in m.jokers) != Counter(declared):
+        raise GaveUp("the rebuilt table declares its jokers otherwise than asked")
     total = rules.hand_points(hand_codes)
     left = total - rules.hand_points(codes)
     return Play(left, len(codes), tuple(sorted(codes)), tuple(new), True,

@@ -53,6 +53,9 @@ __all__ = ["add_play_parser", "run_play", "HELP"]
 HELP = """\
 commands:
   meld 7S 9H JK   play these hand cards (the solver arranges the whole table around them)
+  meld 7S JK(KC)  the same, each joker standing for the card named; a table joker a
+                  natural frees, with its new card: meld 7D JK(7D->KC) (the hints write
+                  every play so: typed back, it makes exactly that play)
   meld best       play the cards of the best play
   best            show the best play as a hint
   hint            rank your moves now by rollouts to the end of the round (about a second)
@@ -401,6 +404,7 @@ class _Game:
                 f"score less the others' mean)\n" + format_decision(d, names))
 
     def best_hint(self) -> str:
+        from ..carousel.notation import meld_text
         from ..carousel.solver import best_play
 
         s = self.state
@@ -412,11 +416,12 @@ class _Game:
             other = "draw" if v.phase is Phase.MELD else ("knock" if v.can_knock() else "pass")
             return f"hint: no play places a card of your hand: {other}"
         then = ", then you may knock" if play.can_knock else ""
-        return (f"hint: meld {self.cards(play.played)} (leaves {play.points_left} points in "
-                f"hand{then})")
+        text = meld_text(list(v.table), play.melds, self.u, s.rules)
+        return f"hint: {text} (leaves {play.points_left} points in hand{then})"
 
     def meld(self, rest: list[str]) -> bool:
-        from ..carousel.solver import best_play, play_cards
+        from ..carousel.notation import meld_text, parse_meld_play
+        from ..carousel.solver import best_play
 
         s = self.state
         v = s.view(0)
@@ -426,17 +431,17 @@ class _Game:
             raise IllegalMove("4", "name the hand cards to add, like meld 7S 9H JK (best "
                                    "shows a play)")
         if [w.lower() for w in rest] == ["best"]:
-            best = best_play(list(v.table), list(v.hand), s.rules)
-            if not best.can_meld:
+            play = best_play(list(v.table), list(v.hand), s.rules)
+            if not play.can_meld:
                 raise IllegalMove("4", "no play places a card of your hand")
-            cards: list[int] | str = list(best.played)
-        else:
-            cards = " ".join(rest)
-        play = play_cards(list(v.table), cards, list(v.hand), s.rules)
+        else:   # the cards typed, each joker's card as named (one text, one play)
+            play = parse_meld_play(" ".join(rest), list(v.table), list(v.hand), s.rules,
+                                   name="meld")
         n = len(s.history)
         rec = s.meld(play.melds)
         self.shown = n + 1      # the meld is told here; a round it ends is shown next
-        print(f"you meld {self.cards(rec.played)}" + (" and go out" if rec.went_out else ""))
+        print(f"you {meld_text(list(v.table), rec.table, self.u, s.rules)}"
+              + (" and go out" if rec.went_out else ""))
         if s.current == 0 and not s.over and s.round == v.round and s.phase is not Phase.DRAW:
             self.show_position()
             return False
