@@ -158,7 +158,7 @@ def test_the_json_door_reads_a_canonical_text_as_that_play():
                 table, hand = list(g.table), list(g.hands[g.current])
                 play = best_play(table, hand, state.rules)
                 text = meld_text(table, play.melds)
-                trial = state.clone()
+                trial = state.copy()
                 carousel_apply_reply(trial, text)
                 rec = [r for r in trial.game.history if isinstance(r, MeldRecord)][-1]
                 got = table_counts(rec.table)

@@ -190,7 +190,7 @@ def _hand_cards(s: CarouselAgentState, text: str, cards: list[int]) -> list[int]
     if len(cards) > len(hand):
         raise ValueError(f"{shown(text)} is not a legal move now: it names {len(cards)} cards, "
                          f"the hand holds {len(hand)}")
-    trial = s.clone()
+    trial = s.copy()
     ids = []
     for c in cards:
         a = ADD0 + c

@@ -446,8 +446,8 @@ def _history_lines(run: Run) -> list[tuple[Any, int, int, int, tuple[str, ...]]]
     names of the bots in its seats (a chunk's lines are arrangement-major, as its
     records). Each file is verified against its chunk file (a missing or damaged one is
     refused, naming it)."""
+    from ..common.seats import arrangements
     from ..runs import chunk_histories, histories_path
-    from ..studies._games_plan import arrangements
 
     settings = run.manifest.get("settings", {})
     bots = list(settings.get("bots", ()))

@@ -42,6 +42,7 @@ import numpy as np
 
 from .. import runs
 from .._checks import int_arg
+from ..common.seats import arrangements
 from ..runs.seeding import SeedLike
 from ..stats import proportion
 from ._common import PathLike, RunFacts, compare_settings, json_records, unfinished
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
            "run_args", "start", "histories_arg", "default_command", "execute", "write_chunk_file",
-           "read_chunk_file", "read_run_histories", "ChunkStudy"]
+           "read_chunk_file", "game_seeds", "plays", "read_run_histories", "ChunkStudy"]
 
 
 # --------------------------------------------------------------------------- table helpers
@@ -337,7 +338,25 @@ def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.Ch
             "turns": int(meta.get("turns", 0))}
 
 
+# --------------------------------------------------------------------------- seeds
+def game_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
+               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
+    """``(game_seed, [bot_seed per seat])`` of the ``j``-th game (a deal of Rummy 51, a
+    game of Carousel) of chunk ``chunk``: children ``(j, 0)`` and ``(j, 1 + s)`` of the
+    chunk's SeedSequence. The game seed shuffles; each listed bot keeps its own seed
+    whatever seat an arrangement gives it."""
+    base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
+    game = np.random.SeedSequence(entropy, spawn_key=base + (0,))
+    bots = [np.random.SeedSequence(entropy, spawn_key=base + (1 + s,)) for s in range(players)]
+    return game, bots
+
+
 # --------------------------------------------------------------------------- histories
+def plays(spec: Mapping) -> int:
+    """The plays (and hand histories) of a chunk: its games under every arrangement."""
+    return int(spec["n"]) * len(arrangements(spec["players"], spec.get("seats", "fixed")))
+
+
 def read_run_histories(plan: ModuleType, path: PathLike,
                        chunks: Iterable[int] | None = None) -> Iterator[dict]:
     """The hand histories of a run directory of ``plan``'s kind written with

@@ -19,7 +19,7 @@ never in the round), ``turns`` (the player's own turns in the round), ``total`` 
 running total after the round, before the game bonuses), ``last_round``, ``final``
 (the final score with the bonuses, on the game's last round) and ``won_game``.
 ``games()`` gives one row per (game, seat). Runs with ``seats`` "rotate" or "permute"
-play every game once per seat arrangement (Rummy 51's ``arrangements``: the same cards,
+play every game once per seat arrangement (``rummy51.common.arrangements``: the same cards,
 each bot with its own seed) and the records gain an ``arrangement`` column; ``ratings``
 (Bradley-Terry, from ``rummy51.ratings`` as for Rummy 51) and ``paired`` (two bots game
 by game) read the games' results (``rating_records``). ``histories=True`` writes every
@@ -61,6 +61,7 @@ from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
 from ..carousel.bots import make_bot
 from ..carousel.engine import GameState
 from ..carousel.rules import CarouselRules
+from ..common.seats import SEATS, arrangements
 from ..stats import Z95, proportion
 from . import _carousel_plan
 from ._carousel_plan import (
@@ -68,18 +69,16 @@ from ._carousel_plan import (
     ENDS,
     KIND,
     Settings,
-    arrangements,
-    game_seeds,
     parse_bots,
     play_recorded,
     uses_kernel,
 )
 from ._common import PathLike
-from ._games_plan import SEATS
 from ._runner import (
     ChunkStudy,
     default_command,
     execute,
+    game_seeds,
     histories_arg,
     length_stats,
     mean_se,

@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
+from ..common.seats import arrangements
 from ..r51.bots import play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
@@ -82,12 +83,11 @@ from ._games_plan import (
     KIND,
     ChunkWarning,
     Settings,
-    _bot_factory,
     _check_players,
-    _parse_bots,
-    arrangements,
+    bot_maker,
     check_cols,
     deal_seeds,
+    parse_bots,
     read_manifest,  # noqa: F401  (cli.simulate reads a games run's manifest through the study)
     uses_kernel,
 )
@@ -182,7 +182,7 @@ class GameStudy(ChunkStudy):
                                          len(self.arrangements) - 1)]
         chunk, j = divmod(deal, self.chunk_size)
         game_ss, bot_ss = deal_seeds(self.entropy, self.spawn_key, chunk, j, self.players)
-        bots = [_bot_factory(self.bots[k])(bot_ss[k]) for k in perm]
+        bots = [bot_maker(self.bots[k])(bot_ss[k]) for k in perm]
         first = deal % self.players if self.rotate_first else 0
         return play_deal(bots, self.rules, seed=game_ss, first=first)
 
@@ -446,11 +446,11 @@ def simulate_games(
         if bots is None and resume is not None:
             given["players"] = int_arg("players", players, 2, 64)
         else:
-            given["bots"], given["players"] = _parse_bots(bots, players)
+            given["bots"], given["players"] = parse_bots(bots, players)
 
     def new_settings(entropy: int | Sequence[int], spawn_key: tuple[int, ...]) -> Settings:
         if given["bots"] is None:
-            given["bots"], given["players"] = _parse_bots(None, None)
+            given["bots"], given["players"] = parse_bots(None, None)
         d = GAME_DEFAULTS
         return Settings(
             players=given["players"], bots=given["bots"],
@@ -464,7 +464,7 @@ def simulate_games(
     _check_players(settings.players, settings.rules)
     _ = settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
-        _bot_factory(b)
+        bot_maker(b)
     histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:
