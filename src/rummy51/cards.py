@@ -82,10 +82,15 @@ def _show(token: str, limit: int = 40) -> str:
 MAX_TEXT = 1_000_000
 
 
-def shown(text: str, limit: int = 60) -> str:
-    """``repr(text)`` as an error message quotes it: cut to about ``limit`` characters
-    when longer, with its length (an error never echoes what was pasted whole)."""
-    return _show(text, limit)
+def shown(text: str, limit: int = 60, quote: bool = True) -> str:
+    """``repr(text)`` as an error message quotes it (``quote=False``: the text itself,
+    for a ``repr`` made already): cut to about ``limit`` characters when longer, with
+    its length (an error never echoes what was pasted whole)."""
+    if quote:
+        return _show(text, limit)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 2]}... ({len(text):,} characters)"
 
 
 def check_text(name: str, text: str) -> str:

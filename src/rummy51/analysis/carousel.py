@@ -334,7 +334,8 @@ def read_carousel_histories(source: Any) -> list[dict]:
         return [source.to_dict()]
     if isinstance(source, Mapping):
         return [dict(source)]
-    if isinstance(source, (os.PathLike,)) or (isinstance(source, str) and "{" not in source):
+    if isinstance(source, (os.PathLike,)) or (isinstance(source, str) and "{" not in source
+                                               and source.lstrip()[:1] != "["):
         from pathlib import Path
 
         p = Path(source)
@@ -409,6 +410,7 @@ def _replayed(history: Mapping, rules: CarouselRules | None) -> tuple[GameState,
         d["rules"] = rules_to_dict(rules)
         d.pop("rounds", None)   # other rules score other rounds; the actions must replay
         d.pop("final", None)
+        d.pop("winners", None)
     try:
         GameState.from_dict(d)
         start = GameState.from_dict(dict(d, actions=[], rounds=[], final=None))

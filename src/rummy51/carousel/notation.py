@@ -40,11 +40,13 @@ from ..cards import JOKER, card_text, check_text, parse_card, shown
 from .actions import IllegalMove
 from .rules import CarouselRules
 from .solver import Play, TableLike, play_cards, play_declared
-from .table import TableMeld, parse_table
+from .table import TableMeld, parse_hand, parse_table
 
 __all__ = ["meld_text", "counts_meld_text", "parse_meld_play", "split_meld_text"]
 
-_DECL = re.compile(r"^(?:JK|\*|JOKER)\((.+)\)$", re.IGNORECASE)
+#: More table jokers than any deck holds (a bound for refusing a long text unread).
+_MAX_TABLE_JOKERS = 64
+_JOKER_WORDS = ("JK", "*", "JOKER")
 _MOVED = re.compile(r"^(.+?)\s*(?:->|→|>)\s*(.+)$")
 
 
@@ -114,10 +116,12 @@ def split_meld_text(text: str, name: str = "meld") -> tuple[list[int], list[int]
         return c
 
     for tok in text.replace(",", " ").split():
-        m = _DECL.match(tok)
-        if m:
-            inner = m.group(1)
-            mv = _MOVED.match(inner)
+        if tok[-1] == ")" and "(" in tok:              # JK(X) or JK(X->Y)
+            head, _, inner = tok[:-1].partition("(")
+            if head.upper() not in _JOKER_WORDS:
+                raise ValueError(f"{name} {shown(text)}: {shown(tok, 30)} is not a card: "
+                                 "a joker's card is written JK(9S)")
+            mv = _MOVED.match(inner) if (">" in inner or "→" in inner) else None
             if mv:
                 moved.append((card(mv.group(1)), card(mv.group(2))))
             else:
@@ -144,6 +148,12 @@ def parse_meld_play(text: str, table: TableLike, hand: Any,
     play (``solver.play_declared``); with none, ``solver.play_cards``' play, the table's
     jokers keeping their cards where that is possible. ``IllegalMove`` (rule "4") when
     no play places these cards so; ``ValueError`` naming ``name`` for bad text."""
+    if isinstance(text, str) and isinstance(hand, (str, list, tuple)):
+        words = len(check_text(name, text).replace(",", " ").split())
+        held = len(parse_hand(hand))
+        if words > held + _MAX_TABLE_JOKERS:    # more words than the hand and the table's
+            raise IllegalMove("4", f"{name} {shown(text)} names {words} cards; the hand "   # jokers
+                                   f"holds {held}")
     cards, declared, moved = split_meld_text(text, name)
     if not cards:
         raise IllegalMove("4", "name the hand cards to add, like meld 7S 9H JK")

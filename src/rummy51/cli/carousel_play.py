@@ -29,7 +29,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import cards_text
+from ..cards import MAX_TEXT, cards_text, shown
 from ..carousel.actions import (
     DealRecord,
     DrawRecord,
@@ -296,15 +296,27 @@ class _Game:
                 f"you hold {pts})")
 
     def read(self) -> str | None:
+        """One command line (None at the end of input). A line longer than
+        ``cards.MAX_TEXT`` characters is refused unread (the rest of it skipped); piped
+        commands are echoed, a long one cut."""
         if self.tty:
             sys.stdout.write("your move: ")
             sys.stdout.flush()
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(MAX_TEXT + 1)
         if not line:
             return None
+        if len(line) > MAX_TEXT and not line.endswith("\n"):
+            while True:                      # skip the rest of the line
+                more = sys.stdin.readline(1 << 16)
+                if not more or more.endswith("\n"):
+                    break
+            if not self.tty:
+                print(f"> {shown(line, 80, quote=False)}")
+            _refuse(f"a command line of more than {MAX_TEXT:,} characters is not read")
+            return ""
         line = line.strip()
         if not self.tty:
-            print(f"> {line}")
+            print(f"> {shown(line, 200, quote=False)}")
         return line
 
     def ask(self) -> bool:
@@ -362,12 +374,13 @@ class _Game:
             s.pass_()
             self.shown = n + 1
             return True
-        raise ValueError(f"unknown command {line.split()[0]!r}: type help for the commands")
+        raise ValueError(f"unknown command {shown(line.split()[0], 40)}: type help for the "
+                         "commands")
 
     @staticmethod
     def extra_args(cmd: str, rest: list[str]) -> None:
         if rest:
-            raise ValueError(f"{cmd} takes no cards (got {' '.join(rest)!r})")
+            raise ValueError(f"{cmd} takes no cards (got {shown(' '.join(rest))})")
 
     def hint(self) -> str:
         """The moves of the player's decision ranked by rollouts (``rummy51.analysis``,

@@ -100,7 +100,12 @@ def carousel_apply_reply(state: CarouselAgentState, reply: object) -> list[int]:
     legal = s.legal_actions()
     if isinstance(reply, dict):
         reply = reply.get("text", reply.get("id"))
+    if isinstance(reply, str):
+        check_text("reply", reply)      # a pasted essay is refused before it is read
     if isinstance(reply, str) and reply.strip().isdigit():
+        if len(reply.strip()) > 18:
+            raise ValueError(f"{shown(reply.strip())} is not the id of a legal move now; "
+                             "choose one of legal_actions")
         reply = int(reply.strip())
     if isinstance(reply, bool) or not isinstance(reply, (int, str)):
         raise TypeError(f"a reply is a move's text or id, got {type(reply).__name__}")
@@ -110,7 +115,6 @@ def carousel_apply_reply(state: CarouselAgentState, reply: object) -> list[int]:
                              "legal_actions")
         s.apply_action(reply)
         return [reply]
-    check_text("reply", reply)
     text = " ".join(reply.strip().strip("'\"`").split())
     low = text.lower()
     for a in legal:  # an entry's own text (commit's text names its table)
@@ -156,12 +160,14 @@ def _cards(body: str, text: str) -> list[int]:
 def _names_the_table(s: CarouselAgentState, body: str) -> bool:
     """Whether a meld text with a declared joker is a whole new table (it holds every
     natural of the table) rather than hand cards (``meld 9S JK(10S)``)."""
+    table = Counter(c for m in s.game.table for c in m.cards if c != JOKER)
+    if not table or len(body.split()) < sum(table.values()):
+        return False
     try:
         cards, _, _ = split_meld_text(body)
     except ValueError:
         return True             # the whole-table reading says what is wrong
-    table = Counter(c for m in s.game.table for c in m.cards if c != JOKER)
-    return bool(table) and not (table - Counter(cards))
+    return not (table - Counter(cards))
 
 
 def _declared(s: CarouselAgentState, text: str, body: str) -> list[int]:
