@@ -143,6 +143,12 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         games = parse_histories(sys.stdin.read(MAX_HISTORY_TEXT + 1), "stdin")
     else:
         games = read_histories(args.history)
+    from ..carousel.actions import HISTORY_FORMAT as CAROUSEL_FORMAT
+
+    if any(g.get("format") == CAROUSEL_FORMAT for g in games):
+        where = "stdin" if args.history == "-" else args.history
+        raise ValueError(f"{where} holds a Carousel history, not a Rummy 51 one: analyse it "
+                         f"with rummy51 carousel analyse {args.history}")
     picked = list(enumerate(games))
     if args.game is not None:
         if args.game >= len(games):

@@ -283,11 +283,21 @@ class _Game:
         r = s.rules
         pts = r.hand_points(v.hand)
         knock = (f"knock ({pts} points, limit {r.knock_limit})" if v.can_knock() else None)
+        if v.phase in (Phase.MELD, Phase.NO_DRAW):
+            from ..carousel.solver import can_meld
+
+            melds = can_meld(list(v.table), list(v.hand), r)
         if v.phase is Phase.MELD:
+            if not melds:
+                return (f"no meld play exists: no card of your hand fits the table, nor a "
+                        f"meld of your own; draw again ({v.turn_info.draws} of 3 drawn)")
             return (f"you may meld (meld CARDS; best or hint for a hint) or draw again "
                     f"({v.turn_info.draws} of 3 drawn)")
         if v.phase is Phase.NO_DRAW:
             why = "a last turn after the stock ran out" if v.turn_info.last else "the stock is empty"
+            if not melds:
+                return (f"no draw left ({why}) and no meld play exists: "
+                        + (f"{knock} or pass" if knock else "pass"))
             return (f"no draw left ({why}): meld CARDS, "
                     + (f"{knock} " if knock else "") + "or pass")
         if knock:
