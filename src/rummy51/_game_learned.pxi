@@ -11,6 +11,21 @@
 # (Included by _game.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _game.pyx.)
 
+cdef int S_PRIOR = 0
+cdef int L_ALL = 0
+cdef int L_DRAW = 1
+
+
+def _learned_tune(int prior, int all_moves=0, int draw=1):
+    """Pilot switches (bench/r51_learned_pilot.py): the search puts the model's favourite
+    candidate first (``prior``); the learned bot compares every candidate move, not only
+    the discards (``all_moves``)."""
+    global S_PRIOR, L_ALL, L_DRAW
+    S_PRIOR = prior
+    L_ALL = all_moves
+    L_DRAW = draw
+
+
 # --------------------------------------------------------------------------- features
 cdef enum:
     R51_FEATURE_VERSION = 1
@@ -224,6 +239,11 @@ cdef int learned_decide(SearchWork* W, Moves* M, const Net* net) noexcept nogil:
             return -1
         if W.ncand == 1:
             return 0
+        if not L_DRAW:
+            W.G = V[0]
+            W.G.bg = &smg
+            tact_draw(&W.G)
+            return 1 if W.G.src == SRC_DISCARD else 0
         bv = net_value(V, p, net, 1)
         W.G = V[0]
         W.G.bg = &smg
@@ -239,7 +259,11 @@ cdef int learned_decide(SearchWork* W, Moves* M, const Net* net) noexcept nogil:
         return -1
     if W.ncand == 1:
         return 0
+    if L_ALL == 0 and (W.logn[0] < 1 or W.logs[0][0] != A_DISCARD):
+        return 0            # the tactician's lay-down, lay-off or joker swap
     for i in range(W.ncand):
+        if L_ALL == 0 and (W.logn[i] < 1 or W.logs[i][0] != A_DISCARD):
+            continue        # only the discards are compared
         W.G = V[0]
         W.G.bg = &smg
         if apply_cand(&W.G, W, &W.cand[i]) < 0 or W.G.err:
@@ -256,6 +280,57 @@ cdef int learned_decide(SearchWork* W, Moves* M, const Net* net) noexcept nogil:
             bv = v
             best = i
     return best
+
+
+cdef int model_first(SearchWork* W, const Net* net) noexcept nogil:
+    """Put the candidate the model values most first (the move a challenger must beat),
+    the others after it in their order; its log too. -1 on a kernel error."""
+    cdef Game* V = &W.V
+    cdef int p = V.current, i, best = 0, src
+    cdef double v, bv = -1e18
+    cdef uint64_t dummy = 0
+    cdef bitgen_t smg
+    cdef Cand c
+    cdef Py_ssize_t ln
+    cdef int32_t tmp[LOGCAP]
+    smg.state = &dummy
+    smg.next_uint64 = sm_next64
+    smg.next_uint32 = sm_next32
+    smg.next_double = sm_double
+    smg.next_raw = sm_raw
+    for i in range(W.ncand):
+        W.G = V[0]
+        W.G.bg = &smg
+        W.G.log = NULL
+        src = -1
+        if V.phase == PH_DRAW:
+            # the tactician's draw is logged as (A_DRAW, source)
+            src = W.cand[i].a if W.cand[i].kind == K_DRAW else W.logs[i][1]
+        if src == SRC_STOCK:
+            v = net_value(V, p, net, 1)     # the stock's card is not seen yet
+        else:
+            if apply_cand(&W.G, W, &W.cand[i]) < 0 or W.G.err:
+                V.err = W.G.err if W.G.err else E_STATE
+                return -1
+            if W.G.phase == PH_OVER:
+                v = 1e12 if W.G.winner == p else -1e12
+            else:
+                v = net_value(&W.G, p, net, 0)
+        if v > bv:
+            bv = v
+            best = i
+    if best:
+        c = W.cand[best]
+        ln = W.logn[best]
+        memcpy(&tmp[0], &W.logs[best][0], ln * sizeof(int32_t))
+        for i in range(best, 0, -1):
+            W.cand[i] = W.cand[i - 1]
+            W.logn[i] = W.logn[i - 1]
+            memcpy(&W.logs[i][0], &W.logs[i - 1][0], W.logn[i] * sizeof(int32_t))
+        W.cand[0] = c
+        W.logn[0] = ln
+        memcpy(&W.logs[0][0], &tmp[0], ln * sizeof(int32_t))
+    return 0
 
 
 cdef void learned_move(Game* G, Moves* M) noexcept nogil:
@@ -287,33 +362,130 @@ cdef void learned_move(Game* G, Moves* M) noexcept nogil:
 cdef struct Recorder:
     float* X            # [cap][NF]
     int32_t* who        # the seat each row is seen by
+    int64_t* ysum       # rollout targets: the sum over the rollouts of margin * (players - 1)
     Py_ssize_t n, cap
     uint64_t st         # splitmix64 state: which positions are recorded, exploration
+    uint64_t rst        # splitmix64 state of the rollouts' determinizations
     double rate         # each seat's view of each decision point is recorded with this chance
     double explore      # chance of a random draw or discard instead of the seat's bot
+    int rollouts        # rollouts a recorded row (0: no rollout targets)
+    SearchWork* W
+    Moves* M
 
 
 cdef inline double rec_u(Recorder* R) noexcept nogil:
     return sm_double(&R.st)
 
 
+cdef int view_for(const Game* G, int me, SearchWork* W) noexcept nogil:
+    """``view_of`` for any seat ``me`` (not only the player on turn): W.V, W.pool and
+    W.hidden as ``me`` sees ``G``. -1 if the counts do not add up."""
+    cdef int u[53]
+    cdef int q, c, i, j, k = 0, h
+    W.V = G[0]
+    for c in range(53):
+        u[c] = G.g.deckcnt[c] - G.cnt[me][c]
+    for i in range(G.pile_n):
+        u[G.pile[i]] -= 1
+    for i in range(G.table_n):
+        for j in range(G.table[i].n):
+            u[G.table[i].cards[j]] -= 1
+    if G.bottom >= 0:
+        u[G.bottom] -= 1
+    for q in range(G.n):
+        if q == me:
+            W.hidden[q] = 0
+            continue
+        h = 0
+        for c in range(53):
+            k = G.known[q][c] if G.known[q][c] < G.cnt[q][c] else G.cnt[q][c]
+            W.V.cnt[q][c] = k
+            W.V.known[q][c] = k
+            u[c] -= k
+            h += k
+        W.hidden[q] = G.hn[q] - h
+    k = 0
+    for c in range(53):
+        if u[c] < 0:
+            return -1
+        for i in range(u[c]):
+            W.pool[k] = c
+            k += 1
+    W.npool = k
+    return 0
+
+
+cdef int64_t rollout_target(Game* G, Recorder* R, int q, int pending) noexcept nogil:
+    """The sum over R.rollouts determinized rollouts (as ``q`` sees ``G``: the unseen cards
+    dealt at random to the other hands' hidden parts and the stock), each played to the
+    deal's end by kernel tacticians, of ``q``'s margin times (players - 1)."""
+    cdef SearchWork* W = R.W
+    cdef int r, o, k
+    cdef int64_t tot = 0
+    cdef uint64_t seed, sm_state
+    cdef bitgen_t rbg, smg
+    rbg.state = &R.rst
+    rbg.next_uint64 = sm_next64
+    rbg.next_uint32 = sm_next32
+    rbg.next_double = sm_double
+    rbg.next_raw = sm_raw
+    smg.state = &sm_state
+    smg.next_uint64 = sm_next64
+    smg.next_uint32 = sm_next32
+    smg.next_double = sm_double
+    smg.next_raw = sm_raw
+    if view_for(G, q, W) < 0:
+        G.err = E_STATE
+        return 0
+    W.V.log = NULL
+    W.V.log_n = 0
+    W.V.log_cap = 0
+    W.V.err = 0
+    for o in range(W.V.n):
+        W.V.bot[o] = B_TACTICIAN
+        W.V.take_gain[o] = 6
+        W.V.feed_pen[o] = 6
+    for r in range(R.rollouts):
+        determinize(W, &rbg, &seed)
+        W.G = W.B
+        sm_state = seed
+        W.G.bg = &smg
+        if pending:
+            do_draw(&W.G, SRC_STOCK)
+        play(&W.G, R.M)
+        if W.G.err:
+            G.err = W.G.err
+            return 0
+        k = 0
+        for o in range(W.G.n):
+            if o != q:
+                k += W.G.scores[o]
+        tot += k - (W.G.n - 1) * W.G.scores[q]
+    return tot
+
+
 cdef void rec_row(Game* G, Recorder* R, int q, int pending) noexcept nogil:
     if R.n < R.cap:
         r51_features(G, q, pending, R.X + R.n * NF)
         R.who[R.n] = q
+        if R.rollouts > 0:
+            R.ysum[R.n] = rollout_target(G, R, q, pending)
     R.n += 1
 
 
 cdef void play_record(Game* G, Moves* M, Recorder* R) noexcept nogil:
     """``play`` with every seat's view of each decision point recorded with chance
-    R.rate (and the afterstate of each draw from the stock, for the drawer), and with
+    R.rate (another seat's only at the start of a turn; and the afterstate of each draw
+    from the stock, for the drawer), and with
     chance R.explore a random draw source or a random discard instead of the bot's move."""
     cdef int steps = 0, turn = 0, b, q, p, nc, k
     cdef int cands[53]
     while G.phase != PH_OVER and not G.err:
         p = G.current
         for q in range(G.n):
-            if rec_u(R) < R.rate:
+            # another seat's view mid-turn is not recorded (nobody values it: the bots
+            # value their own turn and the turns that start after it)
+            if rec_u(R) < R.rate and (q == p or G.phase == PH_DRAW):
                 rec_row(G, R, q, 0)
         if R.explore > 0 and rec_u(R) < R.explore:
             if G.phase == PH_DRAW and not can_take_bottom(G):
@@ -323,7 +495,8 @@ cdef void play_record(Game* G, Moves* M, Recorder* R) noexcept nogil:
                     continue
                 if G.stock_n > 0:
                     if rec_u(R) < R.rate * 4:
-                        rec_row(G, R, p, 1)
+                        R.W.G = G[0]
+                        rec_row(&R.W.G, R, p, 1)
                     do_draw(G, SRC_STOCK)
                     continue
             elif G.phase == PH_PLAY:
@@ -333,12 +506,12 @@ cdef void play_record(Game* G, Moves* M, Recorder* R) noexcept nogil:
                     continue
         b = G.bot[p]
         if G.phase == PH_DRAW and rec_u(R) < R.rate * 4:
-            # the stock's afterstate, if the bot draws from it: recorded before the draw
-            k = R.n
-            rec_row(G, R, p, 1)
+            # the stock's afterstate, if the bot draws from it: the position before the draw
+            R.W.B = G[0]
             step_bot(G, M, b)
-            if G.src != SRC_STOCK:
-                R.n = k         # it took another card: not this afterstate
+            if G.src == SRC_STOCK:
+                R.W.G = R.W.B
+                rec_row(&R.W.G, R, p, 1)
         else:
             step_bot(G, M, b)
         if G.turn != turn:
@@ -379,15 +552,23 @@ def r51_feature_count():
 
 
 def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, params,
-                float[:, ::1] X, int32_t[::1] who, uint64_t seed, double rate, double explore):
+                float[:, ::1] X, int32_t[::1] who, uint64_t seed, double rate, double explore,
+                int rollouts=0, int64_t[::1] ysum=None):
     """Play one deal as ``play_table`` does, recording features into ``X`` (rows) and the
     seat that sees each row into ``who``; ``seed`` drives which positions are recorded
-    and the exploration (``rate``, ``explore``: see play_record). Returns ``(rows,
-    winner, scores)``; more rows than ``X`` holds are counted, not written."""
+    and the exploration (``rate``, ``explore``: see play_record) and the rollouts'
+    determinizations. With ``rollouts`` each row's ``ysum`` is the sum over that many
+    determinized tactician rollouts to the deal's end of the seat's margin times
+    (players - 1) (``rollout_target``). Returns ``(rows, winner, scores)``; more rows
+    than ``X`` holds are counted, not written."""
     cdef Game G
     cdef Moves* M
     cdef Recorder R
     cdef list keep = []
+    if rollouts < 0 or rollouts > 10000:
+        raise ValueError(f"rollouts must be 0..10000, got {rollouts}")
+    if rollouts and (ysum is None or ysum.shape[0] != X.shape[0]):
+        raise ValueError("rollout targets need ysum, one per row of X")
     if players < 2 or players > MAXP:
         raise ValueError(f"players must be 2..{MAXP}, got {players}")
     if X.shape[1] != NF or who.shape[0] != X.shape[0]:
@@ -401,6 +582,9 @@ def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, par
     seat_bots(&G, players, bots, bot_rngs, params, keep)
     R.X = &X[0, 0] if X.shape[0] > 0 else NULL
     R.who = &who[0] if who.shape[0] > 0 else NULL
+    R.ysum = &ysum[0] if (ysum is not None and ysum.shape[0] > 0) else NULL
+    R.rollouts = rollouts if R.ysum != NULL else 0
+    R.rst = seed ^ <uint64_t>0xD1B54A32D192ED03
     R.n = 0
     R.cap = X.shape[0]
     R.st = seed
@@ -409,7 +593,12 @@ def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, par
     bitgen = rng.bit_generator
     G.bg = _bitgen_of(bitgen)
     M = <Moves*>PyMem_Malloc(sizeof(Moves))
-    if M == NULL:
+    R.M = <Moves*>PyMem_Malloc(sizeof(Moves))
+    R.W = <SearchWork*>malloc(sizeof(SearchWork))
+    if M == NULL or R.M == NULL or R.W == NULL:
+        PyMem_Free(M)
+        PyMem_Free(R.M)
+        free(R.W)
         raise MemoryError()
     try:
         with bitgen.lock, nogil:
@@ -417,6 +606,8 @@ def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, par
             play_record(&G, M, &R)
     finally:
         PyMem_Free(M)
+        PyMem_Free(R.M)
+        free(R.W)
     if G.err:
         raise RuntimeError(f"game kernel: {_ERRORS.get(G.err, G.err)} (turn {G.turn}, "
                            f"player {G.current})")
