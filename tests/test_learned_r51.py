@@ -186,12 +186,15 @@ def test_the_kernel_refuses_a_search_or_learned_seat_without_its_model():
 def test_a_small_r51_training_run_repeats_itself(tmp_path):
     a = train("r51", out=tmp_path / "a", seed=3, games=30, chunk_size=10, epochs=2, hidden=8,
               progress=False)
-    b = train("r51", out=tmp_path / "b", seed=3, games=30, chunk_size=15, epochs=2, hidden=8,
+    b = train("r51", out=tmp_path / "b", seed=3, games=30, chunk_size=10, epochs=2, hidden=8,
               progress=False, workers=2)
     assert a.samples == b.samples > 100 and a.model.sha256 == b.model.sha256
     m = load_model(a.path)
     assert m.meta["training"]["data"] == {"players": 2, "bots": "tactician,tactician",
-                                          "rate": 0.1, "explore": 0.05}
+                                          "rate": 0.1, "explore": 0.05, "rollouts": 0}
+    c = train("r51", out=tmp_path / "c", seed=3, games=12, chunk_size=6, epochs=1, hidden=8,
+              data={"rollouts": 2}, progress=False)
+    assert c.samples > 20 and c.model.meta["training"]["data"]["rollouts"] == 2
 
 
 @pytest.mark.parametrize("args, words", [

@@ -14,16 +14,18 @@
 cdef int S_PRIOR = 0
 cdef int L_ALL = 0
 cdef int L_DRAW = 1
+cdef int S_SYM = 1
 
 
-def _learned_tune(int prior, int all_moves=0, int draw=1):
+def _learned_tune(int prior, int all_moves=0, int draw=1, int sym=1):
     """Pilot switches (bench/r51_learned_pilot.py): the search puts the model's favourite
     candidate first (``prior``); the learned bot compares every candidate move, not only
     the discards (``all_moves``)."""
-    global S_PRIOR, L_ALL, L_DRAW
+    global S_PRIOR, L_ALL, L_DRAW, S_SYM
     S_PRIOR = prior
     L_ALL = all_moves
     L_DRAW = draw
+    S_SYM = sym
 
 
 # --------------------------------------------------------------------------- features
@@ -195,6 +197,22 @@ cdef inline double net_value(Game* G, int p, const Net* net, int pending) noexce
     return out[0]
 
 
+cdef double horizon_value(Game* G, int me, const Net* net) noexcept nogil:
+    """A rollout's value at the horizon for ``me``: the model's margin for ``me`` from
+    ``me``'s view of the rollout's position, and (``S_SYM``) the same from every other
+    seat's own view of it, the margins summing to zero: ``(V_me - sum of the others' V)
+    / 2``. Each evaluation reads one seat's view only; the others' hands there are the
+    rollout's determinization, drawn from what ``me`` has seen."""
+    cdef double v = net_value(G, me, net, 0)
+    cdef int q
+    if not S_SYM:
+        return v
+    for q in range(G.n):
+        if q != me:
+            v -= net_value(G, q, net, 0)
+    return v / 2
+
+
 # --------------------------------------------------------------------------- the learned bot
 cdef enum:
     L_WANT = 3          # discard candidates (the search's list_cands)
@@ -253,17 +271,15 @@ cdef int learned_decide(SearchWork* W, Moves* M, const Net* net) noexcept nogil:
             V.err = E_SOLVER
             return -1
         return 1 if v > bv else 0
+    if L_ALL == 0:
+        return learned_discard(W, net, &smg)
     list_cands(V, W, M, L_WANT)
     if V.err or W.ncand == 0:
         V.err = V.err if V.err else E_STATE
         return -1
     if W.ncand == 1:
         return 0
-    if L_ALL == 0 and (W.logn[0] < 1 or W.logs[0][0] != A_DISCARD):
-        return 0            # the tactician's lay-down, lay-off or joker swap
     for i in range(W.ncand):
-        if L_ALL == 0 and (W.logn[i] < 1 or W.logs[i][0] != A_DISCARD):
-            continue        # only the discards are compared
         W.G = V[0]
         W.G.bg = &smg
         if apply_cand(&W.G, W, &W.cand[i]) < 0 or W.G.err:
@@ -331,6 +347,55 @@ cdef int model_first(SearchWork* W, const Net* net) noexcept nogil:
         W.logn[0] = ln
         memcpy(&W.logs[0][0], &tmp[0], ln * sizeof(int32_t))
     return 0
+
+
+cdef int learned_discard(SearchWork* W, const Net* net, bitgen_t* smg) noexcept nogil:
+    """The play phase of the learned bot: the tactician's move (its lay-down, lay-off or
+    joker swap is played as it is), and when that move is a discard, the best of it and
+    the other ``L_WANT`` best discards by the greedy bot's key, each valued by the model
+    as the position after it (the next player's turn). Candidates in W.cand (the
+    tactician's first); returns the chosen one's index, -1 on a kernel error."""
+    cdef Game* V = &W.V
+    cdef int p = V.current, i, best = 0, tc
+    cdef double v, bv
+    W.ncand = 0
+    W.nlays = 0
+    add_cand(W, K_BOT, 0, 0, 0)
+    W.G = V[0]
+    W.G.bg = smg
+    W.G.log = &W.logs[0][0]
+    W.G.log_n = 0
+    W.G.log_cap = LOGCAP
+    if apply_cand(&W.G, W, &W.cand[0]) < 0 or W.G.err:
+        V.err = W.G.err if W.G.err else E_STATE
+        return -1
+    if W.G.log_n < 2 or W.logs[0][0] != A_DISCARD:
+        return 0            # a lay-down, a lay-off or a joker swap: the tactician's
+    if W.G.phase == PH_OVER:
+        return 0            # it goes out
+    tc = W.logs[0][1]
+    bv = net_value(&W.G, p, net, 0)
+    add_discards(V, W, L_WANT)
+    for i in range(1, W.ncand):
+        if W.cand[i].a == tc:
+            continue
+        W.G = V[0]
+        W.G.bg = smg
+        W.G.log = NULL
+        if apply_cand(&W.G, W, &W.cand[i]) < 0 or W.G.err:
+            V.err = W.G.err if W.G.err else E_STATE
+            return -1
+        if W.G.phase == PH_OVER:
+            v = 1e12 if W.G.winner == p else -1e12
+        else:
+            v = net_value(&W.G, p, net, 0)
+        if v > bv:
+            bv = v
+            best = i
+    if V.err or W.G.err:
+        V.err = E_SOLVER
+        return -1
+    return best
 
 
 cdef void learned_move(Game* G, Moves* M) noexcept nogil:
