@@ -210,6 +210,8 @@ cdef double horizon_value(Game* G, int me, const Net* net) noexcept nogil:
     for q in range(G.n):
         if q != me:
             v -= net_value(G, q, net, 0)
+    if S_SYM == 2:       # half the static margin, half the model's
+        return (v / 2 + static_margin(G, me)) / 2
     return v / 2
 
 
