@@ -11,16 +11,17 @@
 # (Included by _game.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _game.pyx.)
 
-cdef int S_PRIOR = 0
-cdef int L_ALL = 0
-cdef int L_DRAW = 1
-cdef int S_SYM = 1
+# the defaults are the shipped bots; bench/r51_learned_pilot.py --tune sets the others
+cdef int S_PRIOR = 0    # the search: the model's favourite candidate first (1) or the tactician's (0)
+cdef int L_ALL = 1      # the learned bot compares every candidate (1) or the discards only (0)
+cdef int L_DRAW = 0     # the learned bot's draw: the model's (1) or the tactician's (0)
+cdef int S_SYM = 2      # the search's horizon: the model from my view (0), every seat's (1),
+                        # half that and half the static margin (2)
 
 
-def _learned_tune(int prior, int all_moves=0, int draw=1, int sym=1):
-    """Pilot switches (bench/r51_learned_pilot.py): the search puts the model's favourite
-    candidate first (``prior``); the learned bot compares every candidate move, not only
-    the discards (``all_moves``)."""
+def _learned_tune(int prior=0, int all_moves=1, int draw=0, int sym=2):
+    """Pilot switches (bench/r51_learned_pilot.py ``--tune PRIOR ALL DRAW SYM``); the
+    defaults are the shipped bots'. Process-wide: for measurements only."""
     global S_PRIOR, L_ALL, L_DRAW, S_SYM
     S_PRIOR = prior
     L_ALL = all_moves
