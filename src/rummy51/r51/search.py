@@ -29,6 +29,7 @@ import numpy.typing as npt
 
 from .. import _game
 from .._checks import int_arg
+from ..cards import JOKER
 from ..learned import Model, load_model
 from . import fastgame
 from .actions import Action
@@ -96,7 +97,47 @@ def view_position(
         -1 if view.bottom is None else int(view.bottom), fastgame.table_codes(view.table),
         list(view.opened), fastgame.turns_opened(view.history, n),
         fastgame.turn_info_codes(view.turn_info))
+    # every seat's known cards, the viewer's too (what the others know of its hand: the
+    # learned model reads it from their view of a rollout's position), as the kernel
+    # keeps them
+    kn = cnt.copy()
+    kn[me] = 0
+    for c, k in _own_known(view).items():
+        kn[me, c] = k
+    pos.set_known(kn)
     return pos, cards, hidden
+
+
+def _own_known(view: PlayerView) -> Counter:
+    """The viewer's cards that the public history shows (``known_cards`` of the viewer's
+    own seat, as the other players count them): taken from the discard pile or the
+    bottom, a joker freed by a swap, less the copies played since."""
+    from .actions import DiscardRecord, DrawRecord, LayDownRecord, LayOffRecord, SwapRecord
+
+    me = view.player
+    known: Counter = Counter()
+
+    def played(c: int) -> None:
+        if known[c] > 0:
+            known[c] -= 1
+
+    for rec in view.history:
+        if rec.player != me:
+            continue
+        t = type(rec)
+        if isinstance(rec, DrawRecord):
+            if rec.card is not None and rec.action.source != "stock":
+                known[rec.card] += 1
+        elif t is LayDownRecord:
+            for m in rec.action.melds:
+                for c in m:
+                    played(c)
+        elif t is LayOffRecord or t is DiscardRecord:
+            played(rec.action.card)
+        elif t is SwapRecord:
+            played(rec.action.card)
+            known[JOKER] += 1
+    return +known
 
 
 class SearchBot:
