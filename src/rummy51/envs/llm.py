@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..cards import check_text, shown
 from ..r51.actions import Action, action_to_json
 from ..r51.agent import AgentState
 from ..r51.codec import Cancel, Stage
@@ -113,7 +114,12 @@ def apply_reply(state: AgentState, reply: object) -> list[int]:
     legal = state.legal_actions()
     if isinstance(reply, dict):
         reply = reply.get("text", reply.get("id"))
+    if isinstance(reply, str):
+        check_text("reply", reply)      # a pasted essay is refused before it is read
     if isinstance(reply, str) and reply.strip().isdigit():
+        if len(reply.strip()) > 18:
+            raise ValueError(f"{shown(reply.strip())} is not the id of a legal move now; "
+                             "choose one of legal_actions")
         reply = int(reply.strip())
     if isinstance(reply, bool) or not isinstance(reply, (int, str)):
         raise TypeError(f"a reply is a move's text or id, got {type(reply).__name__}")
@@ -132,11 +138,11 @@ def apply_reply(state: AgentState, reply: object) -> list[int]:
     try:
         ids = state.encode_sequence(move)
     except ValueError as e:
-        raise ValueError(f"{text!r} is not a legal move now: {e}") from None
+        raise ValueError(f"{shown(text)} is not a legal move now: {e}") from None
     trial = state.copy()
     for a in ids:
         if a not in trial.legal_actions():
-            raise ValueError(f"{text!r} is not a legal move now ({trial.why_illegal(a)})")
+            raise ValueError(f"{shown(text)} is not a legal move now ({trial.why_illegal(a)})")
         trial.apply_action(a)
     for a in ids:
         state.apply_action(a)
