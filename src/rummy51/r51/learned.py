@@ -82,15 +82,18 @@ _LOG = 512
 
 
 class LearnedBot:
-    """The learned model's greedy policy (``"learned"``): no search, no rollout. In the
-    play phase the candidate moves are the search bot's (the tactician's move first, the
-    openings, waiting, lay-downs, lay-offs, joker swaps, the 3 best discards by the
-    greedy bot's key); each candidate's resulting position is valued by the model for
-    the bot (the margin it expects at the deal's end) and the best is played, the
-    tactician's move on a tie; a move that goes out is always played. The draw is the
-    tactician's (valuing the stock's afterstate against the discard pile's top with the
-    model played worse: bench/README.md). It sees only its view; the kernel's
-    ``"learned"`` seat runs the same code on the same view (the same moves).
+    """The learned model's greedy policy (``"learned"``): no search, no rollout.
+
+    * **Draw**: the tactician's (valuing the stock's afterstate against the discard
+      pile's top with the model played worse: bench/README.md).
+    * **Play**: the candidate moves are the search bot's (the tactician's move first,
+      the openings, waiting, lay-downs, lay-offs, joker swaps, the 3 best discards by
+      the greedy bot's key); each candidate's resulting position is valued by the model
+      for the bot (the margin it expects at the deal's end) and the best is played, the
+      tactician's move on a tie; a move that goes out is always played.
+
+    It sees only its view; the kernel's ``"learned"`` seat runs the same code on the
+    same view (the same moves).
 
     ``model``: ``"r51"`` (the shipped model), a path or a ``Model``; it is loaded and
     checked when the bot is made (a missing or damaged file raises ``ModelError``)."""
