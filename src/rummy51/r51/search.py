@@ -279,9 +279,14 @@ class SearchBot:
 
 
 class PlainSearchBot(SearchBot):
-    """The search bot without the learned model (``"search-plain"``): rollouts cut off at
-    the horizon are scored by the static margin, as ``SearchBot`` was before it had a model
-    (the same seeded games). ``SearchBot(model=None)`` is the same bot."""
+    """The search bot without the learned model (``"search-plain"``), as ``SearchBot``
+    was before it had a model (the same seeded games). ``SearchBot(model=None)`` is the
+    same bot.
+
+    * **Candidates, rollouts, race, budget, seeding**: ``SearchBot``'s.
+    * **Horizon**: a rollout cut off there is scored by the static margin (each hand as if
+      another player went out then), not by the learned model.
+    """
 
     def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
                  time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
