@@ -274,7 +274,9 @@ def test_the_horizon_cuts_rollouts_off():
     assert deal(horizon=10**6) == deal(horizon=0)
     assert deal(horizon=1) != deal(horizon=0)
     assert _game.search_params((40, 3, 1.0, 0.0)) == (40, 3, 1.0, 0.0, DEFAULT_HORIZON)
-    assert SearchBot().params() == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    assert SearchBot().params()[:5] == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    assert SearchBot().params()[5].game == "r51"           # the learned model, last
+    assert SearchBot(model=None).params() == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
     k = play_kernel_deal([SearchBot(seed=5, rollouts=40), TacticianBot()], R, seed=5,
                          record=True)
     assert list(k.actions) == list(deal())
@@ -300,11 +302,14 @@ def test_a_position_plays_on_with_a_search_seat():
 def test_a_kernel_search_seat_refuses_bad_parameters_before_the_deal(par, msg):
     rng = np.random.default_rng(1)
     with pytest.raises(ValueError, match=msg):
-        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], [np.random.default_rng(1), None],
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [5, 3], [np.random.default_rng(1), None],
                          [par, None])
+    with pytest.raises(ValueError, match=msg):      # the same with the learned model last
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], [np.random.default_rng(1), None],
+                         [(*par, SearchBot().model), None])
     assert rng.bit_generator.state == np.random.default_rng(1).bit_generator.state
     with pytest.raises(ValueError, match="search bot: give its Generator"):
-        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], None, None)
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [5, 3], None, None)
 
 
 def test_an_unknown_bot_is_named_before_any_deal(capsys):

@@ -4,7 +4,7 @@ The network was trained on the Gymnasium door ``rummy51/Carousel-v0`` (2 players
 rules of ``CarouselRules.for_players(2)``, one round an episode, against greedy bots) by
 ``bench/train_ppo.py`` (docs/agents.md, "A training recipe"): a warm start imitating the
 greedy bot, then sb3-contrib's ``MaskablePPO``. Its weights ship with the package
-(``ppo_carousel.npz``); the forward pass is ``rummy51.common.policy_net.PolicyNet`` (numpy).
+(``rummy51/models/ppo-carousel.npz``); the forward pass is ``rummy51.common.policy_net.PolicyNet`` (numpy).
 
 The bot sees only its ``PlayerView``: the observation tensor and the legal ids are built
 from the view (``view_observation``), the very tensor the door gives the agent. A meld
@@ -33,7 +33,7 @@ from .rules import CarouselRules
 __all__ = ["PolicyBot", "view_observation", "legal_ids", "DEFAULT_WEIGHTS"]
 
 #: the weights shipped with the package (2 players, ``CarouselRules.for_players(2)``)
-DEFAULT_WEIGHTS = Path(__file__).with_name("ppo_carousel.npz")
+DEFAULT_WEIGHTS = Path(__file__).parents[1] / "models" / "ppo-carousel.npz"
 
 
 class _ViewGame:

@@ -26,13 +26,17 @@ from .engine import (
     SwapJoker,
     replay,
 )
+from .learned import LearnedBot
 from .match import Match
 from .policy import PolicyBot
-from .search import SearchBot
+from .search import PlainSearchBot, SearchBot
 
 # the search bot plays tactician moves and asks the C kernel (rummy51.r51.search, which
-# imports the bots): it joins the registry here, once both modules are loaded
+# imports the bots): it joins the registry here, once both modules are loaded; so do the
+# search bot without its learned model and the learned bot (rummy51.r51.learned)
 BOTS["search"] = SearchBot
+BOTS["search-plain"] = PlainSearchBot
+BOTS["learned"] = LearnedBot
 # the trained policy network (numpy; rummy51.r51.policy), 2-player deals
 BOTS["ppo"] = PolicyBot
 
@@ -40,6 +44,5 @@ __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot",
-    "PolicyBot",
-    "play_deal", "play_match",
+    "PlainSearchBot", "LearnedBot", "PolicyBot", "play_deal", "play_match",
 ]

@@ -3,7 +3,7 @@
 The network was trained on the Gymnasium door ``rummy51/Rummy51-v0`` (2 players, the
 default rules, against greedy bots) by ``bench/train_ppo.py`` (docs/agents.md, "A
 training recipe"): a warm start imitating the greedy bot, then sb3-contrib's
-``MaskablePPO``. Its weights ship with the package (``ppo_rummy51.npz``); the forward
+``MaskablePPO``. Its weights ship with the package (``rummy51/models/ppo-r51.npz``); the forward
 pass is numpy (no torch at run time): the action mask and the observation tensor in,
 two tanh layers, one logit per id; the bot plays the legal id of the highest logit.
 
@@ -34,7 +34,7 @@ from .observation import layout_for
 __all__ = ["PolicyNet", "PolicyBot", "view_observation", "DEFAULT_WEIGHTS"]
 
 #: the weights shipped with the package (2 players, default rules)
-DEFAULT_WEIGHTS = Path(__file__).with_name("ppo_rummy51.npz")
+DEFAULT_WEIGHTS = Path(__file__).parents[1] / "models" / "ppo-r51.npz"
 
 
 class _ViewGame:

@@ -225,8 +225,9 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     # the bots' names, every one a kernel bot (uses_kernel); a random seat: deal_seeds' bot seed
     codes = [fastgame.BOT_CODES[b] for b in spec["bots"]]
     perm = spec.get("perm")   # a seat arrangement: each bot keeps its own seed
+    params = fastgame.kernel_params(codes)   # search and learned seats: their model, loaded
     res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
-                firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,), perm))
+                firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,), perm), params)
            for j in range(n)]
     winner = np.array([r[0] for r in res], np.int64)
     how = np.array([r[1] for r in res], np.int64)
