@@ -17,4 +17,4 @@ def need(module: str, extra: str) -> ModuleType:
         if extra in _DOOR_EXTRAS:
             extra = "agents"
         raise ImportError(f"{module} is needed here ({e}); install it from a clone of rummy51 "
-                          f"with pip install \".[{extra}]\"") from None
+                          f"with pip install \".[{extra}]\"", name=e.name or module) from None
