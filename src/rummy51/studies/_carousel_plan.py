@@ -25,10 +25,10 @@ from ..common.seeds import normalize_seed
 from ._runner import (
     TableSettings,
     game_seeds,
+    plays,
     read_chunk_file,
     seat_bots,
     write_chunk_file,
-    write_histories,
 )
 
 if TYPE_CHECKING:
@@ -124,7 +124,7 @@ class Settings(TableSettings):
     def arrangements(self) -> list[tuple[int, ...]]:
         return arrangements(self.players, self.seats)
 
-    def plan(self) -> list[dict]:
+    def plan(self) -> runs.ChunkPlan:
         """The chunks in seeding order: chunk i plays games ``game0 .. game0 + n - 1``."""
         extra = {} if self.seats == "fixed" else {"seats": self.seats}
         return self.chunk_specs("game0", rules=rules_to_dict(self.rules), **extra)
@@ -551,9 +551,8 @@ def _layout(seats: str) -> runs.ChunkLayout:
 
 
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
-    if "histories" in res:
-        write_histories(run, spec["index"], res["histories"])
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done
+    and holds their checksum)."""
     write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "game0")
 
 
@@ -561,7 +560,7 @@ def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     """Reads a chunk file of ``run`` back to its verified result."""
     def read(path: Path, spec: Mapping) -> dict:
         return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "game0",
-                               check_cols)
+                               check_cols, plays(spec))
     return read
 
 

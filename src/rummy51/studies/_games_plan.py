@@ -23,10 +23,10 @@ from ..rules import RuleSet, rules_from_dict, rules_to_dict
 from ._runner import (
     TableSettings,
     game_seeds,
+    plays,
     read_chunk_file,
     seat_bots,
     write_chunk_file,
-    write_histories,
 )
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ class Settings(TableSettings):
         return cls(**cls.table_fields(d, rules_from_dict), rotate_first=bool(d["rotate_first"]),
                    seats=str(d.get("seats", "fixed")))
 
-    def plan(self) -> list[dict]:
+    def plan(self) -> runs.ChunkPlan:
         """The chunks in seeding order: chunk i plays deals ``deal0 .. deal0 + n - 1``."""
         return self.chunk_specs("deal0", rotate_first=self.rotate_first,
                                 rules=rules_to_dict(self.rules), seats=self.seats)
@@ -445,9 +445,8 @@ def _layout(seats: str) -> runs.ChunkLayout:
 
 
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
-    if "histories" in res:
-        write_histories(run, spec["index"], res["histories"])
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done
+    and holds their checksum)."""
     write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "deal0")
 
 
@@ -456,7 +455,7 @@ def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     ``turns``)."""
     def read(path: Path, spec: Mapping) -> dict:
         return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "deal0",
-                               check_cols)
+                               check_cols, plays(spec))
     return read
 
 

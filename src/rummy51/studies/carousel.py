@@ -79,6 +79,7 @@ from ._runner import (
     default_command,
     execute,
     game_seeds,
+    histories_arg,
     length_stats,
     mean_se,
     rate,
@@ -427,7 +428,7 @@ def simulate_carousel(
     command: str | None = None,
     engine: str = "auto",
     seats: str | None = None,
-    histories: bool = False,
+    histories: bool | None = None,
 ) -> CarouselStudy:
     """Play ``games`` whole Carousel games between bots and record every player's rounds.
 
@@ -454,11 +455,14 @@ def simulate_carousel(
       (every order around the table; at most 5 players): the same cards, each bot with
       its own seed, so that the luck of the cards and of a seat cancels in ``paired``.
       The records gain an ``arrangement`` column. A setting of the run.
-    * ``histories`` (False): also write every play's history (``GameState.to_json``)
+    * ``histories`` (None: False for a new run): also write every play's history (``GameState.to_json``)
       into the run directory, ``histories/chunk-NNNNNN.jsonl.gz`` (JSON Lines, gzip), read
       back by ``read_histories``. The games are then played by the Python engine (every
-      move checked), at its speed; the records are the same. Needs ``out`` (or
-      ``resume`` of a run that writes them).
+      move checked), at its speed; the records are the same, and ``engine="c"`` is
+      refused. Needs ``out``. Fixed when the run starts: each history file is
+      checksummed in its chunk file, so a resume verifies them (a damaged or missing
+      one is played again), and a resume asking for the other value is refused (None,
+      the default: the run's own value).
     """
     t_start = time.perf_counter()
     args = run_args(seed=seed, workers=workers, out=out, resume=resume, chunk_format=chunk_format,
@@ -492,12 +496,7 @@ def simulate_carousel(
         raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
     run, settings = start(_carousel_plan, args, given, new_settings)
     _ = settings.arrangements   # too many players to permute fails before any work
-    if resume is not None and run is not None and run.manifest.get("histories"):
-        histories = True        # a run that writes histories goes on writing them
-    if not isinstance(histories, (bool, np.bool_)):
-        raise TypeError(f"histories must be True or False, got {histories!r}")
-    if histories and out is None and resume is None:
-        raise ValueError("histories are written into a run directory: give out (or resume)")
+    histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:
         command = default_command("simulate_carousel", players=players, bots=bots, games=games,

@@ -95,6 +95,7 @@ from ._runner import (
     ChunkStudy,
     default_command,
     execute,
+    histories_arg,
     length_stats,
     mean_se,
     rate,
@@ -317,7 +318,7 @@ class GameStudy(ChunkStudy):
                    rotate_first=settings.rotate_first, seats=settings.seats, **kw)
 
     @classmethod
-    def _check_records(cls, settings: Settings, specs: list,
+    def _check_records(cls, settings: Settings, specs: Sequence[dict],
                        cols: Mapping[str, np.ndarray]) -> str | None:
         plays = settings.players * len(settings.arrangements)
         if settings.seats == "fixed":   # one check of the whole file
@@ -369,7 +370,7 @@ def simulate_games(
     command: str | None = None,
     engine: str = "auto",
     seats: str | None = None,
-    histories: bool = False,
+    histories: bool | None = None,
 ) -> GameStudy:
     """Play ``games`` complete deals between bots and record every player's result.
 
@@ -393,11 +394,14 @@ def simulate_games(
       (every order around the table; at most 5 players), so that the luck of a seat
       and of its neighbours cancels. The same cards, each bot with its own seed; the
       records gain an ``arrangement`` column and ``paired`` compares two bots deal by deal.
-    * ``histories`` (False): also write every play's hand history (``GameState.to_json``)
+    * ``histories`` (None: False for a new run): also write every play's hand history (``GameState.to_json``)
       into the run directory, ``histories/chunk-NNNNNN.jsonl.gz`` (JSON Lines, gzip), read
       back by ``read_histories``. The deals are then played by the Python engine (every
-      move checked), at its speed; the records are the same. Needs ``out`` (or
-      ``resume`` of a run that writes them).
+      move checked), at its speed; the records are the same, and ``engine="c"`` is
+      refused. Needs ``out``. Fixed when the run starts: each history file is
+      checksummed in its chunk file, so a resume verifies them (a damaged or missing
+      one is played again), and a resume asking for the other value is refused (None,
+      the default: the run's own value).
     * ``backend``: "local" (processes) or "dask" (``scheduler``: ``tcp://HOST:PORT``, a
       ``distributed.Client``, or None for a local cluster of ``workers`` processes).
     * ``out``: a new run directory; ``resume``: an existing one to continue (settings
@@ -461,12 +465,7 @@ def simulate_games(
     _ = settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
         bot_maker(b)
-    if resume is not None and run is not None and run.manifest.get("histories"):
-        histories = True        # a run that writes histories goes on writing them
-    if not isinstance(histories, (bool, np.bool_)):
-        raise TypeError(f"histories must be True or False, got {histories!r}")
-    if histories and out is None and resume is None:
-        raise ValueError("histories are written into a run directory: give out (or resume)")
+    histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:
         command = default_command("simulate_games", players=players, bots=bots, games=games,
