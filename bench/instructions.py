@@ -37,7 +37,7 @@ if jokers is not None:
     h = h[(h == 52).sum(1) == jokers] if jokers < 3 else h[(h == 52).sum(1) >= 3]
 h = np.ascontiguousarray(h[:20_000])
 print("ROWS", len(h))
-rummy51.{func}(h, threads=1)
+rummy51.{func}(h, threads=1)   # the old name: older builds run this script too
 """
 
 

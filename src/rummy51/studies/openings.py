@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import runs
-from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, threads_arg
+from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, workers_arg, workers_or_threads
 from ..rules import RuleSet, rules_label
 from ..runs.seeding import SeedLike
 from ..stats import Z95, at_least, hist_mean, proportion
@@ -466,7 +466,7 @@ def simulate_openings(
     players: int | Sequence[int] | None = None,
     turns: int | None = None,
     turn_deals: int | None = None,
-    threads: int | None = None,
+    workers: int | None = None,
     chunk_size: int | None = None,
     backend: str = "local",
     scheduler: Any = None,
@@ -479,6 +479,7 @@ def simulate_openings(
     chunk_format: str | None = None,
     on_chunk: Callable[[int, int, int], None] | None = None,
     command: str | None = None,
+    threads: int | None = None,
 ) -> OpeningStudy:
     """Estimate how likely a hand is to open: from the deal and turn by turn.
 
@@ -497,15 +498,15 @@ def simulate_openings(
     * ``turn_deals`` (25,000, or ``deals`` when that is smaller): deals of the by-turn
       study per configuration and player count (each deal follows every seat: 4
       players give 100,000 player-games). 0 skips it.
-    * ``threads`` (all cores): threads running chunks locally, or the workers of the
-      local Dask cluster.
+    * ``workers`` (all cores): threads running chunks locally, or the workers of the
+      local Dask cluster (``threads`` is its deprecated name, as in ``simulate_games``).
     * ``chunk_size`` (250,000) and ``turn_chunk_size`` (2,500): deals per chunk. They
       fix the seeds, so they are part of the settings.
     * ``hands`` (all): which hands of each deal to evaluate: any of "first", "other",
       "raw" (``("first",)`` is the fastest study).
     * ``backend``: "local" (threads) or "dask" (``scheduler``: an address
       ``tcp://HOST:PORT``, a ``distributed.Client``, or None to start a local cluster
-      of ``threads`` worker processes on 127.0.0.1).
+      of ``workers`` worker processes on 127.0.0.1).
     * ``out``: a new run directory to write; ``resume``: an existing one to continue
       (settings not given are read from it; settings given must match).
     * ``progress``: a progress bar on stderr (None: only when stderr is a terminal).
@@ -521,7 +522,8 @@ def simulate_openings(
         raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
     if scheduler is not None and backend != "dask":
         raise ValueError("scheduler is only used with backend='dask'")
-    nthreads = threads_arg(threads)
+    count, name = workers_or_threads(workers, threads)
+    nthreads = workers_arg(count, name)  # type: ignore[arg-type]
     if out is not None and resume is not None and Path(out) != Path(resume):
         raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
 
