@@ -62,7 +62,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -93,6 +92,7 @@ from ._games_plan import (
 )
 from ._runner import (
     ChunkStudy,
+    RecordsPlan,
     default_command,
     execute,
     histories_arg,
@@ -148,7 +148,7 @@ class GameStudy(ChunkStudy):
     compute_seconds: float = float("nan")
     seats: str = "fixed"
 
-    _plan: ClassVar[ModuleType] = _games_plan
+    _plan: ClassVar[RecordsPlan] = _games_plan
 
     # ------------------------------------------------------------------ basics
     @property
