@@ -49,20 +49,8 @@ from ..carousel.engine import GameState, PlayerView, rules_from_dict, rules_to_d
 from ..carousel.rules import CarouselRules
 from ..carousel.solver import can_meld
 from ..carousel.table import parse_hand, parse_table
-from ._common import (
-    MAX_ROLLOUTS,
-    Candidate,
-    Decision,
-    GameAnalysis,
-    budget,
-    candidate_from_sums,
-    deprecated_alias,
-    fresh_seed,
-    keyword_only,
-    one_history,
-    run_decisions,
-    seed_of,
-)
+from . import _common
+from ._common import MAX_ROLLOUTS, Candidate, Decision, GameAnalysis, fresh_seed
 from ._common import read_histories as _read_histories
 
 __all__ = ["analyse_position", "analyse_game", "analyse_games", "position_view", "game_decisions",
@@ -201,7 +189,7 @@ def _analyse_spot(spot: CarouselSpot, seed: int, game: int, rollouts: int,
         else:
             move = {_carousel.ANALYSE_DRAW: "draw", _carousel.ANALYSE_PASS: "pass",
                     _carousel.ANALYSE_KNOCK: "knock"}[what]
-        cands.append(candidate_from_sums(move, n, total, total_sq, wins))
+        cands.append(_common.candidate_from_sums(move, n, total, total_sq, wins))
     played = spot.played
     if played_at >= 0:
         played = cands[played_at].move
@@ -278,7 +266,7 @@ def position_view(rules: CarouselRules, hand: Any, table: Any = None, *,
         totals=(0,) * n, rounds_won=(0,) * n, stock_out=bool(stock_out))
 
 
-@keyword_only("rules")
+@_common.keyword_only("rules")
 def analyse_position(view: PlayerView | None = None, *, rollouts: int | None = None,
                      time: float | None = None, seed: int | None = None, played: Any = None,
                      index: int = 0, rules: CarouselRules | None = None, hand: Any = None,
@@ -307,11 +295,11 @@ def analyse_position(view: PlayerView | None = None, *, rollouts: int | None = N
     elif hand is not None or table is not None or rules is not None:
         raise TypeError("analyse_position takes a view, or a position (rules, hand, table, "
                         "...), not both")
-    n, sec = budget(rollouts, time, DEFAULT_ROLLOUTS)
+    n, sec = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
     index = int_arg("index", index, 0)
     spot = _spot_of_view(view, index, played)
     check_search_rules(view.rules)
-    return _analyse_spot(spot, seed_of(seed), 0, n, sec)
+    return _analyse_spot(spot, _common.seed_of(seed), 0, n, sec)
 
 
 # --------------------------------------------------------------------------- whole games
@@ -325,7 +313,7 @@ def read_histories(source: Any) -> list[dict]:
 
 
 #: Deprecated: ``read_histories`` (the same reader as Rummy 51's; kept for one release).
-read_carousel_histories = deprecated_alias(
+read_carousel_histories = _common.deprecated_alias(
     read_histories, "rummy51.analysis.carousel.read_carousel_histories",
     "rummy51.analysis.carousel.read_histories")
 
@@ -356,7 +344,7 @@ def _replayed(history: Mapping, rules: CarouselRules | None) -> tuple[GameState,
 def game_decisions(history: Any, rules: CarouselRules | None = None) -> list[CarouselSpot]:
     """The decisions of a game (one history, see :func:`read_histories`) that the
     analysis covers, in order (``index`` 0, 1, ...), each with the move played."""
-    s, actions = _replayed(one_history(history), rules)
+    s, actions = _replayed(_common.one_history(history), rules)
     check_search_rules(s.rules)
     spots: list[CarouselSpot] = []
     for i, a in enumerate(actions):
@@ -393,10 +381,10 @@ def analyse_game(history: Any, rules: CarouselRules | None = None, *,
     numbers do not depend on ``workers``. ``progress`` shows a bar on stderr (None: when
     stderr is a terminal; a callable ``progress(done, total)`` is deprecated);
     ``on_decision(d)`` is called as each decision is done."""
-    n, sec = budget(rollouts, time, DEFAULT_ROLLOUTS)
-    sd = seed_of(seed)
+    n, sec = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
+    sd = _common.seed_of(seed)
     game = int_arg("game", game, 0)
-    history = one_history(history)
+    history = _common.one_history(history)
     spots = game_decisions(history, rules)
     if decision is not None:
         if isinstance(decision, bool) or not isinstance(decision, Integral):
@@ -410,7 +398,7 @@ def analyse_game(history: Any, rules: CarouselRules | None = None, *,
         spots = [spots[int(decision)]]
     rules_used = spots[0].rules if spots else (
         rules or rules_from_dict(history["rules"], recorded=True))
-    decisions = run_decisions(spots, workers, lambda spot: _analyse_spot(spot, sd, game, n, sec),
+    decisions = _common.run_decisions(spots, workers, lambda spot: _analyse_spot(spot, sd, game, n, sec),
                               progress, on_decision, f"game {game}")
     meta = {"game": "carousel", "rules": rules_to_dict(rules_used), "players": rules_used.players,
             "seed": sd, "index": game, "rollouts": n, "time": sec or None,

@@ -47,19 +47,8 @@ from ..r51.melds import HIGH, LOW, RUN
 from ..r51.notation import action_text, parse_action
 from ..r51.search import view_position
 from ..rules import RuleSet, rules_to_dict
-from ._common import (
-    MAX_ROLLOUTS,
-    Decision,
-    GameAnalysis,
-    budget,
-    candidate_from_sums,
-    deprecated_alias,
-    fresh_seed,
-    keyword_only,
-    one_history,
-    run_decisions,
-    seed_of,
-)
+from . import _common
+from ._common import MAX_ROLLOUTS, Decision, GameAnalysis, fresh_seed
 from ._common import parse_histories as _parse_histories
 from ._common import read_histories as _read_histories
 
@@ -146,7 +135,7 @@ def _analyse(view: PlayerView, action: Any, rollouts: int, seconds: float, seed:
             moves[i] = f"{m} [{seen[m]}]"
         else:
             seen[m] = 1
-    cands = tuple(candidate_from_sums(m, int(k), s1, s2, int(w))
+    cands = tuple(_common.candidate_from_sums(m, int(k), s1, s2, int(w))
                   for m, (k, s1, s2, w) in zip(moves, stats, strict=True))
     info = {"turn": int(view.turn), "tactician": moves[0], "determinizations": int(n)}
     kind = "draw" if view.phase is Phase.DRAW else "play"
@@ -154,7 +143,7 @@ def _analyse(view: PlayerView, action: Any, rollouts: int, seconds: float, seed:
                     cands, kind, info)
 
 
-@keyword_only("rollouts", "seed", "played", "time", "index", "candidates")
+@_common.keyword_only("rollouts", "seed", "played", "time", "index", "candidates")
 def analyse_position(view: PlayerView, *, rollouts: int | None = None,
                      time: float | None = None, seed: int | None = None, played: Any = None,
                      index: int = 0, candidates: int = DEFAULT_CANDIDATES) -> Decision:
@@ -176,8 +165,8 @@ def analyse_position(view: PlayerView, *, rollouts: int | None = None,
         raise ValueError(f"this is player {view.player}'s view but player {view.current} "
                          "is on turn: a decision is analysed from the view of the player "
                          "on turn")
-    r, seconds = budget(rollouts, time, DEFAULT_ROLLOUTS)
-    s = seed_of(seed)
+    r, seconds = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
+    s = _common.seed_of(seed)
     index = int_arg("index", index, 0)
     candidates = int_arg("candidates", candidates, 1, 16)
     return _analyse(view, _as_action(played), r, seconds, s, index, candidates)
@@ -208,7 +197,7 @@ def _decisions(d: dict, rules: RuleSet | None) -> tuple[GameState, list[tuple[in
     return final, out
 
 
-@keyword_only("rollouts", "seed", "workers", "decision", "progress", "time", "candidates",
+@_common.keyword_only("rollouts", "seed", "workers", "decision", "progress", "time", "candidates",
               "on_decision")
 def analyse_game(history: Any, rules: RuleSet | None = None, *, rollouts: int | None = None,
                  time: float | None = None, seed: int | None = None, workers: int = 1,
@@ -225,18 +214,18 @@ def analyse_game(history: Any, rules: RuleSet | None = None, *, rollouts: int | 
     ``analyse_position``, ``game`` the deal's index in its source (its decisions draw
     from ``SeedSequence((seed, i, game))``, game 0 from ``(seed, i)``); the ``game``
     mapping of the result records them (the seed drawn when None)."""
-    r, seconds = budget(rollouts, time, DEFAULT_ROLLOUTS)
-    s = seed_of(seed)
+    r, seconds = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
+    s = _common.seed_of(seed)
     candidates = int_arg("candidates", candidates, 1, 16)
     game = int_arg("game", game, 0)
-    final, todo = _decisions(one_history(history), rules)
+    final, todo = _decisions(_common.one_history(history), rules)
     if decision is not None:
         decision = int_arg("decision", decision, 0)
         if decision >= len(todo):
             raise ValueError(f"decision {decision} is out of range: the deal has "
                              f"{len(todo)} decisions (0..{len(todo) - 1})")
         todo = [todo[decision]]
-    decisions = run_decisions(todo, workers, lambda t: _analyse(
+    decisions = _common.run_decisions(todo, workers, lambda t: _analyse(
         t[1], t[2], r, seconds, s, t[0], candidates, game), progress, on_decision)
     res = final.result
     meta = {"game": "rummy51", "rules": rules_to_dict(final.rules), "players": final.n_players,
@@ -267,5 +256,5 @@ def read_histories(source: Any) -> list[dict]:
 
 
 #: Deprecated: ``read_histories`` reads text too (kept for one release).
-parse_histories = deprecated_alias(_parse_histories, "rummy51.analysis.rummy51.parse_histories",
+parse_histories = _common.deprecated_alias(_parse_histories, "rummy51.analysis.rummy51.parse_histories",
                                    "rummy51.analysis.read_histories(text)")

@@ -32,6 +32,7 @@ from ..carousel.agent import CarouselAgentState
 from ..carousel.codec import ADD0, COMMIT, DRAW, KNOCK, PASS, chosen_text
 from ..carousel.rules import CarouselRules
 from ..carousel.table import parse_hand
+from ._reply import apply_id_or_text
 
 if TYPE_CHECKING:
     from ..runs.seeding import SeedLike
@@ -97,19 +98,10 @@ def carousel_apply_reply(state: CarouselAgentState, reply: object) -> list[int]:
     docstring). Nothing changes when the answer is not a legal move."""
     s = _check(state)
     legal = s.legal_actions()
-    if isinstance(reply, dict):
-        reply = reply.get("text", reply.get("id"))
-    if isinstance(reply, str) and reply.strip().isdigit():
-        reply = int(reply.strip())
-    if isinstance(reply, bool) or not isinstance(reply, (int, str)):
-        raise TypeError(f"a reply is a move's text or id, got {type(reply).__name__}")
-    if isinstance(reply, int):
-        if reply not in legal:
-            raise ValueError(f"{reply} is not the id of a legal move now; choose one of "
-                             "legal_actions")
-        s.apply_action(reply)
-        return [reply]
-    text = " ".join(reply.strip().strip("'\"`").split())
+    got = apply_id_or_text(s, reply, legal)
+    if isinstance(got, list):
+        return got
+    text = " ".join(got.strip().strip("'\"`").split())
     low = text.lower()
     for a in legal:  # an entry's own text (commit's text names its table)
         if s.action_text(a).lower() == low:
