@@ -244,7 +244,7 @@ def test_hint_in_play_ranks_the_moves_and_a_hinted_move_can_be_typed(capsys, mon
     out = capsys.readouterr().out
     hints = [block for block in out.split("hint (play")[1:]]
     assert len(hints) == 2
-    assert hints[0].split("your move")[0] == hints[1].split("your move")[0]  # seeded
+    assert hints[0].split("\n> ")[0] == hints[1].split("\n> ")[0]  # seeded (the next answer echoed)
     best = hints[0].splitlines()[2].split()[1:3]          # e.g. ['discard', 'AS']
     assert best[0] == "discard"
     monkeypatch.setattr("sys.stdin", io.StringIO(f"hint\n{' '.join(best)}\nq\n"))

@@ -82,7 +82,7 @@ def _game_way(counts, target, core, game=True):
     """``rebuild_counts`` the game kernel's way (its round memo and shortcuts: one compiled
     copy of the same reconstruction) or the solver's: they must give the same melds."""
     return _carousel.rebuild_counts(core, bytes(counts.T), bytes(counts.H), bytes(counts.D),
-                                    counts.JT, counts.JH, target, game)
+                                    counts.JT, counts.JH, target, game=game)
 
 
 def _outcome(rebuild, counts, target, rules, core):

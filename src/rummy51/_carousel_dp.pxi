@@ -319,11 +319,12 @@ cdef inline double _now() noexcept nogil:
 cdef inline int _over_limit(Work* w) noexcept nogil:
     """Count one state expanded against the solve's limits (``Work.node_limit``,
     ``Work.deadline``): 0 within them, -4 past the node limit, -5 past the deadline
-    (the clock is read every 1024 states)."""
+    (the clock is read every 64 states: a state of a hard position can take tens of
+    microseconds, and a call returns within its time limit plus one such stretch)."""
     w.nodes += 1
     if w.node_limit > 0 and w.nodes > w.node_limit:
         return -4
-    if w.deadline > 0 and (w.nodes & 1023) == 0 and _now() > w.deadline:
+    if w.deadline > 0 and (w.nodes & 63) == 0 and _now() > w.deadline:
         return -5
     return 0
 
@@ -847,6 +848,20 @@ cdef int _set_limits(Work* w, int64_t node_limit, double time_limit) noexcept no
     return 0
 
 
+_NODES = threading.local()
+
+
+cdef void _record_nodes(int64_t n):
+    _NODES.n = n
+
+
+def last_nodes():
+    """The states the last limited solve of this thread expanded (``play_counts``,
+    ``rebuild_counts``, ``single_best``; counted only under a node or time limit): a
+    call's limits cover its search and its meld reconstruction together."""
+    return getattr(_NODES, "n", 0)
+
+
 def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
                 const uint8_t[::1] D, int JT, int JH, int64_t node_limit=0,
                 double time_limit=0):
@@ -870,6 +885,7 @@ def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     with nogil:
         _set_limits(&w, node_limit, time_limit)
         v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT)
+    _record_nodes(w.nodes)
     _work_free_kept(&w)
     free(path.par)
     free(path.info)

@@ -194,6 +194,8 @@ cdef int _rb_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* mel
                             v = _rb_solve(r, &nst, target[0] - gain, quick, x)
                             if v == -2:
                                 return -2
+                            if v == -4 or v == -5:
+                                return v - 10     # a limit of the call: -14 / -15
                             if v >= 0 and v + gain == target[0]:
                                 if out.nmelds >= RB_MAXMELDS or out.nslots + n > RB_MAXSLOTS:
                                     return -4
@@ -223,7 +225,8 @@ cdef int _rb_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* mel
 cdef void _rebuild(const CRules* r, Pos* st, int32_t target, RbCtx* x,
                    Rebuild* out) noexcept nogil:
     """``_rebuild_python`` in C: melds placing every required card and reaching
-    ``target`` (the kernel's value of ``st``)."""
+    ``target`` (the kernel's value of ``st``). The limits set in its work (``_set_limits``)
+    cover every solve of it together: status -4 / -5 past them."""
     cdef int guard = 0, c, low, anchor_natural, hand_phase, nc, j, res
     cdef uint8_t cand_made[RB_MAXCAND * 14]
     cdef int clen_made[RB_MAXCAND]
@@ -263,8 +266,8 @@ cdef void _rebuild(const CRules* r, Pos* st, int32_t target, RbCtx* x,
             skip = st[0]
             skip.H[low] -= 1
             v = _rb_solve(r, &skip, target, 0, x)
-            if v == -2:
-                out.status = -2
+            if v == -2 or v == -4 or v == -5:
+                out.status = v
                 return
             if v == target:
                 st[0] = skip
@@ -301,6 +304,9 @@ cdef void _rebuild(const CRules* r, Pos* st, int32_t target, RbCtx* x,
         if res == -2 or res == -4:
             out.status = res if res == -2 else 4
             return
+        if res == -14 or res == -15:
+            out.status = res + 10
+            return
         if res == 0:
             out.status = 3
             out.detail = low
@@ -308,15 +314,18 @@ cdef void _rebuild(const CRules* r, Pos* st, int32_t target, RbCtx* x,
 
 
 def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                   const uint8_t[::1] D, int JT, int JH, int32_t target, bint game=False):
+                   const uint8_t[::1] D, int JT, int JH, int32_t target,
+                   int64_t node_limit=0, double time_limit=0, bint game=False):
     """The melds of a play of raw counts reaching ``target`` (the value ``solve_counts``
     gives them), rebuilt in C exactly as ``solver._rebuild_python`` does:
     ``(status, detail, melds, hand_jokers)``, ``melds`` a list of lists of
     ``(card, represents)`` pairs (52 = joker) in the order built; status 0 done, 1 did
     not converge, 2 ran out of cards, 3 found no meld for card ``detail``, 4 too many
-    melds. ``game``: the game kernel's way (its round memo of the solver's answers and
-    shortcuts, for positions whose path cannot be read), which must give the same
-    melds. The GIL is released."""
+    melds, -4 / -5 past ``node_limit`` states / ``time_limit`` seconds (every solve of
+    the reconstruction together; 0: no limit). ``game``: the game kernel's way (its round
+    memo of the solver's answers and shortcuts, for positions whose path cannot be read),
+    which must give the same melds. The GIL is released; ``last_nodes()`` says how many
+    states it expanded."""
     cdef Pos pos
     cdef Work w
     cdef CGCtx* x = NULL
@@ -333,7 +342,9 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
             free(out)
             raise MemoryError()
         with nogil:
+            _set_limits(&x.w, node_limit, time_limit)
             _rebuild(&rules.r, &pos, target, x, out)
+        _record_nodes(x.w.nodes)
         _work_free_kept(&x.w)
         free(x.path.par)
         free(x.path.info)
@@ -344,7 +355,9 @@ def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
             free(out)
             raise MemoryError()
         with nogil:
+            _set_limits(&w, node_limit, time_limit)
             _rebuild(&rules.r, &pos, target, &w, out)
+        _record_nodes(w.nodes)
         _work_free_kept(&w)
     try:
         if out.status == -2:

@@ -19,8 +19,11 @@ the others (the search bot's margin); its ``win`` the share of rollouts in which
 player won the round (was one of ``moves.score_round``'s winners: the lowest hand, a
 knocker tied for it losing).
 
-Moves are written as ``rummy51 carousel play`` reads them: ``meld 7S 9H JK`` (the hand
-cards played, sorted, jokers last), ``draw``, ``pass``, ``knock``.
+Moves are written as ``rummy51 carousel play`` reads them: ``meld 7S 9H JK(10H)`` (the
+hand cards played, sorted, each joker with the card it stands for, and a table joker a
+natural frees with its old and new card: ``JK(7D->KC)``; ``carousel.notation``),
+``draw``, ``pass``, ``knock``. Typed back (``play``, ``--played``) a candidate's text
+makes exactly the play whose table was scored.
 
 Every decision draws its determinizations from ``SeedSequence(seed, spawn_key=(game,
 index))``: the same seed gives the same numbers, whatever ``workers``. With ``time`` (a
@@ -42,10 +45,11 @@ import numpy as np
 
 from .. import _carousel
 from .._checks import int_arg
-from ..cards import JOKER, cards_text
+from ..cards import cards_text
 from ..carousel.actions import Draw, Knock, Meld, Pass, Phase, TurnInfo
 from ..carousel.bots import check_search_rules, core_rules, game_rules, hand_counts, table_counts
 from ..carousel.engine import GameState, PlayerView, rules_from_dict, rules_to_dict
+from ..carousel.notation import counts_meld_text, parse_meld_play
 from ..carousel.rules import CarouselRules
 from ..carousel.solver import can_meld
 from ..carousel.table import parse_hand, parse_table
@@ -97,9 +101,10 @@ class CarouselSpot:
     info: Mapping[str, Any] | None = None
 
 
-def _play_text(T: bytes, nT: bytes, JT: int, nJT: int) -> str:
-    cards = [c for c in range(52) for _ in range(nT[c] - T[c])] + [JOKER] * (nJT - JT)
-    return "meld " + cards_text(cards)
+def _play_text(T: bytes, D: bytes, JT: int, nT: bytes, nD: bytes, nJT: int) -> str:
+    """The canonical text of a play (``carousel.notation``): typed back, it makes the
+    play whose table was scored, each joker standing for the same card."""
+    return counts_meld_text(T, D, JT, nT, nD, nJT)
 
 
 def _spot_of_view(view: PlayerView, index: int = 0, played: Any = None,
@@ -129,13 +134,13 @@ def _spot_of_view(view: PlayerView, index: int = 0, played: Any = None,
                          "after a draw: meld or not, or at the end of the turn: knock or not)")
     H, jh = hand_counts(view.hand)
     T, D, jt = table_counts(view.table)
-    text, table = _played(played, decision, view, T, jt)
+    text, table = _played(played, decision, view, T, D, jt)
     return CarouselSpot(index, view.player, decision, view.rules, H, jh, T, D, jt,
                         tuple(view.hand_sizes), view.stock_count, view.turn_info.draws,
                         bool(view.stock_out), text, table, info)
 
 
-def _played(played: Any, decision: int, view: PlayerView, T: bytes,
+def _played(played: Any, decision: int, view: PlayerView, T: bytes, D: bytes,
             JT: int) -> tuple[str | None, tuple[bytes, bytes, int] | None]:
     """The played move's text (and table after a meld) from an action or a move text."""
     if played is None:
@@ -148,10 +153,8 @@ def _played(played: Any, decision: int, view: PlayerView, T: bytes,
         if w in ("draw", "pass", "knock") and len(words) == 1:
             played = {"draw": Draw(), "pass": Pass(), "knock": Knock()}[w]
         elif w == "meld" and len(words) > 1:
-            from ..carousel.solver import play_cards
-
-            played = Meld(play_cards(list(view.table), " ".join(words[1:]), list(view.hand),
-                                     view.rules).melds)
+            played = Meld(parse_meld_play(played.split(None, 1)[1], list(view.table),
+                                          list(view.hand), view.rules, name="played").melds)
         else:
             raise ValueError(f"played {played!r} is not a move: meld CARDS, draw, pass or knock")
     if isinstance(played, Draw):
@@ -170,7 +173,7 @@ def _played(played: Any, decision: int, view: PlayerView, T: bytes,
         if decision == _carousel.SEARCH_KNOCK:
             raise ValueError("played meld: the player has melded in this turn already")
         nT, nD, njt = table_counts(view.verify_meld(played)[0])
-        return _play_text(T, nT, JT, njt), (nT, nD, njt)
+        return _play_text(T, D, JT, nT, nD, njt), (nT, nD, njt)
     raise TypeError(f"played must be a move text or a carousel action, got {played!r}")
 
 
@@ -182,10 +185,10 @@ def _analyse_spot(spot: CarouselSpot, seed: int, game: int, rollouts: int,
         spot.H, spot.JH, spot.T, spot.D, spot.JT, spot.sizes, spot.player, spot.stock,
         spot.draws, spot.stock_out, spot.played_table, rollouts, seconds)
     cands: list[Candidate] = []
-    for what, nT, _nD, njt, n, total, total_sq, wins in res:
+    for what, nT, nD, njt, n, total, total_sq, wins in res:
         if what == _carousel.ANALYSE_PLAY:
-            assert nT is not None
-            move = _play_text(spot.T, nT, spot.JT, njt)
+            assert nT is not None and nD is not None
+            move = _play_text(spot.T, spot.D, spot.JT, nT, nD, njt)
         else:
             move = {_carousel.ANALYSE_DRAW: "draw", _carousel.ANALYSE_PASS: "pass",
                     _carousel.ANALYSE_KNOCK: "knock"}[what]
@@ -330,6 +333,7 @@ def _replayed(history: Mapping, rules: CarouselRules | None) -> tuple[GameState,
         d["rules"] = rules_to_dict(rules)
         d.pop("rounds", None)   # other rules score other rounds; the actions must replay
         d.pop("final", None)
+        d.pop("winners", None)
     try:
         GameState.from_dict(d)
         start = GameState.from_dict(dict(d, actions=[], rounds=[], final=None))

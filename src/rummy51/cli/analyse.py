@@ -138,6 +138,12 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         games = parse_histories(sys.stdin.read(MAX_HISTORY_TEXT + 1), "stdin")
     else:
         games = read_histories(args.history)
+    from ..carousel.actions import HISTORY_FORMAT as CAROUSEL_FORMAT
+
+    if any(g.get("format") == CAROUSEL_FORMAT for g in games):
+        where = "stdin" if args.history == "-" else args.history
+        raise ValueError(f"{where} holds a Carousel history, not a Rummy 51 one: analyse it "
+                         f"with rummy51 carousel analyse {args.history}")
     picked = list(enumerate(games))
     if args.game is not None:
         if args.game >= len(games):
@@ -240,6 +246,14 @@ def position_view(args: argparse.Namespace, rules: Any) -> Any:
             raise ValueError(f"--table: a meld of seat {m.owner}, who has not opened (--opened)")
     deal = rules.hand_size
     phase = args.phase or ("play" if len(hand) == deal + 1 else "draw")
+    # a turn starts with at most the cards dealt (each turn draws one and discards one;
+    # the first player's extra card is discarded on turn 0, which has no draw)
+    top = deal if phase == "draw" else deal + 1
+    if not (1 if phase == "draw" else 2) <= len(hand) <= top:
+        when = ("at the start of a turn (--phase draw)" if phase == "draw"
+                else "after the draw (--phase play)")
+        raise ValueError(f"--hand holds {len(hand)} cards: {when} a hand holds "
+                         f"{1 if phase == 'draw' else 2}..{top} under these rules")
     if args.hand_sizes is not None:
         sizes = list(args.hand_sizes)
         if len(sizes) != n:

@@ -217,6 +217,11 @@ def _run_history(args: argparse.Namespace) -> int:
     from ..carousel.engine import rules_from_dict
 
     games = read_histories(_read(args.history))
+    from ..r51.actions import HISTORY_FORMAT as R51_FORMAT
+
+    if any(isinstance(g, dict) and g.get("format") == R51_FORMAT for g in games):
+        raise ValueError(f"{args.history} holds a Rummy 51 hand history, not a Carousel one: "
+                         f"analyse it with rummy51 analyse {args.history}")
     if args.game is not None:
         if not 0 <= args.game < len(games):
             raise ValueError(f"--game {args.game} is out of range: {args.history} holds "

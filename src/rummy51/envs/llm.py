@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..cards import shown
 from ..r51.actions import Action, action_to_json
 from ..r51.agent import AgentState
 from ..r51.codec import Cancel, Stage
@@ -124,11 +125,11 @@ def apply_reply(state: AgentState, reply: object) -> list[int]:
     try:
         ids = state.encode_sequence(move)
     except ValueError as e:
-        raise ValueError(f"{text!r} is not a legal move now: {e}") from None
+        raise ValueError(f"{shown(text)} is not a legal move now: {e}") from None
     trial = state.copy()
     for a in ids:
         if a not in trial.legal_actions():
-            raise ValueError(f"{text!r} is not a legal move now ({trial.why_illegal(a)})")
+            raise ValueError(f"{shown(text)} is not a legal move now ({trial.why_illegal(a)})")
         trial.apply_action(a)
     for a in ids:
         state.apply_action(a)
