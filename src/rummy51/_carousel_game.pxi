@@ -214,7 +214,8 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
                        CGCtx* x) noexcept nogil:
     """``_solve(pos)``, remembered for the round. With ``check``: -1 as soon as the
     exact tests above show that the value cannot be ``want`` (made on the position
-    the program would see, whose hand is pruned until nothing more drops out)."""
+    the program would see, whose hand is pruned until nothing more drops out), or when
+    its value is below ``want``; -2 no memory, -4 / -5 past a limit of the call."""
     cdef Pos key = pos[0]
     cdef uint64_t k[MEMO_KW]
     cdef uint64_t h = 0
@@ -257,8 +258,8 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
     # its fixed point: _solve would change nothing), so the program is asked directly;
     # with ``check`` only whether it reaches ``want`` (a shorter answer is "no")
     v = _solve_dp(r, &key, &x.w, want if check else 0, NULL)
-    if v == -2:
-        return v
+    if v == -2 or v == -4 or v == -5:
+        return v                # no memory, or past a limit of the call: not remembered
     if check and v < want:
         v = MEMO_BELOW - want   # remembered as "below want" only
     if 2 * m.n < MEMO_SIZE:
@@ -267,7 +268,7 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
             m.key[i][j] = k[j]
         m.val[i] = v
         m.n += 1
-    return v
+    return -1 if v <= MEMO_BELOW else v   # below want: "no", as the exact tests say
 
 
 cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
