@@ -134,9 +134,10 @@ def test_bad_input_is_named():
     final = _deal(7)
     with pytest.raises(ValueError, match="out of range"):
         analyse_game(final, rollouts=2, decision=len(final.actions))
-    with pytest.raises(ValueError, match="rollouts must be >= 2"):
+    # the budget is checked as Carousel's is (one helper, the same bounds and words)
+    with pytest.raises(ValueError, match=r"rollouts must be 1\.\.100000 \(per candidate\), got 0"):
         analyse_game(final, rollouts=0)
-    with pytest.raises(ValueError, match="time must be > 0"):
+    with pytest.raises(ValueError, match="time must be a positive number of seconds"):
         analyse_game(final, time=0)
     with pytest.raises(ValueError, match="does not replay under the given rules"):
         analyse_game(final, rules=RuleSet(jokers=0), rollouts=2)

@@ -29,7 +29,7 @@ from rummy51.carousel.table import parse_hand, parse_table
 
 def _check(table, hand, rules, **limits):
     play = carousel.best_play(table, hand, rules, **limits)
-    left, cards = carousel.best_play_values([table], [hand], rules, threads=1)
+    left, cards = carousel.best_play_values([table], [hand], rules, workers=1)
     assert (play.points_left, play.cards_played) == (int(left[0]), int(cards[0]))
     check_play(parse_table(table, rules), parse_hand(hand), play, rules)
     return play
@@ -51,7 +51,7 @@ def test_big_positions_answer_like_the_batch(seed):
     positions = big_positions(16, 1000 + seed)
     checked = 0
     for table, hand, rules in positions:
-        left, _ = carousel.best_play_values([table], [hand], rules, threads=1,
+        left, _ = carousel.best_play_values([table], [hand], rules, workers=1,
                                             node_limit=30_000)
         if left[0] == -2:
             continue
@@ -82,7 +82,7 @@ def test_node_limit_gives_up_naming_it():
     with pytest.raises(GaveUp, match=r"node_limit=1000 "):
         carousel.best_play(table, hand, rules, node_limit=1000)
     left, cards = carousel.best_play_values([table, ["AS 2S 3S"]], [hand, "4S"], rules,
-                                            threads=1, node_limit=1000)
+                                            workers=1, node_limit=1000)
     assert left[0] == -2 and cards[0] == -4
     assert (left[1], cards[1]) == (0, 1)     # a small row answers within the limit
 
@@ -91,7 +91,7 @@ def test_time_limit_gives_up_naming_it():
     table, hand, rules = _big()
     with pytest.raises(GaveUp, match=r"time_limit=1e-09 s"):
         carousel.best_play(table, hand, rules, time_limit=1e-9)
-    left, cards = carousel.best_play_values([table], [hand], rules, threads=1, time_limit=1e-9)
+    left, cards = carousel.best_play_values([table], [hand], rules, workers=1, time_limit=1e-9)
     assert left[0] == -2 and cards[0] == -5
 
 

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .. import _carousel
+from ..common.bots import registry_key
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .engine import GameState, PlayerView
 from .policy import PolicyBot
@@ -382,8 +383,8 @@ def parse_bot(spec: str) -> tuple[str, dict]:
     (a search bot with ``N`` rollouts a decision). ValueError (one line) otherwise."""
     text = str(spec).strip()
     name, _, opt = text.partition(":")
-    key = name.strip().lower().replace("-", "").replace("_", "")
-    if key not in BOTS:
+    key = registry_key(name, BOTS)
+    if key is None:
         raise ValueError(f"bots: {text!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
     if not opt:
         return key, {}

@@ -37,12 +37,9 @@ declarations) and is not checked in batch. ``hands`` is uint8 (n, m), codes 0..5
 """
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from functools import lru_cache
 from itertools import combinations
@@ -53,6 +50,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _carousel
+from .._batches import batch_workers, run_split
+from .._checks import workers_or_threads
 from ..cards import JOKER, card_text, cards_text
 from .actions import IllegalMove
 from .rules import CarouselRules
@@ -733,54 +732,35 @@ def _as_array(x: object, name: str) -> npt.NDArray[np.uint8]:
     return np.ascontiguousarray(x)
 
 
-_pool: ThreadPoolExecutor | None = None
-_pool_pid = -1
-_pool_lock = threading.Lock()
+#: the fewest rows a thread of a batch gets when the count is the cores'
 _MIN_ROWS_PER_THREAD = 512
 
 
-def _executor() -> ThreadPoolExecutor:
-    global _pool, _pool_pid
-    with _pool_lock:
-        if _pool is None or _pool_pid != os.getpid():
-            _pool = ThreadPoolExecutor(max_workers=max(4, os.cpu_count() or 1),
-                                       thread_name_prefix="rummy51-carousel")
-            _pool_pid = os.getpid()
-        return _pool
-
-
-def _threads(threads: object, n: int) -> int:
-    if threads is None:
-        return max(1, min(os.cpu_count() or 1, n // _MIN_ROWS_PER_THREAD))
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    return max(1, min(int(threads), max(n, 1)))
-
-
 def best_play_values(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                     threads: int | None = None, *, node_limit: int | None = None,
-                     time_limit: float | None = None
+                     workers: int | None = None, *, threads: int | None = None,
+                     node_limit: int | None = None, time_limit: float | None = None
                      ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(points_left, cards_played)`` int32 arrays of the best play of each row.
 
     ``tables``/``hands``: uint8 arrays (module docstring) or lists of positions (packed
-    with ``pack_positions``). Rows are split over ``threads`` (default: the cores, for
-    batches of 512+ rows); the GIL is released. The search is exact and unlimited by
-    default; with ``node_limit`` (states a row's search may expand) or ``time_limit``
-    (seconds a row's search may take) a row that reaches its limit gives up: its
-    ``points_left`` is -2 and its ``cards_played`` names the limit, -4 ``node_limit``
-    or -5 ``time_limit``; -2 there: the row needed more memory than there was (never a
-    wrong answer; the other rows are exact)."""
+    with ``pack_positions``). Rows are split over ``workers`` threads (default: the cores,
+    for batches of 512+ rows; ``threads`` is its deprecated name); the GIL is released.
+    The search is exact and unlimited by default; with ``node_limit`` (states a row's
+    search may expand) or ``time_limit`` (seconds a row's search may take) a row that
+    reaches its limit gives up: its ``points_left`` is -2 and its ``cards_played`` names
+    the limit, -4 ``node_limit`` or -5 ``time_limit``; -2 there: the row needed more
+    memory than there was (never a wrong answer; the other rows are exact)."""
+    count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    return _batch(tables, hands, rules, threads, nl, tl, _core_rules(rules))
+    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules(rules))
 
 
-def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, threads: int | None, nl: int,
-           tl: float, core: _carousel.CoreRules
+def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, workers: object,
+           name: str, nl: int, tl: float, core: _carousel.CoreRules
            ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``best_play_values`` with the core rules ``core`` (the cards-only ones for
-    ``max_cards_played_counts``)."""
+    ``max_cards_played_counts``); ``name``: how the worker count was given."""
     if isinstance(tables, np.ndarray) != isinstance(hands, np.ndarray):
         raise TypeError("tables and hands must both be numpy arrays (see pack_positions) or both "
                         f"lists of positions, got {type(tables).__name__} and {type(hands).__name__}")
@@ -794,22 +774,10 @@ def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, threads: 
     n = ta.shape[0]
     left = np.empty(n, dtype=np.int32)
     cards = np.empty(n, dtype=np.int32)
-    t = _threads(threads, n)
-    if t == 1:
-        _carousel.solve_batch(core, ta, ha, left, cards, 0, nl, tl)
-    else:
-        bounds = np.linspace(0, n, t + 1).astype(np.int64)
-        futures = [_executor().submit(_carousel.solve_batch, core, ta[a:b], ha[a:b],
-                                      left[a:b], cards[a:b], int(a), nl, tl)
-                   for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
-        errors = []
-        for f in futures:
-            try:
-                f.result()
-            except (ValueError, MemoryError) as e:
-                errors.append(e)
-        if errors:
-            raise errors[0]
+    run_split(n, batch_workers(workers, n, _MIN_ROWS_PER_THREAD, name),
+              lambda a, b: _carousel.solve_batch(core, ta[a:b], ha[a:b], left[a:b], cards[a:b],
+                                                 a, nl, tl),
+              (ValueError, MemoryError))
     bad = np.flatnonzero(left == -1)
     if bad.size:
         raise ValueError(f"tables row {int(bad[0])} is not a valid table: its cards cannot be "
@@ -818,35 +786,41 @@ def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, threads: 
 
 
 def best_play_points(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                     threads: int | None = None, *, node_limit: int | None = None,
+                     workers: int | None = None, *, threads: int | None = None,
+                     node_limit: int | None = None,
                      time_limit: float | None = None) -> npt.NDArray[np.int32]:
     """Points left in hand after the best play of each row (int32 array; -2 for a row
     that gave up at ``node_limit`` / ``time_limit``, as in ``best_play_values``)."""
-    return best_play_values(tables, hands, rules, threads, node_limit=node_limit,
-                            time_limit=time_limit)[0]
+    return best_play_values(tables, hands, rules, workers, threads=threads,
+                            node_limit=node_limit, time_limit=time_limit)[0]
 
 
 def max_cards_played_counts(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                            threads: int | None = None, *, node_limit: int | None = None,
+                            workers: int | None = None, *, threads: int | None = None,
+                            node_limit: int | None = None,
                             time_limit: float | None = None) -> npt.NDArray[np.int32]:
     """The most hand cards a legal play of each row places (int32 array, 0: no legal
     play); ``max_cards_played`` of each row. A row that gives up holds -4 (past
     ``node_limit``), -5 (past ``time_limit``) or -2 (no memory)."""
+    count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    return _batch(tables, hands, rules, threads, nl, tl, _core_rules_cards(rules))[1]
+    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules_cards(rules))[1]
 
 
 def can_meld_flags(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                   threads: int | None = None) -> npt.NDArray[np.bool_]:
+                   workers: int | None = None, *, threads: int | None = None
+                   ) -> npt.NDArray[np.bool_]:
     """Whether each row has a legal play (bool array)."""
-    return best_play_values(tables, hands, rules, threads)[1] > 0
+    return best_play_values(tables, hands, rules, workers, threads=threads)[1] > 0
 
 
 def can_knock_flags(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                    threads: int | None = None) -> npt.NDArray[np.bool_]:
+                    workers: int | None = None, *, threads: int | None = None
+                    ) -> npt.NDArray[np.bool_]:
     """Whether each row can knock after its best play (bool array)."""
-    return best_play_values(tables, hands, rules, threads)[0] <= _rules(rules).knock_limit
+    return best_play_values(tables, hands, rules, workers, threads=threads)[0] <= \
+        _rules(rules).knock_limit
 
 
 # --------------------------------------------------------------------------- chosen cards

@@ -100,20 +100,15 @@ def _int_arg(text: str) -> int:
         n = int(text, 10)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 2:
-        raise argparse.ArgumentTypeError(f"{text!r}: give at least 2 rollouts per candidate")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at least 1 rollout per candidate")
     return n
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from ..analysis import format_analysis, format_decision
-    from ..analysis.rummy51 import (
-        analyse_game,
-        analyse_position,
-        fresh_seed,
-        parse_histories,
-        read_histories,
-    )
+    from ..analysis._common import parse_histories
+    from ..analysis.rummy51 import analyse_game, analyse_position, fresh_seed, read_histories
     from ..runs import MAX_HISTORY_TEXT
 
     rules = rules_from_args(args)

@@ -208,8 +208,9 @@ def _add_simulate_openings(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--turn-chunk-size", type=_positive, default=None, metavar="N",
                    help=f"by-turn deals per chunk (default {d['turn_chunk_size']:,})")
     e = p.add_argument_group("execution")
-    e.add_argument("--threads", type=_positive, default=None, metavar="N",
-                   help="threads (or local Dask workers) (default: all cores)")
+    e.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
+                   metavar="N", help="threads (or local Dask workers) (default: all cores; "
+                                     "--threads is its old name)")
     _add_run_options(p, e, local="local threads", out_holds="final tables",
                      chunk_files="chunk files")
     group = add_rule_options(p)
@@ -238,7 +239,7 @@ def _cmd_simulate_openings(args: argparse.Namespace) -> int:
         args, "openings",
         lambda backend, command: simulate_openings(
             rules=configs, deals=args.deals, seed=args.seed, players=players,
-            turns=args.turns, turn_deals=turn_deals, threads=args.threads,
+            turns=args.turns, turn_deals=turn_deals, workers=args.workers,
             chunk_size=args.chunk_size, backend=backend, scheduler=args.scheduler,
             out=args.out, resume=args.resume,
             progress=False if args.no_progress else None, hands=args.hands,

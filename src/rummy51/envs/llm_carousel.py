@@ -27,12 +27,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..cards import JOKER, card_text, check_text, parse_cards, shown
+from ..cards import JOKER, card_text, parse_cards, shown
 from ..carousel.actions import IllegalMove, Meld, Phase
 from ..carousel.agent import CarouselAgentState
 from ..carousel.codec import ADD0, COMMIT, DRAW, KNOCK, PASS, chosen_text
 from ..carousel.notation import parse_meld_play, split_meld_text
 from ..carousel.rules import CarouselRules
+from ._reply import apply_id_or_text
 
 if TYPE_CHECKING:
     from ..runs.seeding import SeedLike
@@ -98,24 +99,10 @@ def carousel_apply_reply(state: CarouselAgentState, reply: object) -> list[int]:
     docstring). Nothing changes when the answer is not a legal move."""
     s = _check(state)
     legal = s.legal_actions()
-    if isinstance(reply, dict):
-        reply = reply.get("text", reply.get("id"))
-    if isinstance(reply, str):
-        check_text("reply", reply)      # a pasted essay is refused before it is read
-    if isinstance(reply, str) and reply.strip().isdigit():
-        if len(reply.strip()) > 18:
-            raise ValueError(f"{shown(reply.strip())} is not the id of a legal move now; "
-                             "choose one of legal_actions")
-        reply = int(reply.strip())
-    if isinstance(reply, bool) or not isinstance(reply, (int, str)):
-        raise TypeError(f"a reply is a move's text or id, got {type(reply).__name__}")
-    if isinstance(reply, int):
-        if reply not in legal:
-            raise ValueError(f"{reply} is not the id of a legal move now; choose one of "
-                             "legal_actions")
-        s.apply_action(reply)
-        return [reply]
-    text = " ".join(reply.strip().strip("'\"`").split())
+    got = apply_id_or_text(s, reply, legal)
+    if isinstance(got, list):
+        return got
+    text = " ".join(got.strip().strip("'\"`").split())
     low = text.lower()
     for a in legal:  # an entry's own text (commit's text names its table)
         if s.action_text(a).lower() == low:

@@ -62,6 +62,10 @@ COLUMNS = ("deal", "seat", "bot", "position", "first_player", "score", "opened",
            "went_out", "hand_win", "bottom_card_win", "deal_length", "draw", "end")
 
 KIND = "games"
+#: where a local run plays its chunks: worker processes (the bots are Python: the GIL)
+LOCAL = "processes"
+#: the run keeps a records file (every chunk's rows)
+RECORDS = True
 #: The progress bar's name and what it counts (a Rummy 51 game is one deal).
 LABEL = "games"
 UNIT = " deals"

@@ -52,7 +52,6 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -76,6 +75,7 @@ from ._carousel_plan import (
 from ._common import PathLike
 from ._runner import (
     ChunkStudy,
+    RecordsPlan,
     default_command,
     execute,
     game_seeds,
@@ -138,7 +138,7 @@ class CarouselStudy(ChunkStudy):
     compute_seconds: float = float("nan")
     seats: str = "fixed"
 
-    _plan: ClassVar[ModuleType] = _carousel_plan
+    _plan: ClassVar[RecordsPlan] = _carousel_plan
 
     def _settings(self) -> Settings:
         return Settings(players=self.players, bots=tuple(self.bots), games=self.games_total,

@@ -62,12 +62,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
+from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg, workers_or_threads
 from ..common.seats import arrangements
 from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState
@@ -93,6 +92,7 @@ from ._games_plan import (
 )
 from ._runner import (
     ChunkStudy,
+    RecordsPlan,
     default_command,
     execute,
     histories_arg,
@@ -148,7 +148,7 @@ class GameStudy(ChunkStudy):
     compute_seconds: float = float("nan")
     seats: str = "fixed"
 
-    _plan: ClassVar[ModuleType] = _games_plan
+    _plan: ClassVar[RecordsPlan] = _games_plan
 
     # ------------------------------------------------------------------ basics
     @property
@@ -384,7 +384,7 @@ def simulate_games(
     * ``games`` (10,000): deals to play.
     * ``rules``: a RuleSet (default rules); ``max_turns`` caps a deal (a draw).
     * ``seed``: int, SeedSequence, Generator or None (fresh entropy, recorded).
-    * ``workers`` (all cores; ``threads`` is a synonym, as in ``simulate_openings``):
+    * ``workers`` (all cores; ``threads`` is its deprecated name):
       worker processes of the local backend, or workers of a local Dask cluster.
     * ``chunk_size`` (250): deals per chunk; it fixes the seeds, so it is a setting.
     * ``rotate_first`` (True): deal ``d`` starts at seat ``d % players``; False: seat 0
@@ -425,9 +425,8 @@ def simulate_games(
     needs the usual ``if __name__ == "__main__":`` guard.
     """
     t_start = time.perf_counter()
-    if threads is not None and workers is not None and threads != workers:
-        raise ValueError(f"give workers or threads, not both ({workers} and {threads})")
-    args = run_args(seed=seed, workers=workers if workers is not None else threads, out=out,
+    count, _ = workers_or_threads(workers, threads)
+    args = run_args(seed=seed, workers=count, out=out,  # type: ignore[arg-type]
                     resume=resume, chunk_format=chunk_format, progress=progress, backend=backend,
                     scheduler=scheduler, on_chunk=on_chunk, t_start=t_start)
     if rules is not None and not isinstance(rules, RuleSet):
