@@ -118,7 +118,7 @@ def run_play(args: argparse.Namespace) -> int:
     """Execute a parsed ``carousel play`` namespace; returns the exit status."""
     import numpy as np
 
-    from ..carousel.bots import make_bot
+    from ..carousel.bots import BOTS, make_bot
     from ..carousel.engine import GameState
 
     names = _bots(args)
@@ -131,6 +131,8 @@ def run_play(args: argparse.Namespace) -> int:
     if args.seed is not None and args.seed < 0:
         raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     rules = rules_from_args(args, players)
+    for n in names:  # a bot that plays only some tables (ppo: 2 players) says so now
+        getattr(BOTS.get(n.partition(":")[0]), "check_table", lambda r, k: None)(rules, players)
     state = GameState.new(rules, seed=args.seed)
     root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
     bots = [make_bot(n, seed=ss) for n, ss in zip(names, root.spawn(len(names)), strict=True)]

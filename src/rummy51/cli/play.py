@@ -60,12 +60,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def _cmd_play(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from ..r51.bots import BOTS
     from ..r51.engine import GameState
     from ..studies._games_plan import bot_maker, parse_bots
 
     rules = rules_from_args(args)
     # the bots' names as the games study spells them (handhunter -> hand-hunter)
     names = parse_bots(list(args.bots), max(2, len(args.bots)))[0][:len(args.bots)]
+    for b in names:  # a bot that plays only some tables (ppo: 2 players) says so now
+        getattr(BOTS.get(b), "check_table", lambda r, n: None)(rules, 1 + len(names))
     state = GameState.new(rules, players=1 + len(names), seed=args.seed)
     root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
     bots = [bot_maker(b)(ss) for b, ss in zip(names, root.spawn(len(names)), strict=True)]

@@ -27,15 +27,19 @@ from .engine import (
     replay,
 )
 from .match import Match
+from .policy import PolicyBot
 from .search import SearchBot
 
 # the search bot plays tactician moves and asks the C kernel (rummy51.r51.search, which
 # imports the bots): it joins the registry here, once both modules are loaded
 BOTS["search"] = SearchBot
+# the trained policy network (numpy; rummy51.r51.policy), 2-player deals
+BOTS["ppo"] = PolicyBot
 
 __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot",
+    "PolicyBot",
     "play_deal", "play_match",
 ]

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
-from ..carousel.bots import make_bot
+from ..carousel.bots import BOTS, make_bot, parse_bot
 from ..carousel.engine import GameState
 from ..carousel.rules import CarouselRules
 from ..common.seats import SEATS, arrangements
@@ -496,6 +496,10 @@ def simulate_carousel(
         raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
     run, settings = start(_carousel_plan, args, given, new_settings)
     _ = settings.arrangements   # too many players to permute fails before any work
+    for b in settings.bots:     # a bot that plays only some tables (ppo) says so now
+        check = getattr(BOTS.get(parse_bot(b)[0]), "check_table", None)
+        if check is not None:
+            check(settings.rules, settings.players)
     histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:

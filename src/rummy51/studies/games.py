@@ -68,7 +68,7 @@ import numpy as np
 
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg, workers_or_threads
 from ..common.seats import arrangements
-from ..r51.bots import play_deal
+from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
 from ..runs.seeding import SeedLike
@@ -464,6 +464,9 @@ def simulate_games(
     _ = settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
         bot_maker(b)
+        check = getattr(BOTS.get(b), "check_table", None)
+        if check is not None:   # a bot that plays only some tables (ppo) says so now
+            check(settings.rules, settings.players)
     histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:
