@@ -34,11 +34,16 @@ if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["tagged", "ordered", "rate_parts", "histogram", "length_edges", "fig_win_rates",
+__all__ = ["run_cols", "tagged", "ordered", "rate_parts", "histogram", "length_edges", "fig_win_rates",
            "fig_ratings", "fig_histograms", "fig_lengths", "blunder_tables"]
 
 
 # --------------------------------------------------------------------------- tables
+def run_cols(runs: Sequence[Run]) -> list[Column]:
+    """The leading ``run`` column of a table of several runs (none for one run)."""
+    return [Column("run", "run")] if len(runs) > 1 else []
+
+
 def tagged(runs: Sequence[Run], method: str, *args: Any, **kw: Any) -> pd.DataFrame:
     """``study.<method>(*args, **kw)`` of every run, concatenated, ``run`` in front."""
     import pandas as pd

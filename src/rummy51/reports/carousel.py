@@ -36,6 +36,7 @@ from ._sections import (
     histogram,
     length_edges,
     ordered,
+    run_cols,
     tagged,
 )
 
@@ -296,27 +297,39 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
     get a blunder table: their first ``blunder_games`` plays analysed
     (``rummy51.analysis.carousel.analyse_game``, ``blunder_rollouts`` rollouts per
     candidate, ``seed``)."""
-    import pandas as pd
-
     runs = [r for r in runs if r.kind == KIND]
     if not runs:
         return []
-    names = [r.name for r in runs]
-    multi = len(runs) > 1
-    rcol = [Column("run", "run")] if multi else []
     rt = _ratings(runs, bootstrap, seed)
     bot_order: list[str] = [] if rt is None else list(dict.fromkeys(rt.bot))
     for r in runs:
         bot_order += [b for b in dict.fromkeys(r.study.bots) if b not in bot_order]
+    sections = [_who_wins_section(runs, bot_order)]
+    if rt is not None:
+        sections.append(_ratings_section(runs, rt, bot_order, bootstrap, seed))
+    sections.append(_scores_section(runs, bot_order))
+    sections.append(_rounds_section(runs))
+    blunders = _blunder_section(runs, seed, blunder_games, blunder_rollouts)
+    if blunders is not None:
+        sections.append(blunders)
+    return sections
+
+
+def _who_wins_section(runs: Sequence[Run], bot_order: Sequence[str]) -> Section:
+    """The "Who wins" section: game win rates by bot, seat and place in the turn order (a
+    figure and three tables), and how each bot ends its rounds."""
+    import pandas as pd
+
+    names = [r.name for r in runs]
+    multi = len(runs) > 1
+    rcol = run_cols(runs)
     bots_t = ordered(tagged(runs, "summary", "bot"), bot_order, names)
     bots_t["bot"] = bots_t.bot.astype(str)
     seats_t = tagged(runs, "summary", "seat")
     seats_t["bot"] = seats_t.bot.astype(str)
     pos_t = tagged(runs, "summary", "position")
-    over = tagged(runs, "overview")
     players = [int(r.study.players) for r in runs]
     moving = [r.name for r in runs if r.study.seats != "fixed"]
-
     game_cols = [Column("player_games", "player-games", "int"),
                  Column("game_win_rate", "game wins", "pct", "game_win_lo", "game_win_hi"),
                  Column("mean_final", "final score", "num", se="mean_final_se", digits=1),
@@ -330,7 +343,7 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
     seat_note = ("" if not moving else
                  f" In {'the run' if not multi else ', '.join(moving)} with seats that move every "
                  "seat holds every bot in turn (bot '(all)').")
-    sections = [Section(
+    return Section(
         "Who wins", "carousel",
         "Whole games of Carousel (docs/rules-carousel.md) between bots, rounds to the target "
         "score. A player-game is one seat in one game (one play of it, when every game is "
@@ -358,43 +371,54 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                      tuple(rcol + [Column("bot", "bot")] + play_cols),
                      "Per player-round: knocked (a voluntary knock), went out (every card "
                      "melded); undercut: the knocker or the player who went out did not win "
-                     "the round; points left: the count of the hand at the round's end.")))]
+                     "the round; points left: the count of the hand at the round's end.")))
 
-    if rt is not None:
-        rt_cols = rcol + [Column("bot", "bot"),
-                          Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
-                          Column("wins", "pairwise wins", "int"),
-                          Column("comparisons", "comparisons", "int"),
-                          Column("deals", "games played", "int")]
-        items: list = [ReportFigure("carousel_ratings_fig", "Bradley–Terry ratings of the bots",
-                                    fig_ratings(rt, [n for n in names if n in set(rt.run)],
-                                                [b for b in bot_order if b in set(rt.bot)]),
-                                    "Whiskers: 95 % bootstrap intervals over games.", rt),
-                       ReportTable("carousel_ratings", "Ratings", rt, tuple(rt_cols),
-                                   f"Fitted by the MM algorithm; intervals from {bootstrap} "
-                                   f"bootstrap resamples of the games (seed {seed}).")]
-        pt = _paired(runs)
-        if pt is not None:
-            items.append(ReportTable(
-                "carousel_paired", "Paired on the same games", pt,
-                tuple(rcol + [Column("pair", "bots (a − b)"), Column("games", "games", "int"),
-                              Column("score_diff", "final score a − b", "num", "score_lo",
-                                     "score_hi", digits=1),
-                              Column("win_diff", "game wins a − b", "pct", "win_lo", "win_hi")]),
-                "With seats that move every bot played every game from every seat: per game, "
-                "the difference of the two bots' mean final score and of their sole-win rate "
-                "over the game's plays, then the mean over games with its 95 % interval (the "
-                "games are the independent units)."))
-        sections.append(Section(
-            "Ratings", "carousel-ratings",
-            "Each game's sole winner beats every other seat's bot (seats of its own bot aside; a "
-            "shared win is no comparison): a Bradley–Terry model of these pairwise results "
-            "gives one rating per bot (rummy51.ratings, as for Rummy 51). On the Elo scale, "
-            "400 points more means odds of 10 to 1 in a comparison.", tuple(items)))
 
+def _ratings_section(runs: Sequence[Run], rt: pd.DataFrame, bot_order: Sequence[str],
+                     bootstrap: int, seed: int) -> Section:
+    """The "Ratings" section: the Bradley-Terry ratings ``rt`` (a figure and a table)
+    and, in runs whose seats move, every pair of bots compared on the same games."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    rt_cols = rcol + [Column("bot", "bot"),
+                      Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
+                      Column("wins", "pairwise wins", "int"),
+                      Column("comparisons", "comparisons", "int"),
+                      Column("deals", "games played", "int")]
+    items: list = [ReportFigure("carousel_ratings_fig", "Bradley–Terry ratings of the bots",
+                                fig_ratings(rt, [n for n in names if n in set(rt.run)],
+                                            [b for b in bot_order if b in set(rt.bot)]),
+                                "Whiskers: 95 % bootstrap intervals over games.", rt),
+                   ReportTable("carousel_ratings", "Ratings", rt, tuple(rt_cols),
+                               f"Fitted by the MM algorithm; intervals from {bootstrap} "
+                               f"bootstrap resamples of the games (seed {seed}).")]
+    pt = _paired(runs)
+    if pt is not None:
+        items.append(ReportTable(
+            "carousel_paired", "Paired on the same games", pt,
+            tuple(rcol + [Column("pair", "bots (a − b)"), Column("games", "games", "int"),
+                          Column("score_diff", "final score a − b", "num", "score_lo",
+                                 "score_hi", digits=1),
+                          Column("win_diff", "game wins a − b", "pct", "win_lo", "win_hi")]),
+            "With seats that move every bot played every game from every seat: per game, "
+            "the difference of the two bots' mean final score and of their sole-win rate "
+            "over the game's plays, then the mean over games with its 95 % interval (the "
+            "games are the independent units)."))
+    return Section(
+        "Ratings", "carousel-ratings",
+        "Each game's sole winner beats every other seat's bot (seats of its own bot aside; a "
+        "shared win is no comparison): a Bradley–Terry model of these pairwise results "
+        "gives one rating per bot (rummy51.ratings, as for Rummy 51). On the Elo scale, "
+        "400 points more means odds of 10 to 1 in a comparison.", tuple(items))
+
+
+def _scores_section(runs: Sequence[Run], bot_order: Sequence[str]) -> Section:
+    """The "Scores" section: the final scores by bot (a histogram, a table of quantiles)."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
     score_t = ordered(_score_table(runs), bot_order, names)
     score_h = _score_hist(runs, bot_order)
-    sections.append(Section(
+    return Section(
         "Scores", "carousel-scores",
         "The final score of each seat in each game (docs/rules-carousel.md sections 5 and 6): "
         "the rounds' scores (a round's winner scores the difference to every other hand, "
@@ -418,15 +442,23 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                                    Column("q90", "90 %", "num", digits=0),
                                    Column("rounds_won", "rounds won", "int"),
                                    Column("mean_round_won", "score of a round won", "num",
-                                          se="mean_round_won_se", digits=1)])))))
+                                          se="mean_round_won_se", digits=1)]))))
 
+
+def _rounds_section(runs: Sequence[Run]) -> Section:
+    """The "Rounds" section: how rounds end, how long they last, and P(may knock by own
+    turn t) per seat."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    over = tagged(runs, "overview")
+    players = [int(r.study.players) for r in runs]
     kp = tagged(runs, "knock_possible", T_MAX, by="seat")
     wide = _knock_wide(kp, runs)
     most = max(players)
     kp_cols = rcol + [Column("t", "own turn t", "int")] + [
         Column(f"p@{s}", f"seat {s}", "pct", f"lo@{s}", f"hi@{s}") for s in range(most)]
     length_h = _length_hist(runs)
-    sections.append(Section(
+    return Section(
         "Rounds", "carousel-rounds",
         "How a round ends: a knock (at the end of a turn, the hand at the knock limit or "
         "below), going out (every card melded) or the stock running out; how often the "
@@ -464,33 +496,40 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                       "round that ended sooner counts as not by t). Bands: 95 % Wilson "
                       "intervals.", kp),
          ReportTable("carousel_knock_possible", "P(may knock by own turn t), by seat", wide,
-                     tuple(kp_cols), "Per player-round of the seat; 95 % Wilson intervals."))))
+                     tuple(kp_cols), "Per player-round of the seat; 95 % Wilson intervals.")))
 
+
+def _blunder_section(runs: Sequence[Run], seed: int, blunder_games: int,
+                     blunder_rollouts: int) -> Section | None:
+    """The "Blunders" section: each bot's mean loss per decision and its worst decisions,
+    from the first ``blunder_games`` plays of every run with histories (None: no such run)."""
+    multi = len(runs) > 1
+    rcol = run_cols(runs)
     bl = _blunders(runs, seed, blunder_games, blunder_rollouts)
-    if bl is not None:
-        bl_t, worst_t, analysed = bl
-        many = "" if analysed == 1 else "s"
-        sections.append(Section(
-            "Blunders", "carousel-blunders",
-            f"The decisions of {analysed} game{many} (the first play{many} of "
-            f"{'each run' if multi else 'the run'} with hand histories) analysed as `rummy51 "
-            "carousel analyse` does (docs/analysis.md): at each decision the search bot's "
-            "candidate moves and the move played, each rolled out to the end of the round "
-            f"{blunder_rollouts} times on the same deals of the unseen cards (greedy play "
-            f"after the move, seed {seed}); the loss of a decision is the best candidate's "
-            "mean margin less the played move's (0 when the played move was the best). With "
-            "so few rollouts a loss is biased upward (the best of several noisy means): "
-            "compare the bots with each other rather than with 0.",
-            blunder_tables(
-                "carousel", bl_t, worst_t, rcol, plays=Column("games", "games", "int"),
-                where=[Column("play", "game", "int"), Column("decision", "decision", "int"),
-                       Column("round", "round", "int"), Column("turn", "turn", "int")],
-                titles=("Mean loss per decision, by bot", "Each bot's worst decisions"),
-                notes=("", "Game: the play's place in the run's histories (0-based); "
-                           "decision: its index in the game. `rummy51 carousel analyse RUN "
-                           f"--game G --decision N --rollouts {blunder_rollouts} --seed {seed}` "
-                           "shows it with the same numbers (more rollouts: surer ones)."))))
-    return sections
+    if bl is None:
+        return None
+    bl_t, worst_t, analysed = bl
+    many = "" if analysed == 1 else "s"
+    return Section(
+        "Blunders", "carousel-blunders",
+        f"The decisions of {analysed} game{many} (the first play{many} of "
+        f"{'each run' if multi else 'the run'} with hand histories) analysed as `rummy51 "
+        "carousel analyse` does (docs/analysis.md): at each decision the search bot's "
+        "candidate moves and the move played, each rolled out to the end of the round "
+        f"{blunder_rollouts} times on the same deals of the unseen cards (greedy play "
+        f"after the move, seed {seed}); the loss of a decision is the best candidate's "
+        "mean margin less the played move's (0 when the played move was the best). With "
+        "so few rollouts a loss is biased upward (the best of several noisy means): "
+        "compare the bots with each other rather than with 0.",
+        blunder_tables(
+            "carousel", bl_t, worst_t, rcol, plays=Column("games", "games", "int"),
+            where=[Column("play", "game", "int"), Column("decision", "decision", "int"),
+                   Column("round", "round", "int"), Column("turn", "turn", "int")],
+            titles=("Mean loss per decision, by bot", "Each bot's worst decisions"),
+            notes=("", "Game: the play's place in the run's histories (0-based); "
+                       "decision: its index in the game. `rummy51 carousel analyse RUN "
+                       f"--game G --decision N --rollouts {blunder_rollouts} --seed {seed}` "
+                       "shows it with the same numbers (more rollouts: surer ones).")))
 
 
 def carousel_headlines(run: Run, ratings: pd.DataFrame | None = None) -> list[Headline]:

@@ -23,6 +23,7 @@ from ._sections import (
     length_edges,
     ordered,
     rate_parts,
+    run_cols,
     tagged,
 )
 
@@ -150,28 +151,39 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
     their ``overview()``; ratings come from ``bradley_terry`` of the records. A run made
     with ``--histories`` gets a blunder table: ``blunder_games`` of its deals (a sample
     seeded by ``seed``) analysed with ``blunder_rollouts`` rollouts per candidate."""
-    import pandas as pd
-
     runs = [r for r in runs if r.kind == "games"]
     if not runs:
         return []
     names = [r.name for r in runs]
-    multi = len(runs) > 1
-    rcol = [Column("run", "run")] if multi else []
     ratings = []
     for r in runs:
         t = bradley_terry(r.records, bootstrap=bootstrap, seed=seed)
         t.insert(0, "run", r.name)
         ratings.append(t)
-    rt = pd.concat(ratings, ignore_index=True)
     bot_order = _bot_order(ratings)
     bots_t = ordered(tagged(runs, "summary", "bot"), bot_order, names)
     bots_t["bot"] = bots_t.bot.astype(str)
+    sections = [_who_wins_section(runs, bots_t, bot_order),
+                _ratings_section(runs, ratings, bots_t, bot_order, bootstrap, seed),
+                _scores_section(runs, bots_t, bot_order),
+                _deals_section(runs, bots_t, bot_order)]
+    blunders = _blunder_section(runs, blunder_games, blunder_rollouts, seed)
+    if blunders is not None:
+        sections.append(blunders)
+    return sections
+
+
+def _who_wins_section(runs: Sequence[Run], bots_t: pd.DataFrame,
+                      bot_order: Sequence[str]) -> Section:
+    """The "Who wins" section: win rates by bot (``bots_t``, the runs' summaries by bot),
+    by seat and by place in the turn order (a figure and three tables)."""
+    import pandas as pd
+
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
     seats_t = tagged(runs, "summary", "seat")
     seats_t["bot"] = seats_t.bot.astype(str)
     pos_t = tagged(runs, "summary", "position")
-    bottom_t = _bottom_wins(runs)
-    over = tagged(runs, "overview")
     players = [int(r.study.players) for r in runs]
 
     rate_cols = [Column("player_deals", "player-deals", "int"),
@@ -181,7 +193,7 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                  Column("mean_turn_opened", "mean turn opened", "num", se="mean_turn_opened_se",
                         digits=2),
                  Column("mean_score", "mean score", "num", se="mean_score_se", digits=2)]
-    sections = [Section(
+    return Section(
         "Who wins", "games",
         "Bots playing full deals against each other. A player-deal is one seat in one deal; "
         "a win is going out, and the win rate is wins per player-deal (draws count as deals "
@@ -202,8 +214,20 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
          ReportTable("games_by_position", "Results by place in the turn order", pos_t,
                      tuple(rcol + [Column("position", "position (0 = first player)", "int")]
                            + rate_cols),
-                     "The first player holds 15 cards and does not draw on the first turn.")))]
+                     "The first player holds 15 cards and does not draw on the first turn.")))
 
+
+def _ratings_section(runs: Sequence[Run], ratings: Sequence[pd.DataFrame], bots_t: pd.DataFrame,
+                     bot_order: Sequence[str], bootstrap: int, seed: int) -> Section:
+    """The "Ratings" section: each run's Bradley-Terry ``ratings`` (a figure and a
+    table), the Plackett-Luce ratings when OpenSkill is installed and, for several
+    runs, the ratings and win rates side by side."""
+    import pandas as pd
+
+    names = [r.name for r in runs]
+    multi = len(runs) > 1
+    rcol = run_cols(runs)
+    rt = pd.concat(ratings, ignore_index=True)
     rt_cols = rcol + [Column("bot", "bot"),
                       Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
                       Column("wins", "pairwise wins", "int"),
@@ -243,16 +267,21 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                                f"win_hi@{n}"))
         items.append(ReportTable("games_side_by_side", "Side by side: one column per run", side,
                                  tuple(cols)))
-    sections.append(Section(
+    return Section(
         "Ratings", "ratings",
         "Each deal's winner beats every other seat's bot (seats of its own bot aside): a "
         "Bradley–Terry model of these pairwise results gives one rating per bot. On the Elo "
-        "scale, 400 points more means odds of 10 to 1 in a comparison.", tuple(items)))
+        "scale, 400 points more means odds of 10 to 1 in a comparison.", tuple(items))
 
+
+def _scores_section(runs: Sequence[Run], bots_t: pd.DataFrame,
+                    bot_order: Sequence[str]) -> Section:
+    """The "Scores" section: the scores by bot (a histogram and a table of quantiles)."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
     score_t = ordered(_score_table(runs), bot_order, names)
     score_h = _score_hist(runs, bot_order)
-    length_h = _length_hist(runs)
-    sections.append(Section(
+    return Section(
         "Scores", "scores",
         "The score of each seat in each deal (docs/rules.md section 6): −40 for going out, −80 "
         "for a hand win, the cards left in hand for an opened loser, 100 for an unopened one, "
@@ -272,9 +301,19 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                                    Column("median", "median", "num", digits=0),
                                    Column("q90", "90 %", "num", digits=0),
                                    Column("unopened_rate", "left unopened", "pct",
-                                          "unopened_lo", "unopened_hi")])))))
+                                          "unopened_lo", "unopened_hi")]))))
 
-    sections.append(Section(
+
+def _deals_section(runs: Sequence[Run], bots_t: pd.DataFrame,
+                   bot_order: Sequence[str]) -> Section:
+    """The "Deal length and hand wins" section: how long deals last, how often they end
+    in a draw, and hand wins by bot (with the bottom card too)."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    bottom_t = _bottom_wins(runs)
+    over = tagged(runs, "overview")
+    length_h = _length_hist(runs)
+    return Section(
         "Deal length and hand wins", "deals",
         "How long a deal lasts (turns played), how often it ends without a winner (turn cap "
         "reached or stock exhausted), and how often it is won by hand.",
@@ -301,11 +340,7 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                                           "hand_win_hi"),
                                    Column("bottom_card_win_rate", "with the bottom card", "pct",
                                           "bottom_card_win_lo", "bottom_card_win_hi")]),
-                     "Rates per deal."))))
-    blunders = _blunder_section(runs, blunder_games, blunder_rollouts, seed)
-    if blunders is not None:
-        sections.append(blunders)
-    return sections
+                     "Rates per deal.")))
 
 
 # --------------------------------------------------------------------------- blunders
