@@ -138,8 +138,8 @@ def test_engine_option():
     assert uses_kernel(("greedy", "careful", "greedy"), rules)
     assert not uses_kernel(("greedy", "random", "greedy"), rules)
     with pytest.raises(ValueError, match="engine c: the C game kernel plays tables where "
-                                         "every seat is greedy, careful, search, search-plain or "
-                                         "learned, not random"):
+                                         "every seat is greedy, careful, search, search-plain, "
+                                         "search-learned or learned, not random"):
         uses_kernel(("greedy", "random", "greedy"), rules, "c")
     with pytest.raises(ValueError, match="engine must be one of auto, python, c"):
         uses_kernel(greedy, rules, "fast")
@@ -330,7 +330,7 @@ def test_simulate_mixed_careful_table_uses_the_kernel():
 
 def test_kernel_bots_errors():
     rules = CarouselRules.for_players(2)
-    with pytest.raises(ValueError, match="plays GreedyBot, CarefulBot and SearchBot, not RandomBot"):
+    with pytest.raises(ValueError, match="plays GreedyBot, CarefulBot, SearchBot and LearnedBot, not RandomBot"):
         play_kernel_game(rules, 1, bots=[GreedyBot(), RandomBot(seed=1)])
     with pytest.raises(ValueError, match="one a seat, 2, got 1"):
         play_kernel_game(rules, 1, bots=[GreedyBot()])

@@ -109,7 +109,8 @@ def test_the_search_reads_its_model():
         bots = [SearchLearnedBot(seed=4, rollouts=16, **kw), GreedyBot()]
         games.append(play_kernel_game(rules, 1, trace=True, bots=bots)[2].tobytes())
     assert len(set(games)) == 3
-    assert SearchBot().kernel_spec()[0] == "search" and SearchBot().model is None
+    assert SearchBot(model=None).kernel_spec()[0] == "search" and SearchBot(model=None).model is None
+    assert SearchBot().kernel_spec()[0] == "search" and SearchBot().model.sha256 == MODEL.sha256
     spec = SearchLearnedBot().kernel_spec()
     assert spec[0] == "search-learned" and len(spec) == 7 and spec[-1] == 0
     assert SearchPlainBot().model is None
@@ -156,13 +157,13 @@ def test_the_learned_bot_refuses_a_missing_or_corrupt_model(tmp_path, monkeypatc
         if damage == "corrupt":
             bad.write_bytes(b"PK\x03\x04 not a model")
         monkeypatch.setenv("RUMMY51_MODEL_DIR", str(bad.parent))
-        for make in (SearchLearnedBot, LearnedBot, lambda: make_bot("learned"),
+        for make in (SearchBot, SearchLearnedBot, LearnedBot, lambda: make_bot("learned"),
                      lambda: make_bot("search-learned:8")):
             with pytest.raises(ModelError, match=str(bad)):
                 make()
         SearchPlainBot(seed=1)       # need no model
-        SearchBot(seed=1)
-        for bots in ("search-learned,greedy", "learned,greedy"):
+        SearchBot(seed=1, model=None)
+        for bots in ("search,greedy", "search-learned,greedy", "learned,greedy"):
             code = main(["carousel", "simulate", "--players", "2", "--bots", bots, "--games",
                          "2", "--no-progress"])
             err = capsys.readouterr().err

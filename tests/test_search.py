@@ -14,7 +14,14 @@ from rummy51.r51.actions import Discard, DrawRecord, Phase
 from rummy51.r51.bots import BOTS, GreedyBot, HandHunterBot, TacticianBot, play_deal
 from rummy51.r51.engine import GameState
 from rummy51.r51.fastgame import greedy_kernel, play_kernel_deal, play_position, position, supported
-from rummy51.r51.search import DEFAULT_HORIZON, DEFAULT_ROLLOUTS, SearchBot, known_cards, view_position
+from rummy51.r51.search import (
+    DEFAULT_HORIZON,
+    DEFAULT_ROLLOUTS,
+    LearnedSearchBot,
+    SearchBot,
+    known_cards,
+    view_position,
+)
 
 R = RuleSet()
 
@@ -43,9 +50,9 @@ def test_a_loaded_position_plays_on_as_the_python_engine(seed):
                     make(), 3 + (7 * seed) % 25)
     if state.over:
         pytest.skip("the deal ended early")
-    before = state.clone()
+    before = state.copy()
     cont = play_position(state, make(), record=True)
-    py = play_deal(make(), state=state.clone())
+    py = play_deal(make(), state=state.copy())
     assert (cont.winner, cont.how, cont.scores) == (py.result.winner, py.result.how,
                                                     py.result.scores)
     assert list(cont.actions) == list(py.actions[len(state.actions):])
@@ -60,7 +67,7 @@ def test_a_position_with_reshuffles_meets_the_same_ones():
         state = advance(GameState.new(rules, players=2, seed=seed), [GreedyBot(), GreedyBot()], 6)
         if state.over:
             continue
-        py = play_deal([GreedyBot(), GreedyBot()], state=state.clone())
+        py = play_deal([GreedyBot(), GreedyBot()], state=state.copy())
         cont = play_position(state, ["greedy", "greedy"], record=True)
         assert list(cont.actions) == list(py.actions[len(state.actions):])
         assert cont.scores == py.result.scores
@@ -141,7 +148,7 @@ def test_the_decision_does_not_depend_on_hidden_cards(seed):
     """Deal seat 1's hand and the stock again at random (same sizes): the view of seat 0 is
     the same, and so is the search bot's move with the same seed."""
     state = next(s for s in (_decision_state(seed * 50 + k) for k in range(50)) if s is not None)
-    other = state.clone()
+    other = state.copy()
     hidden = other.hands[1] + other._stock
     rng = np.random.default_rng(seed)
     while True:
@@ -274,7 +281,9 @@ def test_the_horizon_cuts_rollouts_off():
     assert deal(horizon=10**6) == deal(horizon=0)
     assert deal(horizon=1) != deal(horizon=0)
     assert _game.search_params((40, 3, 1.0, 0.0)) == (40, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    assert SearchBot().params()[:5] == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
     assert SearchBot().params() == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    assert LearnedSearchBot().params()[5].game == "r51"    # the learned model, last
     k = play_kernel_deal([SearchBot(seed=5, rollouts=40), TacticianBot()], R, seed=5,
                          record=True)
     assert list(k.actions) == list(deal())
@@ -287,7 +296,7 @@ def test_the_horizon_cuts_rollouts_off():
 def test_a_position_plays_on_with_a_search_seat():
     state = advance(GameState.new(R, players=2, seed=5), [TacticianBot(), TacticianBot()], 9)
     cont = play_position(state, [SearchBot(seed=2, rollouts=30), TacticianBot()], record=True)
-    py = play_deal([SearchBot(seed=2, rollouts=30), TacticianBot()], state=state.clone())
+    py = play_deal([SearchBot(seed=2, rollouts=30), TacticianBot()], state=state.copy())
     assert list(cont.actions) == list(py.actions[len(state.actions):])
 
 
@@ -300,11 +309,14 @@ def test_a_position_plays_on_with_a_search_seat():
 def test_a_kernel_search_seat_refuses_bad_parameters_before_the_deal(par, msg):
     rng = np.random.default_rng(1)
     with pytest.raises(ValueError, match=msg):
-        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], [np.random.default_rng(1), None],
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [5, 3], [np.random.default_rng(1), None],
                          [par, None])
+    with pytest.raises(ValueError, match=msg):      # the same with the learned model last
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], [np.random.default_rng(1), None],
+                         [(*par, LearnedSearchBot().model), None])
     assert rng.bit_generator.state == np.random.default_rng(1).bit_generator.state
     with pytest.raises(ValueError, match="search bot: give its Generator"):
-        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], None, None)
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [5, 3], None, None)
 
 
 def test_an_unknown_bot_is_named_before_any_deal(capsys):

@@ -6,6 +6,7 @@
 """
 from ._version import __version__ as __version__  # the one version source
 from .cards import JOKER, PAD, Hand, card_text, cards_text, parse_card, parse_cards
+from .common import IllegalMove
 from .r51 import (
     BOTS,
     Bot,
@@ -14,10 +15,10 @@ from .r51 import (
     GameState,
     GreedyBot,
     HandHunterBot,
-    IllegalMove,
     LayDown,
-    LearnedBot,
     LayOff,
+    LearnedBot,
+    LearnedSearchBot,
     Match,
     Phase,
     PlainSearchBot,
@@ -67,6 +68,6 @@ __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot",
-    "PlainSearchBot", "LearnedBot", "play_deal",
+    "PlainSearchBot", "LearnedSearchBot", "LearnedBot", "play_deal",
     "play_match",
 ]

@@ -80,6 +80,8 @@ from libc.string cimport memset, memcpy
 
 from rummy51._net cimport Net, net_forward, net_bind, net_sigmoid
 
+import threading
+
 import numpy as np
 cimport numpy as cnp
 

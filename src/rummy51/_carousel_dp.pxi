@@ -12,6 +12,37 @@ DEF BEAM_DEBT = 2048      # their value less this for each card a state still ow
 # (Included by _carousel.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _carousel.pyx.)
 
+cdef inline int _card_fits(const CRules* r, const Pos* pos, int c, int J,
+                           int P) noexcept nogil:
+    """1 if some meld could hold card ``c`` with the cards of table and hand and ``J``
+    jokers (at most a meld's): a set of its rank (other suits of that rank, plus jokers,
+    make 2), or three consecutive positions through it (of ``P``: 13, 14 ace high) whose
+    positions without a card of its suit are at most ``J``."""
+    cdef int s = c // 13, rank = c % 13, s2, k = 0, q, a, x, missing, n_pos = 1
+    cdef int qs[2]
+    for s2 in range(4):
+        if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
+            k += 1
+    if k + J >= 2:
+        return 1
+    qs[0] = rank + 1
+    if rank == 0 and r.ace_high:
+        qs[1] = 14
+        n_pos = 2
+    for k in range(n_pos):
+        q = qs[k]
+        for a in range(q - 2, q + 1):
+            if a < 1 or a + 2 > P:
+                continue
+            missing = 0
+            for x in range(a, a + 3):
+                if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
+                    missing += 1
+            if missing <= J:
+                return 1
+    return 0
+
+
 cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
     """Drop the hand cards no meld can hold (they stay in hand in every play): a card
     is kept if a set of its rank could hold it (other suits of that rank in table or
@@ -19,40 +50,11 @@ cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
     (the positions without a card of its suit are at most the jokers a meld may hold)."""
     cdef int P = 14 if r.ace_high else 13
     cdef int J = pos.JT + pos.JH
-    cdef int c, s, rank, s2, k, q, a, x, missing, ok, n_pos
-    cdef int qs[2]
+    cdef int c
     if J > r.mj:
         J = r.mj
     for c in range(52):
-        if pos.H[c] == 0:
-            continue
-        s = c // 13
-        rank = c % 13
-        k = 0
-        for s2 in range(4):
-            if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
-                k += 1
-        ok = 1 if k + J >= 2 else 0
-        qs[0] = rank + 1
-        n_pos = 1
-        if rank == 0 and r.ace_high:
-            qs[1] = 14
-            n_pos = 2
-        for k in range(n_pos):
-            if ok:
-                break
-            q = qs[k]
-            for a in range(q - 2, q + 1):
-                if a < 1 or a + 2 > P:
-                    continue
-                missing = 0
-                for x in range(a, a + 3):
-                    if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
-                        missing += 1
-                if missing <= J:
-                    ok = 1
-                    break
-        if not ok:
+        if pos.H[c] != 0 and not _card_fits(r, pos, c, J, P):
             pos.H[c] = 0
 
 
@@ -317,11 +319,12 @@ cdef inline double _now() noexcept nogil:
 cdef inline int _over_limit(Work* w) noexcept nogil:
     """Count one state expanded against the solve's limits (``Work.node_limit``,
     ``Work.deadline``): 0 within them, -4 past the node limit, -5 past the deadline
-    (the clock is read every 1024 states)."""
+    (the clock is read every 64 states: a state of a hard position can take tens of
+    microseconds, and a call returns within its time limit plus one such stretch)."""
     w.nodes += 1
     if w.node_limit > 0 and w.nodes > w.node_limit:
         return -4
-    if w.deadline > 0 and (w.nodes & 1023) == 0 and _now() > w.deadline:
+    if w.deadline > 0 and (w.nodes & 63) == 0 and _now() > w.deadline:
         return -5
     return 0
 
@@ -845,6 +848,20 @@ cdef int _set_limits(Work* w, int64_t node_limit, double time_limit) noexcept no
     return 0
 
 
+_NODES = threading.local()
+
+
+cdef void _record_nodes(int64_t n):
+    _NODES.n = n
+
+
+def last_nodes():
+    """The states the last limited solve of this thread expanded (``play_counts``,
+    ``rebuild_counts``, ``single_best``; counted only under a node or time limit): a
+    call's limits cover its search and its meld reconstruction together."""
+    return getattr(_NODES, "n", 0)
+
+
 def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
                 const uint8_t[::1] D, int JT, int JH, int64_t node_limit=0,
                 double time_limit=0):
@@ -868,6 +885,7 @@ def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     with nogil:
         _set_limits(&w, node_limit, time_limit)
         v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT)
+    _record_nodes(w.nodes)
     _work_free_kept(&w)
     free(path.par)
     free(path.info)

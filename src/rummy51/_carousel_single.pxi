@@ -601,6 +601,7 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     with nogil:
         _set_limits(&w, node_limit, time_limit)
         v = _solve_play(&core.r, &pos, &w, &path, nT, nD, &nJT)
+    _record_nodes(w.nodes)
     _work_free_single(&w, &path)
     if v == -2 or v == -3:
         return None

@@ -23,7 +23,7 @@ Supported rules: everything in ``RuleSet`` except ``max_jokers_per_meld=2`` (the
 freed-joker meld search assumes at most one joker per meld); ``fastgame.supported``
 says so and the callers fall back to the Python engine.
 """
-from libc.stdint cimport int8_t, uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdlib cimport malloc, free
 from libc.math cimport sqrt

@@ -11,6 +11,24 @@
 # (Included by _game.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _game.pyx.)
 
+# the defaults are the shipped bots; bench/r51_learned_pilot.py --tune sets the others
+cdef int S_PRIOR = 0    # the search: the model's favourite candidate first (1) or the tactician's (0)
+cdef int L_ALL = 1      # the learned bot compares every candidate (1) or the discards only (0)
+cdef int L_DRAW = 0     # the learned bot's draw: the model's (1) or the tactician's (0)
+cdef int S_SYM = 2      # the search's horizon: the model from my view (0), every seat's (1),
+                        # half that and half the static margin (2)
+
+
+def _learned_tune(int prior=0, int all_moves=1, int draw=0, int sym=2):
+    """Pilot switches (bench/r51_learned_pilot.py ``--tune PRIOR ALL DRAW SYM``); the
+    defaults are the shipped bots'. Process-wide: for measurements only."""
+    global S_PRIOR, L_ALL, L_DRAW, S_SYM
+    S_PRIOR = prior
+    L_ALL = all_moves
+    L_DRAW = draw
+    S_SYM = sym
+
+
 # --------------------------------------------------------------------------- features
 cdef enum:
     R51_FEATURE_VERSION = 1
@@ -180,6 +198,24 @@ cdef inline double net_value(Game* G, int p, const Net* net, int pending) noexce
     return out[0]
 
 
+cdef double horizon_value(Game* G, int me, const Net* net) noexcept nogil:
+    """A rollout's value at the horizon for ``me``: the model's margin for ``me`` from
+    ``me``'s view of the rollout's position, and (``S_SYM``) the same from every other
+    seat's own view of it, the margins summing to zero: ``(V_me - sum of the others' V)
+    / 2``. Each evaluation reads one seat's view only; the others' hands there are the
+    rollout's determinization, drawn from what ``me`` has seen."""
+    cdef double v = net_value(G, me, net, 0)
+    cdef int q
+    if not S_SYM:
+        return v
+    for q in range(G.n):
+        if q != me:
+            v -= net_value(G, q, net, 0)
+    if S_SYM == 2:       # half the static margin, half the model's
+        return (v / 2 + static_margin(G, me)) / 2
+    return v / 2
+
+
 # --------------------------------------------------------------------------- the learned bot
 cdef enum:
     L_WANT = 3          # discard candidates (the search's list_cands)
@@ -224,6 +260,11 @@ cdef int learned_decide(SearchWork* W, Moves* M, const Net* net) noexcept nogil:
             return -1
         if W.ncand == 1:
             return 0
+        if not L_DRAW:
+            W.G = V[0]
+            W.G.bg = &smg
+            tact_draw(&W.G)
+            return 1 if W.G.src == SRC_DISCARD else 0
         bv = net_value(V, p, net, 1)
         W.G = V[0]
         W.G.bg = &smg
@@ -233,6 +274,8 @@ cdef int learned_decide(SearchWork* W, Moves* M, const Net* net) noexcept nogil:
             V.err = E_SOLVER
             return -1
         return 1 if v > bv else 0
+    if L_ALL == 0:
+        return learned_discard(W, net, &smg)
     list_cands(V, W, M, L_WANT)
     if V.err or W.ncand == 0:
         V.err = V.err if V.err else E_STATE
@@ -255,6 +298,106 @@ cdef int learned_decide(SearchWork* W, Moves* M, const Net* net) noexcept nogil:
         if v > bv:
             bv = v
             best = i
+    return best
+
+
+cdef int model_first(SearchWork* W, const Net* net) noexcept nogil:
+    """Put the candidate the model values most first (the move a challenger must beat),
+    the others after it in their order; its log too. -1 on a kernel error."""
+    cdef Game* V = &W.V
+    cdef int p = V.current, i, best = 0, src
+    cdef double v, bv = -1e18
+    cdef uint64_t dummy = 0
+    cdef bitgen_t smg
+    cdef Cand c
+    cdef Py_ssize_t ln
+    cdef int32_t tmp[LOGCAP]
+    smg.state = &dummy
+    smg.next_uint64 = sm_next64
+    smg.next_uint32 = sm_next32
+    smg.next_double = sm_double
+    smg.next_raw = sm_raw
+    for i in range(W.ncand):
+        W.G = V[0]
+        W.G.bg = &smg
+        W.G.log = NULL
+        src = -1
+        if V.phase == PH_DRAW:
+            # the tactician's draw is logged as (A_DRAW, source)
+            src = W.cand[i].a if W.cand[i].kind == K_DRAW else W.logs[i][1]
+        if src == SRC_STOCK:
+            v = net_value(V, p, net, 1)     # the stock's card is not seen yet
+        else:
+            if apply_cand(&W.G, W, &W.cand[i]) < 0 or W.G.err:
+                V.err = W.G.err if W.G.err else E_STATE
+                return -1
+            if W.G.phase == PH_OVER:
+                v = 1e12 if W.G.winner == p else -1e12
+            else:
+                v = net_value(&W.G, p, net, 0)
+        if v > bv:
+            bv = v
+            best = i
+    if best:
+        c = W.cand[best]
+        ln = W.logn[best]
+        memcpy(&tmp[0], &W.logs[best][0], ln * sizeof(int32_t))
+        for i in range(best, 0, -1):
+            W.cand[i] = W.cand[i - 1]
+            W.logn[i] = W.logn[i - 1]
+            memcpy(&W.logs[i][0], &W.logs[i - 1][0], W.logn[i] * sizeof(int32_t))
+        W.cand[0] = c
+        W.logn[0] = ln
+        memcpy(&W.logs[0][0], &tmp[0], ln * sizeof(int32_t))
+    return 0
+
+
+cdef int learned_discard(SearchWork* W, const Net* net, bitgen_t* smg) noexcept nogil:
+    """The play phase of the learned bot: the tactician's move (its lay-down, lay-off or
+    joker swap is played as it is), and when that move is a discard, the best of it and
+    the other ``L_WANT`` best discards by the greedy bot's key, each valued by the model
+    as the position after it (the next player's turn). Candidates in W.cand (the
+    tactician's first); returns the chosen one's index, -1 on a kernel error."""
+    cdef Game* V = &W.V
+    cdef int p = V.current, i, best = 0, tc
+    cdef double v, bv
+    W.ncand = 0
+    W.nlays = 0
+    add_cand(W, K_BOT, 0, 0, 0)
+    W.G = V[0]
+    W.G.bg = smg
+    W.G.log = &W.logs[0][0]
+    W.G.log_n = 0
+    W.G.log_cap = LOGCAP
+    if apply_cand(&W.G, W, &W.cand[0]) < 0 or W.G.err:
+        V.err = W.G.err if W.G.err else E_STATE
+        return -1
+    if W.G.log_n < 2 or W.logs[0][0] != A_DISCARD:
+        return 0            # a lay-down, a lay-off or a joker swap: the tactician's
+    if W.G.phase == PH_OVER:
+        return 0            # it goes out
+    tc = W.logs[0][1]
+    bv = net_value(&W.G, p, net, 0)
+    add_discards(V, W, L_WANT)
+    for i in range(1, W.ncand):
+        if W.cand[i].a == tc:
+            continue
+        W.G = V[0]
+        W.G.bg = smg
+        W.G.log = NULL
+        if apply_cand(&W.G, W, &W.cand[i]) < 0 or W.G.err:
+            V.err = W.G.err if W.G.err else E_STATE
+            return -1
+        if W.G.phase == PH_OVER:
+            v = 1e12 if W.G.winner == p else -1e12
+        else:
+            v = net_value(&W.G, p, net, 0)
+        if v > bv:
+            bv = v
+            best = i
+    if V.err or W.G.err:
+        V.err = E_SOLVER
+        return -1
     return best
 
 
@@ -287,33 +430,130 @@ cdef void learned_move(Game* G, Moves* M) noexcept nogil:
 cdef struct Recorder:
     float* X            # [cap][NF]
     int32_t* who        # the seat each row is seen by
+    int64_t* ysum       # rollout targets: the sum over the rollouts of margin * (players - 1)
     Py_ssize_t n, cap
     uint64_t st         # splitmix64 state: which positions are recorded, exploration
+    uint64_t rst        # splitmix64 state of the rollouts' determinizations
     double rate         # each seat's view of each decision point is recorded with this chance
     double explore      # chance of a random draw or discard instead of the seat's bot
+    int rollouts        # rollouts a recorded row (0: no rollout targets)
+    SearchWork* W
+    Moves* M
 
 
 cdef inline double rec_u(Recorder* R) noexcept nogil:
     return sm_double(&R.st)
 
 
+cdef int view_for(const Game* G, int me, SearchWork* W) noexcept nogil:
+    """``view_of`` for any seat ``me`` (not only the player on turn): W.V, W.pool and
+    W.hidden as ``me`` sees ``G``. -1 if the counts do not add up."""
+    cdef int u[53]
+    cdef int q, c, i, j, k = 0, h
+    W.V = G[0]
+    for c in range(53):
+        u[c] = G.g.deckcnt[c] - G.cnt[me][c]
+    for i in range(G.pile_n):
+        u[G.pile[i]] -= 1
+    for i in range(G.table_n):
+        for j in range(G.table[i].n):
+            u[G.table[i].cards[j]] -= 1
+    if G.bottom >= 0:
+        u[G.bottom] -= 1
+    for q in range(G.n):
+        if q == me:
+            W.hidden[q] = 0
+            continue
+        h = 0
+        for c in range(53):
+            k = G.known[q][c] if G.known[q][c] < G.cnt[q][c] else G.cnt[q][c]
+            W.V.cnt[q][c] = k
+            W.V.known[q][c] = k
+            u[c] -= k
+            h += k
+        W.hidden[q] = G.hn[q] - h
+    k = 0
+    for c in range(53):
+        if u[c] < 0:
+            return -1
+        for i in range(u[c]):
+            W.pool[k] = c
+            k += 1
+    W.npool = k
+    return 0
+
+
+cdef int64_t rollout_target(Game* G, Recorder* R, int q, int pending) noexcept nogil:
+    """The sum over R.rollouts determinized rollouts (as ``q`` sees ``G``: the unseen cards
+    dealt at random to the other hands' hidden parts and the stock), each played to the
+    deal's end by kernel tacticians, of ``q``'s margin times (players - 1)."""
+    cdef SearchWork* W = R.W
+    cdef int r, o, k
+    cdef int64_t tot = 0
+    cdef uint64_t seed, sm_state
+    cdef bitgen_t rbg, smg
+    rbg.state = &R.rst
+    rbg.next_uint64 = sm_next64
+    rbg.next_uint32 = sm_next32
+    rbg.next_double = sm_double
+    rbg.next_raw = sm_raw
+    smg.state = &sm_state
+    smg.next_uint64 = sm_next64
+    smg.next_uint32 = sm_next32
+    smg.next_double = sm_double
+    smg.next_raw = sm_raw
+    if view_for(G, q, W) < 0:
+        G.err = E_STATE
+        return 0
+    W.V.log = NULL
+    W.V.log_n = 0
+    W.V.log_cap = 0
+    W.V.err = 0
+    for o in range(W.V.n):
+        W.V.bot[o] = B_TACTICIAN
+        W.V.take_gain[o] = 6
+        W.V.feed_pen[o] = 6
+    for r in range(R.rollouts):
+        determinize(W, &rbg, &seed)
+        W.G = W.B
+        sm_state = seed
+        W.G.bg = &smg
+        if pending:
+            do_draw(&W.G, SRC_STOCK)
+        play(&W.G, R.M)
+        if W.G.err:
+            G.err = W.G.err
+            return 0
+        k = 0
+        for o in range(W.G.n):
+            if o != q:
+                k += W.G.scores[o]
+        tot += k - (W.G.n - 1) * W.G.scores[q]
+    return tot
+
+
 cdef void rec_row(Game* G, Recorder* R, int q, int pending) noexcept nogil:
     if R.n < R.cap:
         r51_features(G, q, pending, R.X + R.n * NF)
         R.who[R.n] = q
+        if R.rollouts > 0:
+            R.ysum[R.n] = rollout_target(G, R, q, pending)
     R.n += 1
 
 
 cdef void play_record(Game* G, Moves* M, Recorder* R) noexcept nogil:
     """``play`` with every seat's view of each decision point recorded with chance
-    R.rate (and the afterstate of each draw from the stock, for the drawer), and with
+    R.rate (another seat's only at the start of a turn; and the afterstate of each draw
+    from the stock, for the drawer), and with
     chance R.explore a random draw source or a random discard instead of the bot's move."""
     cdef int steps = 0, turn = 0, b, q, p, nc, k
     cdef int cands[53]
     while G.phase != PH_OVER and not G.err:
         p = G.current
         for q in range(G.n):
-            if rec_u(R) < R.rate:
+            # another seat's view mid-turn is not recorded (nobody values it: the bots
+            # value their own turn and the turns that start after it)
+            if rec_u(R) < R.rate and (q == p or G.phase == PH_DRAW):
                 rec_row(G, R, q, 0)
         if R.explore > 0 and rec_u(R) < R.explore:
             if G.phase == PH_DRAW and not can_take_bottom(G):
@@ -323,7 +563,8 @@ cdef void play_record(Game* G, Moves* M, Recorder* R) noexcept nogil:
                     continue
                 if G.stock_n > 0:
                     if rec_u(R) < R.rate * 4:
-                        rec_row(G, R, p, 1)
+                        R.W.G = G[0]
+                        rec_row(&R.W.G, R, p, 1)
                     do_draw(G, SRC_STOCK)
                     continue
             elif G.phase == PH_PLAY:
@@ -333,12 +574,12 @@ cdef void play_record(Game* G, Moves* M, Recorder* R) noexcept nogil:
                     continue
         b = G.bot[p]
         if G.phase == PH_DRAW and rec_u(R) < R.rate * 4:
-            # the stock's afterstate, if the bot draws from it: recorded before the draw
-            k = R.n
-            rec_row(G, R, p, 1)
+            # the stock's afterstate, if the bot draws from it: the position before the draw
+            R.W.B = G[0]
             step_bot(G, M, b)
-            if G.src != SRC_STOCK:
-                R.n = k         # it took another card: not this afterstate
+            if G.src == SRC_STOCK:
+                R.W.G = R.W.B
+                rec_row(&R.W.G, R, p, 1)
         else:
             step_bot(G, M, b)
         if G.turn != turn:
@@ -379,15 +620,23 @@ def r51_feature_count():
 
 
 def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, params,
-                float[:, ::1] X, int32_t[::1] who, uint64_t seed, double rate, double explore):
+                float[:, ::1] X, int32_t[::1] who, uint64_t seed, double rate, double explore,
+                int rollouts=0, int64_t[::1] ysum=None):
     """Play one deal as ``play_table`` does, recording features into ``X`` (rows) and the
     seat that sees each row into ``who``; ``seed`` drives which positions are recorded
-    and the exploration (``rate``, ``explore``: see play_record). Returns ``(rows,
-    winner, scores)``; more rows than ``X`` holds are counted, not written."""
+    and the exploration (``rate``, ``explore``: see play_record) and the rollouts'
+    determinizations. With ``rollouts`` each row's ``ysum`` is the sum over that many
+    determinized tactician rollouts to the deal's end of the seat's margin times
+    (players - 1) (``rollout_target``). Returns ``(rows, winner, scores)``; more rows
+    than ``X`` holds are counted, not written."""
     cdef Game G
     cdef Moves* M
     cdef Recorder R
     cdef list keep = []
+    if rollouts < 0 or rollouts > 10000:
+        raise ValueError(f"rollouts must be 0..10000, got {rollouts}")
+    if rollouts and (ysum is None or ysum.shape[0] != X.shape[0]):
+        raise ValueError("rollout targets need ysum, one per row of X")
     if players < 2 or players > MAXP:
         raise ValueError(f"players must be 2..{MAXP}, got {players}")
     if X.shape[1] != NF or who.shape[0] != X.shape[0]:
@@ -401,6 +650,9 @@ def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, par
     seat_bots(&G, players, bots, bot_rngs, params, keep)
     R.X = &X[0, 0] if X.shape[0] > 0 else NULL
     R.who = &who[0] if who.shape[0] > 0 else NULL
+    R.ysum = &ysum[0] if (ysum is not None and ysum.shape[0] > 0) else NULL
+    R.rollouts = rollouts if R.ysum != NULL else 0
+    R.rst = seed ^ <uint64_t>0xD1B54A32D192ED03
     R.n = 0
     R.cap = X.shape[0]
     R.st = seed
@@ -409,7 +661,12 @@ def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, par
     bitgen = rng.bit_generator
     G.bg = _bitgen_of(bitgen)
     M = <Moves*>PyMem_Malloc(sizeof(Moves))
-    if M == NULL:
+    R.M = <Moves*>PyMem_Malloc(sizeof(Moves))
+    R.W = <SearchWork*>malloc(sizeof(SearchWork))
+    if M == NULL or R.M == NULL or R.W == NULL:
+        PyMem_Free(M)
+        PyMem_Free(R.M)
+        free(R.W)
         raise MemoryError()
     try:
         with bitgen.lock, nogil:
@@ -417,6 +674,8 @@ def record_deal(GreedyKernel k, rng, int players, int first, bots, bot_rngs, par
             play_record(&G, M, &R)
     finally:
         PyMem_Free(M)
+        PyMem_Free(R.M)
+        free(R.W)
     if G.err:
         raise RuntimeError(f"game kernel: {_ERRORS.get(G.err, G.err)} (turn {G.turn}, "
                            f"player {G.current})")

@@ -357,6 +357,9 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
         return -1
     if W.ncand < 2:
         return 0
+    if net != NULL and net.nin > 0 and S_PRIOR:
+        if model_first(W, net) < 0:
+            return -1
     W.searched = 1
     if ms > 0:
         deadline = now_ms() + ms
@@ -388,7 +391,7 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
                     return -1
                 if W.G.phase != PH_OVER:
                     if net != NULL and net.nin > 0:
-                        W.margin[i] = net_value(&W.G, me, net, 0)
+                        W.margin[i] = horizon_value(&W.G, me, net)
                     else:
                         W.margin[i] = static_margin(&W.G, me)
                 else:

@@ -8,6 +8,8 @@ never the state.
 * ``GreedyBot``: the best play whenever it has one, knocks as soon as it may.
 * ``CarefulBot``: greedy play, but knocks only when an undercut looks unlikely from
   what it has seen.
+* ``PolicyBot`` (``ppo``, ``rummy51.carousel.policy``): the trained policy network of
+  ``bench/train_ppo.py`` (2-player games).
 * ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or holding
   back by determinized rollouts of the rest of the round (in C; the kernel plays it too).
 * ``SearchPlainBot``: the search as it was before knocks could be held back (every
@@ -33,8 +35,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from .. import _carousel
+from ..common.bots import registry_key
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .engine import GameState, PlayerView
+from .policy import PolicyBot
 from .rules import CarouselRules
 from .solver import best_play, can_meld
 from .table import TableMeld
@@ -43,7 +47,8 @@ if TYPE_CHECKING:
     from ..learned import Model
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "SearchPlainBot",
-           "SearchLearnedBot", "LearnedBot", "BOTS", "kernel_bots", "make_bot", "parse_bot", "play_game"]
+           "SearchLearnedBot", "LearnedBot", "PolicyBot", "BOTS", "kernel_bots", "make_bot",
+           "parse_bot", "play_game"]
 
 _DRAW, _KNOCK, _PASS = Draw(), Knock(), Pass()
 
@@ -293,6 +298,11 @@ class SearchBot:
       or fewer; the best of them is the value of passing.
     * Last turns after the stock ran out: as ``GreedyBot``.
 
+    That is this class with ``model=None``. By default (``model="carousel"``, the
+    shipped learned model) the search is guided by the model, as ``SearchLearnedBot``
+    describes (the candidates, the rollouts' moves and where they stop): the variant
+    measured strongest against ``search-plain`` (docs/learned.md).
+
     A decision scores each candidate by the **margin** it leads to: the bot's round
     score less the mean round score of the other players, at the end of the round.
     Each candidate is played on the same determinizations (common random numbers): the
@@ -317,9 +327,9 @@ class SearchBot:
     NAME = "search"
     #: whether a knock decision's passes may hold back (False: ``SearchPlainBot``)
     HOLD = True
-    #: the learned model read by default (None: rollouts to the round's end;
-    #: ``SearchLearnedBot``: "carousel", the shipped one)
-    MODEL: str | None = None
+    #: the learned model read by default ("carousel", the shipped one; None: rollouts to
+    #: the round's end with the greedy bot in every seat)
+    MODEL: str | None = "carousel"
 
     rng: np.random.Generator
     rollouts: int
@@ -414,9 +424,10 @@ class SearchBot:
 
 class SearchPlainBot(SearchBot):
     """``SearchBot`` as it played before it could hold a knock back and before the learned
-    model (``search-plain``): the same decisions and candidates, but a knock decision has
-    one pass, whose rollouts knock at the player's next chance as the greedy bot does,
-    and every rollout is played to the round's end. Its seeded games are those the search
+    model (``search-plain``): the same draws, meld decisions and candidates, but a knock
+    decision has one pass, whose rollouts knock at the player's next chance as the greedy
+    bot does, and every rollout is played to the round's end with the greedy bot in
+    every seat. Its seeded games are those the search
     bot played before (the same moves for the same seeds), so the gain of the new search
     is measured against it in one run."""
 
@@ -444,8 +455,12 @@ class SearchLearnedBot(SearchBot):
       its own later), where the model's value of what the player sees scores it; a
       round that ends sooner is scored as it ends.
 
-    Everything else (determinizations, budget, early stops) is ``SearchBot``'s; the
-    kernel's ``"search-learned"`` seat runs the same C code.
+    * Draw: draw. Last turns after the stock ran out: as ``GreedyBot``.
+
+    Everything else (determinizations, budget, early stops) is ``SearchBot``'s: this is
+    ``SearchBot`` with its default model under its own name, so that it stays the
+    learned search if the default changes; the kernel's ``"search-learned"`` seat runs
+    the same C code.
     """
 
     NAME = "search-learned"
@@ -530,13 +545,10 @@ class LearnedBot:
 #: The built-in bots by name (``--bots`` names).
 BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot,
                          "search": SearchBot, "search-plain": SearchPlainBot,
-                         "search-learned": SearchLearnedBot, "learned": LearnedBot}
+                         "search-learned": SearchLearnedBot, "learned": LearnedBot,
+                         "ppo": PolicyBot}
 #: the bots whose name takes a budget (``search:64``)
 _BUDGETED = ("search", "search-plain", "search-learned")
-
-
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
 def parse_bot(spec: str) -> tuple[str, dict]:
@@ -546,7 +558,7 @@ def parse_bot(spec: str) -> tuple[str, dict]:
     line) otherwise."""
     text = str(spec).strip()
     name, _, opt = text.partition(":")
-    key = next((k for k in BOTS if _norm(k) == _norm(name)), None)
+    key = registry_key(name, BOTS)
     if key is None:
         raise ValueError(f"bots: {text!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
     if not opt:

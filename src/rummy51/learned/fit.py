@@ -43,16 +43,27 @@ class FitData:
     """The training positions: features ``X`` (n x features, float32), the margin and
     win targets, and which rows are held out for validation."""
 
-    X: npt.NDArray[np.float32]
+    X: npt.NDArray[np.int16] | npt.NDArray[np.float32]
     margin: npt.NDArray[np.float64]
     win: npt.NDArray[np.float64]
     val: npt.NDArray[np.bool_]
 
     def __post_init__(self) -> None:
-        X = self.X.astype(np.float64)
         tr = ~self.val
-        self.mu = X[tr].mean(axis=0) if tr.any() else np.zeros(X.shape[1])
-        sd = X[tr].std(axis=0) if tr.any() else np.ones(X.shape[1])
+        nf = self.X.shape[1]
+        # the mean and standard deviation in float64, a block of rows at a time (exact
+        # sums of integers: the same on any machine)
+        s1 = np.zeros(nf)
+        s2 = np.zeros(nf)
+        idx = np.flatnonzero(tr)
+        for a in range(0, len(idx), 65536):
+            xb = self.X[idx[a:a + 65536]].astype(np.float64)
+            s1 += xb.sum(axis=0)
+            s2 += (xb * xb).sum(axis=0)
+        n = max(len(idx), 1)
+        self.mu = s1 / n
+        var = np.maximum(s2 / n - self.mu ** 2, 0.0)
+        sd = np.sqrt(var) if tr.any() else np.ones(nf)
         sd[sd < 1e-6] = 1.0
         self.sd = sd
         self.m_mu = float(self.margin[tr].mean()) if tr.any() else 0.0

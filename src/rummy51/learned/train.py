@@ -153,6 +153,15 @@ def _cols(res: Mapping, n_features: int) -> dict[str, np.ndarray]:
     return cols
 
 
+def _compact(cols: Mapping[str, np.ndarray], n_features: int) -> dict:
+    """A chunk's rows kept for the fit: the targets, and the features as one int16 matrix
+    (the chunk files' int64 columns would take four times the memory)."""
+    X = np.empty((len(cols["deal"]), n_features), np.int16)
+    for i in range(n_features):
+        X[:, i] = cols[f"x{i:03d}"]
+    return {**{c: np.asarray(cols[c]) for c in TARGETS}, "X": X}
+
+
 @dataclass
 class TrainResult:
     """What ``train`` made: the model (also ``DIR/model.npz``), the run directory, the
@@ -240,7 +249,7 @@ def train(game: str, out: str | Path | None = None, resume: str | Path | None = 
 
     def read(path: Path, spec: Mapping) -> dict:
         _, cols = runs.read_chunk(path, run.fmt, layout, run.hash, {"index": spec["index"]})
-        return cols
+        return _compact(cols, settings.n_features)
 
     found = run.scan(specs, read)
     results: dict[int, dict] = dict(found)
@@ -253,7 +262,7 @@ def train(game: str, out: str | Path | None = None, resume: str | Path | None = 
         def done(spec: dict, cols: dict) -> None:
             runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, layout, cols,
                              {"index": spec["index"], "config_hash": run.hash})
-            results[spec["index"]] = cols
+            results[spec["index"]] = _compact(cols, settings.n_features)
             session.chunk_done(spec)
 
         runs.run_threads(session.todo, workers, work, done)
@@ -274,8 +283,8 @@ def _fit(run: runs.RunDir, settings: TrainSettings, results: Mapping[int, dict],
          on_epoch: Callable[[int, int, np.ndarray], None] | None) -> tuple[Model, np.ndarray, int]:
     order = sorted(results)
     nf = settings.n_features
-    X = np.concatenate([np.column_stack([results[i][f"x{j:03d}"] for j in range(nf)])
-                        .astype(np.float32) for i in order]) if order else np.zeros((0, nf), np.float32)
+    X = (np.concatenate([results[i]["X"] for i in order]) if order
+         else np.zeros((0, nf), np.int16))
     tcol = {c: np.concatenate([results[i][c] for i in order]) for c in TARGETS}
     if len(X) < 2:
         raise ValueError(f"train: {len(X)} positions recorded: play more games (--games)")

@@ -18,7 +18,7 @@ by the Python engine).
 
 ``position(state)`` loads a deal in progress (a ``GameState``) into the kernel, and
 ``play_position(state, bots)`` plays the rest of it there: the deal the Python engine
-would play from that state with those bots (``play_deal(bots, state=state.clone())``),
+would play from that state with those bots (``play_deal(bots, state=state.copy())``),
 move for move. The search bot (``rummy51.r51.search``) plays its rollouts from such
 positions.
 
@@ -89,15 +89,16 @@ _SIDES = (None, LOW, HIGH)
 
 
 #: the kernel's code of each built-in bot, by its name in ``bots.BOTS``
-BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 4,
-             "search-plain": 5, "learned": 6}
+BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 5,
+             "search-plain": 5, "search-learned": 4, "learned": 6}
 _CLASS_CODES: dict[type, int] = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
 _KERNEL_CLASSES: dict[int, Any] = {}
 
 
 def register_search_bot(cls: type, code: int = 4) -> None:
     """``rummy51.r51.search`` and ``rummy51.r51.learned`` register their bots (the search
-    bot with the learned model 4, without it 5, the learned bot 6) when imported: they sit
+    bot without the learned model 5, the default and ``search-plain``; with it 4,
+    ``search-learned``; the learned bot 6) when imported: they sit
     above this module (they load their views here), so this module does not import them.
     A registered class gives the kernel its seat's parameters (``params()``, and
     ``default_params()`` for a seat given by name)."""
@@ -407,7 +408,7 @@ def position(state: GameState) -> _game.Position:
         np.add.at(cnt[p], np.asarray(hand, np.int64), 1)
     pos = _game.Position(
         kernel, n, state.current, state.turn, _PHASE_CODES[state.phase], cnt,
-        np.asarray(state._stock, np.int32), np.asarray(state.discard_pile, np.int32),
+        np.asarray(state.stock[::-1], np.int32), np.asarray(state.discard_pile, np.int32),
         -1 if state.bottom is None else int(state.bottom), table_codes(state.table),
         list(state.opened), turns_opened(state.history, n), turn_info_codes(state.turn_info))
     assert pos.complete(), "a state's cards are all in one place"
@@ -478,21 +479,13 @@ class Continuation:
     actions: tuple | None = None
 
 
-def _state_rng(state: GameState) -> np.random.Generator:
-    """A copy of the deal's RNG where it stands (the next reshuffle's draws)."""
-    bg = state._generator().bit_generator
-    copy = type(bg)(0)
-    copy.state = bg.state
-    return np.random.Generator(copy)
-
-
 def play_position(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | None = None,
                   record: bool = False) -> Continuation:
     """Play the rest of deal ``state`` in C with one built-in bot per seat (names or
     instances, as ``play_kernel_deal`` takes them; a ``RandomBot`` draws from its own
     ``rng``). An empty stock is refilled from the discard pile shuffled with ``rng``; by
     default a copy of the deal's own RNG, so the result is the Python engine's
-    ``play_deal(bots, state=state.clone())``. ``state`` is not changed."""
+    ``play_deal(bots, state=state.copy())``. ``state`` is not changed."""
     bots = list(bots)
     if len(bots) != state.n_players:
         raise ValueError(f"{len(bots)} bots for {state.n_players} players")
@@ -511,7 +504,7 @@ def play_position(state: GameState, bots: Sequence[Bot], rng: np.random.Generato
         else:
             raise ValueError("a random or search seat needs a bot instance (its generator)")
     params = [_params(b) for b in bots]
-    deal_rng = _state_rng(state) if rng is None else rng
+    deal_rng = state.rng_copy() if rng is None else rng
     log = np.empty(1 << 16, np.int32) if record else None
     while True:
         st = deal_rng.bit_generator.state

@@ -82,15 +82,18 @@ _LOG = 512
 
 
 class LearnedBot:
-    """The learned model's greedy policy (``"learned"``): no search. At each decision the
-    candidate moves are the search bot's (the tactician's move first, the other draw,
-    openings, waiting, lay-downs, lay-offs, joker swaps, the best few discards); each
-    candidate's resulting position is valued by the model for the bot (its expected
-    final margin) and the best is played, the tactician's move on a tie; a move that goes
-    out is always played. The draw: the bottom card when the rules let it be taken (it
-    goes out), else the discard pile's top against the stock, the stock valued as the
-    position after drawing a card not yet seen. It sees only its view; the kernel's
-    ``"learned"`` seat runs the same code on the same view (the same moves).
+    """The learned model's greedy policy (``"learned"``): no search, no rollout.
+
+    * **Draw**: the tactician's (valuing the stock's afterstate against the discard
+      pile's top with the model played worse: bench/README.md).
+    * **Play**: the candidate moves are the search bot's (the tactician's move first,
+      the openings, waiting, lay-downs, lay-offs, joker swaps, the 3 best discards by
+      the greedy bot's key); each candidate's resulting position is valued by the model
+      for the bot (the margin it expects at the deal's end) and the best is played, the
+      tactician's move on a tie; a move that goes out is always played.
+
+    It sees only its view; the kernel's ``"learned"`` seat runs the same code on the
+    same view (the same moves).
 
     ``model``: ``"r51"`` (the shipped model), a path or a ``Model``; it is loaded and
     checked when the bot is made (a missing or damaged file raises ``ModelError``)."""
@@ -127,7 +130,7 @@ fastgame.register_search_bot(LearnedBot, 6)
 
 
 # --------------------------------------------------------------------------- training
-_DATA_DEFAULTS = {"players": 2, "bots": "tactician", "rate": 0.1, "explore": 0.05}
+_DATA_DEFAULTS = {"players": 2, "bots": "tactician", "rate": 0.1, "explore": 0.05, "rollouts": 0}
 
 
 def check_data(d: Mapping) -> dict:
@@ -135,7 +138,7 @@ def check_data(d: Mapping) -> dict:
     the self-play seats: one name, or one per seat), ``rate`` (the chance that a seat's
     view of a decision point is recorded) and ``explore`` (the chance of a random draw
     source or discard instead of the bot's move)."""
-    out = dict(_DATA_DEFAULTS)
+    out: dict[str, Any] = dict(_DATA_DEFAULTS)
     for k, v in d.items():
         if k not in out:
             raise ValueError(f"train r51: no data option {k!r} (choose from {', '.join(out)})")
@@ -144,8 +147,12 @@ def check_data(d: Mapping) -> dict:
         players = int(out["players"])
         rate = float(out["rate"])
         explore = float(out["explore"])
+        rollouts = int(out["rollouts"])
     except (TypeError, ValueError):
-        raise ValueError("train r51: players must be an int, rate and explore numbers") from None
+        raise ValueError("train r51: players and rollouts must be ints, rate and explore "
+                         "numbers") from None
+    if not 0 <= rollouts <= 1000:
+        raise ValueError(f"train r51: rollouts must be 0..1000, got {rollouts}")
     if not 2 <= players <= 8:
         raise ValueError(f"train r51: players must be 2..8, got {players}")
     if not 0 < rate <= 1:
@@ -161,8 +168,10 @@ def check_data(d: Mapping) -> dict:
     for b in names:
         if fastgame.BOT_CODES.get(b) not in (1, 2, 3, 4, 5, 6):
             raise ValueError(f"train r51: bots must be kernel bots (greedy, hand-hunter, "
-                             f"tactician, search, search-plain, learned), not {b!r}")
-    return {"players": players, "bots": ",".join(names), "rate": rate, "explore": explore}
+                             f"tactician, search, search-plain, search-learned, learned), "
+                             f"not {b!r}")
+    return {"players": players, "bots": ",".join(names), "rate": rate, "explore": explore,
+            "rollouts": rollouts}
 
 
 def play_chunk(spec: Mapping) -> dict:
@@ -181,7 +190,10 @@ def play_chunk(spec: Mapping) -> dict:
     cap = 4096
     X = np.empty((cap, _NF), np.float32)
     who = np.empty(cap, np.int32)
-    rows_X, rows = [], {"deal": [], "y_num": [], "y_den": [], "y_win": []}
+    ro = int(d.get("rollouts", 0))
+    ysum = np.zeros(cap, np.int64)
+    rows_X: list[np.ndarray] = []
+    rows: dict[str, list[np.ndarray]] = {"deal": [], "y_num": [], "y_den": [], "y_win": []}
     for j in range(spec["n"]):
         deal = spec["deal0"] + j
         ent = spec["entropy"]
@@ -189,15 +201,19 @@ def play_chunk(spec: Mapping) -> dict:
         bot_rngs = fastgame.seat_rngs(codes, ent, base + (j,))
         n, winner, scores = _game.record_deal(
             kernel, rng(SS(ent, spawn_key=base + (j, 0))), players, deal % players, codes,
-            bot_rngs, params, X, who, seed, float(d["rate"]), float(d["explore"]))
+            bot_rngs, params, X, who, seed, float(d["rate"]), float(d["explore"]), ro, ysum)
         if n > cap:  # pragma: no cover - a very long deal: more rows than the buffer
             n = cap
         sc = np.asarray(scores, np.int64)
         q = who[:n].astype(np.int64)
         rows_X.append(X[:n].astype(np.int16))
         rows["deal"].append(np.full(n, deal, np.int64))
-        rows["y_num"].append(sc.sum() - sc[q] - (players - 1) * sc[q])
-        rows["y_den"].append(np.full(n, players - 1, np.int64))
+        if ro:       # the mean over the rollouts from the row's position
+            rows["y_num"].append(ysum[:n].copy())
+            rows["y_den"].append(np.full(n, ro * (players - 1), np.int64))
+        else:        # the deal's own end
+            rows["y_num"].append(sc.sum() - sc[q] - (players - 1) * sc[q])
+            rows["y_den"].append(np.full(n, players - 1, np.int64))
         rows["y_win"].append((q == winner).astype(np.int64))
     out: dict[str, Any] = {k: np.concatenate(v) if v else np.zeros(0, np.int64)
                            for k, v in rows.items()}
@@ -217,4 +233,6 @@ register_trainer(Trainer(
     options={"players": "r51: players at the self-play table (default 2)",
              "bots": "r51: the self-play seats' kernel bots (default tactician)",
              "rate": "r51: chance that a seat's view of a decision point is recorded (0.1)",
-             "explore": "r51: chance of a random draw or discard instead of the bot's (0.05)"}))
+             "explore": "r51: chance of a random draw or discard instead of the bot's (0.05)",
+             "rollouts": "r51: the margin target: the mean of this many determinized tactician "
+                         "rollouts from the position (0: the deal's own end)"}))

@@ -1,29 +1,39 @@
-"""The run loop of the studies that play seeded chunks of games (a private module made for
-sharing): the games study of Rummy 51 and of Carousel use it, and so would a third game's.
+"""The run loop of the studies that play seeded chunks (a private module made for
+sharing): the games studies of Rummy 51 and of Carousel use it, the openings study too,
+and so would a third game's.
 
-A study supplies its *plan*, a module (``_games_plan``, ``_carousel_plan``) with:
+A study supplies its *plan*, a private module that ``execute`` and ``start`` take as a
+``RunPlan`` (a ``typing.Protocol``: mypy checks that the module has every member, with
+its signature):
 
-* ``KIND`` (the manifest's kind), ``LABEL`` (the progress bar's name) and ``UNIT`` (what it counts);
-* ``Settings``: a frozen dataclass deriving from ``TableSettings`` (players, bots, games,
-  chunk size, rules, seed; ``config_hash``), with ``to_json()``, ``from_json(d)`` and
-  ``plan()`` (one spec a chunk: ``index``, ``n``, ...);
-* ``play_chunk(spec) -> dict`` (``index``, ``cols``, ``seconds``, ``turns``), run in
-  worker processes; ``check_cols(spec, cols)`` (why the columns cannot be the chunk's,
-  or None); ``write_chunk(run, spec, res)``; ``chunk_reader(run)``;
-* ``new_manifest(settings, fmt, command, n_chunks, status)``, ``read_manifest(path)``;
-* ``record_columns(settings)`` (the chunk columns, in order) and ``DTYPES``;
-  ``frame(cols, settings)`` (the records DataFrame of chunk columns) and
-  ``cols_of(df)`` (the columns back from a records file); ``units(settings, cols)``
-  (the games the columns hold).
+* ``KIND`` (the manifest's kind), ``LABEL`` (the progress bar's name) and ``UNIT`` (what it
+  counts); ``LOCAL`` (where a local run plays its chunks: "processes" for Python bots,
+  which hold the GIL, "threads" for a kernel that releases it) and ``RECORDS`` (whether
+  the run keeps a records file, whose format the manifest then names);
+* ``Settings``: a frozen dataclass (for a games study deriving from ``TableSettings``:
+  players, bots, games, chunk size, rules, seed) with ``to_json()``, ``from_json(d)``,
+  ``config_hash`` and ``plan()`` (one spec a chunk: ``index``, ``n``, ...);
+* ``play_chunk(spec) -> dict`` (``index``, ``cols``, ``seconds``...), run by the
+  executors; ``check_cols(spec, cols)`` (why the columns cannot be the chunk's, or
+  None); ``write_chunk(run, spec, res)``; ``chunk_reader(run)`` (a chunk file back to
+  the same dict);
+* ``new_manifest(settings, fmt, command, n_chunks, status)``, ``read_manifest(path)``.
 
-The study's public module then holds its result (a ``ChunkStudy`` dataclass with its
-tables) and its run function: ``run_args``, ``start`` and ``execute`` of its plan.
+A games study's plan is a ``RecordsPlan``, which adds what its records need:
+``record_columns(settings)`` (the chunk columns, in order) and ``DTYPES``;
+``frame(cols, settings)`` (the records DataFrame of chunk columns) and ``cols_of(df)``
+(the columns back from a records file); ``units(settings, cols)`` (the games the
+columns hold).
+
+The study's public module then holds its result (for a games study a ``ChunkStudy``
+dataclass with its tables) and its run function: ``run_args``, ``start`` and
+``execute`` of its plan.
 
 What is written once here: the run arguments every study takes (``run_args``),
 a new run or a resumed one (``start``: the settings given must match the directory's),
 the session (chunks to do, progress, Ctrl-C, the manifest), the executors, the check
-of every chunk that comes back, the result's facts (``execute``), and the result's
-persistence (``ChunkStudy.save`` / ``load``).
+and the file of every chunk that comes back, the result's facts (``execute``), and a
+games result's persistence (``ChunkStudy.save`` / ``load``).
 """
 from __future__ import annotations
 
@@ -32,16 +42,16 @@ import json
 import math
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
 from .. import runs
 from .._checks import int_arg
+from ..common.seats import arrangements
 from ..runs.seeding import SeedLike
 from ..stats import proportion
 from ._common import PathLike, RunFacts, compare_settings, json_records, unfinished
@@ -49,9 +59,81 @@ from ._common import PathLike, RunFacts, compare_settings, json_records, unfinis
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
-           "run_args", "start", "default_command", "execute", "write_chunk_file",
-           "read_chunk_file", "read_run_histories", "ChunkStudy"]
+__all__ = ["RunPlan", "RecordsPlan", "RunResult", "mean_se", "rate", "length_stats",
+           "TableSettings", "seat_bots", "RunArgs",
+           "run_args", "start", "histories_arg", "default_command", "execute", "write_chunk_file",
+           "read_chunk_file", "game_seeds", "plays", "read_run_histories", "ChunkStudy"]
+
+
+# --------------------------------------------------------------------------- the plan
+class PlanSettings(Protocol):
+    """What the run loop asks of a plan's settings."""
+
+    @property
+    def config_hash(self) -> str: ...
+
+    def to_json(self) -> dict: ...
+
+    def plan(self) -> Sequence[dict]: ...
+
+
+class SettingsClass(Protocol):
+    """A plan's ``Settings`` class: the settings back from a manifest."""
+
+    def from_json(self, d: Mapping) -> Any: ...
+
+
+@runtime_checkable
+class RunPlan(Protocol):
+    """A study's plan as the run loop takes it (see the module docstring); a plan
+    module implements it (mypy checks the module against it)."""
+
+    KIND: str
+    LABEL: str
+    UNIT: str
+    LOCAL: str
+    RECORDS: bool
+
+    @property
+    def Settings(self) -> SettingsClass: ...  # noqa: N802  (the plan module's class)
+
+    def play_chunk(self, spec: dict) -> dict: ...
+
+    def check_cols(self, spec: Mapping, cols: Any) -> str | None: ...
+
+    def write_chunk(self, run: runs.RunDir, spec: Mapping, res: Mapping) -> None: ...
+
+    def chunk_reader(self, run: runs.RunDir) -> Callable[[Path, Mapping], dict]: ...
+
+    def new_manifest(self, settings: Any, fmt: str | None, command: str | None,
+                     n_chunks: int, status: str = "running") -> dict: ...
+
+    def read_manifest(self, path: Any) -> dict: ...
+
+
+@runtime_checkable
+class RecordsPlan(RunPlan, Protocol):
+    """A games study's plan: a ``RunPlan`` whose chunks are records (see the module
+    docstring)."""
+
+    @property
+    def DTYPES(self) -> Mapping[str, Any]: ...  # noqa: N802  (the plan module's constant)
+
+    def record_columns(self, settings: Any) -> tuple[str, ...]: ...
+
+    def frame(self, cols: Mapping[str, np.ndarray], settings: Any) -> pd.DataFrame: ...
+
+    def cols_of(self, df: pd.DataFrame) -> dict[str, np.ndarray]: ...
+
+    def units(self, settings: Any, cols: Mapping[str, np.ndarray]) -> int: ...
+
+
+class RunResult(Protocol):
+    """What ``execute`` makes of a run: a result class built from the chunks' results,
+    saved into the run directory."""
+
+    @classmethod
+    def _from_results(cls, settings: Any, found: Mapping[int, dict], **kw: Any) -> Any: ...
 
 
 # --------------------------------------------------------------------------- table helpers
@@ -128,13 +210,21 @@ class TableSettings(ABC):
         text = json.dumps(self.hash_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def chunk_specs(self, first: str, **extra: Any) -> list[dict]:
-        """The chunks in seeding order: chunk ``i`` plays games ``first .. first + n - 1``
-        (``first`` names that key: ``deal0``, ``game0``); ``extra`` joins every spec."""
-        return [{"index": i, first: g0, "n": min(self.chunk_size, self.games - g0),
-                 "players": self.players, "bots": list(self.bots), **extra,
-                 "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
-                for i, g0 in enumerate(range(0, self.games, self.chunk_size))]
+    def chunk_specs(self, first: str, **extra: Any) -> runs.ChunkPlan:
+        """The chunks in seeding order, made lazily (a ``runs.ChunkPlan``): chunk ``i``
+        plays games ``first .. first + n - 1`` (``first`` names that key: ``deal0``,
+        ``game0``); ``extra`` joins every spec. More chunks than the run machinery
+        indexes (``runs.MAX_CHUNKS``) is a ``ValueError``."""
+        count = runs.check_chunks(self.games, self.chunk_size)
+        size, games = self.chunk_size, self.games
+        common = {"players": self.players, "bots": list(self.bots), **extra,
+                  "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
+
+        def make(i: int) -> dict:
+            g0 = i * size
+            return {"index": i, first: g0, "n": min(size, games - g0), **common,
+                    "bots": list(self.bots), "spawn_key": list(self.spawn_key)}
+        return runs.ChunkPlan(count, make, games)
 
 
 # --------------------------------------------------------------------------- the run
@@ -187,7 +277,7 @@ def run_args(*, seed: SeedLike, workers: int | None, out: PathLike | None, resum
                    on_chunk, t_start)
 
 
-def start(plan: ModuleType, args: RunArgs, given: Mapping[str, Any],
+def start(plan: RunPlan, args: RunArgs, given: Mapping[str, Any],
           new_settings: Callable[[Any, tuple], Any]) -> tuple[runs.RunDir | None, Any]:
     """``(run, settings)``: on ``resume``, the run directory opened and its settings
     (refused when a setting in ``given`` or the seed differs, or the chunk format);
@@ -204,6 +294,32 @@ def start(plan: ModuleType, args: RunArgs, given: Mapping[str, Any],
     return None, new_settings(entropy, spawn_key)
 
 
+def histories_arg(histories: Any, run: runs.RunDir | None, args: RunArgs, engine: str) -> bool:
+    """Whether a run writes hand histories: ``histories`` None means the run's own
+    value on resume (False for a new run). It is fixed when the run starts: a resume
+    asking for the other value is refused (the run's plays would be recorded in part).
+    Histories come from the Python engine: ``engine`` "c" cannot write them."""
+    recorded = bool(run.manifest.get("histories")) if args.resume is not None and run is not None \
+        else None
+    if histories is None:
+        histories = bool(recorded)
+    if not isinstance(histories, (bool, np.bool_)):
+        raise TypeError(f"histories must be True or False, got {histories!r}")
+    histories = bool(histories)
+    if recorded is not None and histories != recorded:
+        raise ValueError(
+            f"histories: {args.resume} was run {'with' if recorded else 'without'} hand "
+            "histories, fixed when it started; resume it without changing that (or start a "
+            f"new run{' with histories' if histories else ''})")
+    if histories and args.out is None and args.resume is None:
+        raise ValueError("histories are written into a run directory: give out (or resume)")
+    if histories and engine == "c":
+        raise ValueError("engine c: the C game kernel writes no histories (they come from the "
+                         "Python engine, which plays the games when histories are asked for): "
+                         "leave engine at auto or python")
+    return histories
+
+
 def default_command(function: str, **args: Any) -> str:
     """The manifest's ``command`` of a run started from Python: the call with the
     arguments given (those that are not None)."""
@@ -211,21 +327,26 @@ def default_command(function: str, **args: Any) -> str:
         f"{k}={v!r}" for k, v in args.items() if v is not None) + ")"
 
 
-def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.RunDir | None, args: RunArgs,
-            *, command: str, in_c: bool, spec_extra: Mapping[str, Any],
+def execute(plan: RunPlan, study: type[RunResult], settings: Any, run: runs.RunDir | None,
+            args: RunArgs, *, command: str, in_c: bool | None, spec_extra: Mapping[str, Any],
             manifest_extra: Mapping[str, Any] | None = None) -> Any:
     """Run the chunks of ``settings.plan()`` (each spec with ``spec_extra``) not yet done
     and return the ``study`` result.
 
     With ``out`` (and no ``resume``) the run directory is created (``manifest_extra``
-    joins its manifest); chunk files already in a directory are checked and kept. Each
-    chunk that comes back is checked (``plan.check_cols``), written (``plan.write_chunk``)
-    and counted by the session (progress bar, manifest, ``on_chunk``). ``in_c``: whether
-    the C kernel plays (the session log says so). The result carries the run's facts and
-    is saved into the directory."""
-    specs = settings.plan()
-    for spec in specs:
-        spec.update(spec_extra)
+    joins its manifest); chunk files already in a directory are checked and kept. The
+    chunks run on the plan's ``LOCAL`` executor (processes or threads) or on Dask. Each
+    chunk that comes back is checked (``plan.check_cols``), written (``plan.write_chunk``,
+    by this process: workers may not share its disk) and counted by the session
+    (progress bar, manifest, ``on_chunk``). ``in_c``: whether the C kernel plays (the
+    session log says so; None: the question does not arise). The result carries the
+    run's facts and is saved into the directory."""
+    plan_specs: Any = settings.plan()
+    if not isinstance(plan_specs, runs.ChunkPlan):
+        listed = list(plan_specs)
+        plan_specs = runs.ChunkPlan(len(listed), lambda i: dict(listed[i]),
+                                    sum(int(s["n"]) for s in listed))
+    specs = plan_specs.with_extra(spec_extra)   # lazy: made one at a time
     if args.out is not None and args.resume is None:
         fmt = runs.chunk_format(args.chunk_format)
         manifest = plan.new_manifest(settings, fmt, command, len(specs))
@@ -234,11 +355,11 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     found: dict[int, dict] = {}
     if run is not None and (args.resume is not None or run.adopted):
         found = run.scan(specs, plan.chunk_reader(run))
-    session = runs.Session(run, specs, found,
-                           {"backend": args.backend, "workers": args.workers, "command": command,
-                            "engine": "c" if in_c else "python"},
-                           args.progress, plan.LABEL, args.on_chunk, args.t_start,
-                           unit=plan.UNIT)
+    info = {"backend": args.backend, "workers": args.workers, "command": command}
+    if in_c is not None:
+        info["engine"] = "c" if in_c else "python"
+    session = runs.Session(run, specs, found, info, args.progress, plan.LABEL, args.on_chunk,
+                           args.t_start, unit=plan.UNIT)
 
     def done_cb(spec: dict, res: dict) -> None:
         why = plan.check_cols(spec, res["cols"])
@@ -254,7 +375,8 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     with session:
         if args.backend == "local":
             used = max(1, min(args.workers, len(todo)))
-            runs.run_processes(todo, args.workers, plan.play_chunk, done_cb)
+            local = runs.run_threads if plan.LOCAL == "threads" else runs.run_processes
+            local(todo, args.workers, plan.play_chunk, done_cb)
         else:
             used = runs.run_dask(todo, args.scheduler, args.workers,
                                  f"rummy51-{plan.KIND}-{settings.config_hash}", done_cb,
@@ -262,12 +384,13 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     elapsed = session.elapsed
     result = study._from_results(settings, found, chunks=len(specs),
                                  chunks_done=len(session.done), elapsed=elapsed,
-                                 deals_run=sum(s["n"] for s in todo), chunks_run=len(todo),
+                                 deals_run=todo.units(), chunks_run=len(todo),
                                  workers=used if todo else args.workers, backend=args.backend,
                                  directory=None if run is None else str(run.path))
     if run is not None:
         result.save(run.path, fmt=run.fmt)
-    session.finish(elapsed, records_format=None if run is None else run.fmt)
+    fields = {"records_format": None if run is None else run.fmt} if plan.RECORDS else {}
+    session.finish(elapsed, **fields)
     return result
 
 
@@ -275,56 +398,73 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
 def write_chunk_file(run: runs.RunDir, spec: Mapping, res: Mapping, layout: runs.ChunkLayout,
                      first: str) -> None:
     """A chunk's columns into its file, with its facts (``first``: the spec's key of its
-    first game, ``deal0`` or ``game0``)."""
-    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, layout, res["cols"],
-                     {"chunk": spec["index"], "config_hash": run.hash, first: spec[first],
-                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
-                      "turns": int(res["turns"])})
+    first game, ``deal0`` or ``game0``). Its hand histories (``res["histories"]``), if
+    any, are written first and their count and checksum go into the chunk file's facts:
+    the chunk file, which marks the chunk done, vouches for them."""
+    meta = {"chunk": spec["index"], "config_hash": run.hash, first: spec[first],
+            "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
+            "turns": int(res["turns"])}
+    if "histories" in res:
+        meta["histories"] = runs.write_histories(run.path, spec["index"], res["histories"])
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, layout, res["cols"], meta)
 
 
 def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.ChunkLayout,
-                    first: str, check: Callable[[Mapping, Mapping], str | None]) -> dict:
+                    first: str, check: Callable[[Mapping, Mapping], str | None],
+                    plays: int | None = None) -> dict:
     """A chunk file back to its verified result (``cols``, ``seconds``, ``turns``):
-    ``ValueError`` when it is not the chunk's (``check`` says why)."""
+    ``ValueError`` when it is not the chunk's (``check`` says why). In a run made with
+    histories the chunk's history file is verified too (``plays``: how many it holds);
+    a bad one raises ``runs.DamagedFile`` naming it."""
     meta, raw = runs.read_chunk(path, run.fmt, layout, run.hash,
                                 {"chunk": spec["index"], first: spec[first], "n": spec["n"]})
     cols = {c: raw[c].astype(layout.dtypes[c]) for c in layout.columns}
     why = check(spec, cols)
     if why:
         raise ValueError(why)
+    if run.manifest.get("histories"):
+        runs.check_histories(run, spec["index"], meta, spec["n"] if plays is None else plays)
     return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
             "turns": int(meta.get("turns", 0))}
 
 
+# --------------------------------------------------------------------------- seeds
+def game_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
+               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
+    """``(game_seed, [bot_seed per seat])`` of the ``j``-th game (a deal of Rummy 51, a
+    game of Carousel) of chunk ``chunk``: children ``(j, 0)`` and ``(j, 1 + s)`` of the
+    chunk's SeedSequence. The game seed shuffles; each listed bot keeps its own seed
+    whatever seat an arrangement gives it."""
+    base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
+    game = np.random.SeedSequence(entropy, spawn_key=base + (0,))
+    bots = [np.random.SeedSequence(entropy, spawn_key=base + (1 + s,)) for s in range(players)]
+    return game, bots
+
+
 # --------------------------------------------------------------------------- histories
-def read_run_histories(plan: ModuleType, path: PathLike,
+def plays(spec: Mapping) -> int:
+    """The plays (and hand histories) of a chunk: its games under every arrangement."""
+    return int(spec["n"]) * len(arrangements(spec["players"], spec.get("seats", "fixed")))
+
+
+def read_run_histories(plan: RunPlan, path: PathLike,
                        chunks: Iterable[int] | None = None) -> Iterator[dict]:
     """The hand histories of a run directory of ``plan``'s kind written with
     ``histories=True`` (``histories/chunk-NNNNNN.jsonl.gz``): an iterator of dicts, one
-    per play, in the order of the records; ``chunks``: only these chunk indices. A run
-    without histories, or a missing or damaged file, raises ``ValueError`` naming it."""
-    import gzip
-
-    path = Path(path)
-    manifest = plan.read_manifest(path)
-    if not manifest.get("histories"):
-        raise ValueError(f"{path} was run without histories (--histories)")
-    specs = plan.Settings.from_json(manifest["settings"]).plan()
-    wanted = range(len(specs)) if chunks is None else chunks
+    per play, in the order of the records; ``chunks``: only these chunk indices. Each
+    file is verified against its chunk file (count and checksum). A run without
+    histories, a chunk not finished, a missing or damaged file raise ``ValueError``
+    naming it: a play is never skipped or renumbered."""
+    files = runs.chunk_histories(path, plan.KIND, chunks)   # the run is checked here
 
     def lines() -> Iterator[dict]:
-        for i in wanted:
-            f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
-            try:
-                text = gzip.decompress(f.read_bytes()).decode("utf-8")
-            except (OSError, EOFError, UnicodeDecodeError) as e:
-                raise ValueError(f"{f} is missing or damaged ({type(e).__name__}: {e})") from None
-            for n, line in enumerate(text.splitlines(), 1):
-                if line:
-                    try:
-                        yield json.loads(line)
-                    except ValueError as e:
-                        raise ValueError(f"{f} line {n} is not JSON ({e})") from None
+        for i, texts in files:
+            f = runs.histories_path(path, i)
+            for n, line in enumerate(texts, 1):
+                d = runs.parse_line(line, f"{f} line {n}")
+                if not isinstance(d, dict):
+                    raise ValueError(f"{f} line {n} is not a history (a JSON object)")
+                yield d
     return lines()
 
 
@@ -341,7 +481,7 @@ class ChunkStudy(RunFacts, ABC):
     players: int
     bots: tuple[str, ...]
 
-    _plan: ClassVar[ModuleType]
+    _plan: ClassVar[RecordsPlan]
 
     @abstractmethod
     def _settings(self) -> Any:
@@ -365,7 +505,8 @@ class ChunkStudy(RunFacts, ABC):
         """The plan's own (see the class docstring)."""
 
     @classmethod
-    def _check_records(cls, settings: Any, specs: list, cols: Mapping[str, np.ndarray]) -> str | None:
+    def _check_records(cls, settings: Any, specs: Sequence[dict],
+                       cols: Mapping[str, np.ndarray]) -> str | None:
         """Why a finished run's records file cannot be its records (None if it can)."""
         return None
 
@@ -463,7 +604,7 @@ class ChunkStudy(RunFacts, ABC):
             if why:
                 raise ValueError(f"{rec} is damaged ({why}): run resume on {path} to rebuild it")
             done = min(len(specs), meta.get("chunks", {}).get("done_count", len(specs)))
-            if sum(s["n"] for s in specs) == plan.units(settings, cols):
+            if settings.games == plan.units(settings, cols):
                 done = len(specs)
             return cls._make(settings, plan.frame(cols, settings), chunks=len(specs),
                              chunks_done=done,

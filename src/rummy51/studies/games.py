@@ -62,13 +62,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
-from ..r51.bots import play_deal
+from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg, workers_or_threads
+from ..common.seats import arrangements
+from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
 from ..runs.seeding import SeedLike
@@ -82,19 +82,20 @@ from ._games_plan import (
     KIND,
     ChunkWarning,
     Settings,
-    _bot_factory,
     _check_players,
-    _parse_bots,
-    arrangements,
+    bot_maker,
     check_cols,
     deal_seeds,
+    parse_bots,
     read_manifest,  # noqa: F401  (cli.simulate reads a games run's manifest through the study)
     uses_kernel,
 )
 from ._runner import (
     ChunkStudy,
+    RecordsPlan,
     default_command,
     execute,
+    histories_arg,
     length_stats,
     mean_se,
     rate,
@@ -147,7 +148,7 @@ class GameStudy(ChunkStudy):
     compute_seconds: float = float("nan")
     seats: str = "fixed"
 
-    _plan: ClassVar[ModuleType] = _games_plan
+    _plan: ClassVar[RecordsPlan] = _games_plan
 
     # ------------------------------------------------------------------ basics
     @property
@@ -181,7 +182,7 @@ class GameStudy(ChunkStudy):
                                          len(self.arrangements) - 1)]
         chunk, j = divmod(deal, self.chunk_size)
         game_ss, bot_ss = deal_seeds(self.entropy, self.spawn_key, chunk, j, self.players)
-        bots = [_bot_factory(self.bots[k])(bot_ss[k]) for k in perm]
+        bots = [bot_maker(self.bots[k])(bot_ss[k]) for k in perm]
         first = deal % self.players if self.rotate_first else 0
         return play_deal(bots, self.rules, seed=game_ss, first=first)
 
@@ -317,7 +318,7 @@ class GameStudy(ChunkStudy):
                    rotate_first=settings.rotate_first, seats=settings.seats, **kw)
 
     @classmethod
-    def _check_records(cls, settings: Settings, specs: list,
+    def _check_records(cls, settings: Settings, specs: Sequence[dict],
                        cols: Mapping[str, np.ndarray]) -> str | None:
         plays = settings.players * len(settings.arrangements)
         if settings.seats == "fixed":   # one check of the whole file
@@ -369,7 +370,7 @@ def simulate_games(
     command: str | None = None,
     engine: str = "auto",
     seats: str | None = None,
-    histories: bool = False,
+    histories: bool | None = None,
 ) -> GameStudy:
     """Play ``games`` complete deals between bots and record every player's result.
 
@@ -383,7 +384,7 @@ def simulate_games(
     * ``games`` (10,000): deals to play.
     * ``rules``: a RuleSet (default rules); ``max_turns`` caps a deal (a draw).
     * ``seed``: int, SeedSequence, Generator or None (fresh entropy, recorded).
-    * ``workers`` (all cores; ``threads`` is a synonym, as in ``simulate_openings``):
+    * ``workers`` (all cores; ``threads`` is its deprecated name):
       worker processes of the local backend, or workers of a local Dask cluster.
     * ``chunk_size`` (250): deals per chunk; it fixes the seeds, so it is a setting.
     * ``rotate_first`` (True): deal ``d`` starts at seat ``d % players``; False: seat 0
@@ -393,11 +394,14 @@ def simulate_games(
       (every order around the table; at most 5 players), so that the luck of a seat
       and of its neighbours cancels. The same cards, each bot with its own seed; the
       records gain an ``arrangement`` column and ``paired`` compares two bots deal by deal.
-    * ``histories`` (False): also write every play's hand history (``GameState.to_json``)
+    * ``histories`` (None: False for a new run): also write every play's hand history (``GameState.to_json``)
       into the run directory, ``histories/chunk-NNNNNN.jsonl.gz`` (JSON Lines, gzip), read
       back by ``read_histories``. The deals are then played by the Python engine (every
-      move checked), at its speed; the records are the same. Needs ``out`` (or
-      ``resume`` of a run that writes them).
+      move checked), at its speed; the records are the same, and ``engine="c"`` is
+      refused. Needs ``out``. Fixed when the run starts: each history file is
+      checksummed in its chunk file, so a resume verifies them (a damaged or missing
+      one is played again), and a resume asking for the other value is refused (None,
+      the default: the run's own value).
     * ``backend``: "local" (processes) or "dask" (``scheduler``: ``tcp://HOST:PORT``, a
       ``distributed.Client``, or None for a local cluster of ``workers`` processes).
     * ``out``: a new run directory; ``resume``: an existing one to continue (settings
@@ -421,11 +425,41 @@ def simulate_games(
     needs the usual ``if __name__ == "__main__":`` guard.
     """
     t_start = time.perf_counter()
-    if threads is not None and workers is not None and threads != workers:
-        raise ValueError(f"give workers or threads, not both ({workers} and {threads})")
-    args = run_args(seed=seed, workers=workers if workers is not None else threads, out=out,
+    count, _ = workers_or_threads(workers, threads)
+    args = run_args(seed=seed, workers=count, out=out,  # type: ignore[arg-type]
                     resume=resume, chunk_format=chunk_format, progress=progress, backend=backend,
                     scheduler=scheduler, on_chunk=on_chunk, t_start=t_start)
+    given = _given(players, bots, games, rules, chunk_size, rotate_first, seats, resume)
+
+    def new_settings(entropy: int | Sequence[int], spawn_key: tuple[int, ...]) -> Settings:
+        if given["bots"] is None:
+            given["bots"], given["players"] = parse_bots(None, None)
+        d = GAME_DEFAULTS
+        return Settings(
+            players=given["players"], bots=given["bots"],
+            games=d["games"] if given["games"] is None else given["games"],
+            chunk_size=d["chunk_size"] if given["chunk_size"] is None else given["chunk_size"],
+            rotate_first=d["rotate_first"] if given["rotate_first"] is None else given["rotate_first"],
+            rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key,
+            seats="fixed" if seats is None else seats)
+
+    run, settings = start(_games_plan, args, given, new_settings)
+    _check_table(settings)
+    histories = histories_arg(histories, run, args, engine)
+    in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
+    if command is None:
+        command = default_command("simulate_games", players=players, bots=bots, games=games,
+                                  seed=seed)
+    return execute(_games_plan, GameStudy, settings, run, args, command=command, in_c=in_c,
+                   spec_extra={"engine": engine, **({"histories": True} if histories else {})},
+                   manifest_extra={"histories": True} if histories else None)
+
+
+def _given(players: int | None, bots: Any, games: int | None, rules: RuleSet | None,
+           chunk_size: int | None, rotate_first: bool | None, seats: str | None,
+           resume: PathLike | None) -> dict[str, Any]:
+    """The settings ``simulate_games`` was given, checked (None: not given, so the run
+    directory's value on a resume, else the default)."""
     if rules is not None and not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     if rotate_first is not None and not isinstance(rotate_first, (bool, np.bool_)):
@@ -442,35 +476,18 @@ def simulate_games(
         if bots is None and resume is not None:
             given["players"] = int_arg("players", players, 2, 64)
         else:
-            given["bots"], given["players"] = _parse_bots(bots, players)
+            given["bots"], given["players"] = parse_bots(bots, players)
+    return given
 
-    def new_settings(entropy: int | Sequence[int], spawn_key: tuple[int, ...]) -> Settings:
-        if given["bots"] is None:
-            given["bots"], given["players"] = _parse_bots(None, None)
-        d = GAME_DEFAULTS
-        return Settings(
-            players=given["players"], bots=given["bots"],
-            games=d["games"] if given["games"] is None else given["games"],
-            chunk_size=d["chunk_size"] if given["chunk_size"] is None else given["chunk_size"],
-            rotate_first=d["rotate_first"] if given["rotate_first"] is None else given["rotate_first"],
-            rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key,
-            seats="fixed" if seats is None else seats)
 
-    run, settings = start(_games_plan, args, given, new_settings)
+def _check_table(settings: Settings) -> None:
+    """Refuse a table that cannot be played before any work: too many players for the
+    rules' deck, a bad seats value or too many players to permute, a bot class that
+    cannot be imported here, a bot that plays only some tables (ppo) and not this one."""
     _check_players(settings.players, settings.rules)
-    _ = settings.arrangements   # a bad seats value or too many players fail before any work
-    for b in settings.bots:  # a bot class that cannot be imported here fails before any work
-        _bot_factory(b)
-    if resume is not None and run is not None and run.manifest.get("histories"):
-        histories = True        # a run that writes histories goes on writing them
-    if not isinstance(histories, (bool, np.bool_)):
-        raise TypeError(f"histories must be True or False, got {histories!r}")
-    if histories and out is None and resume is None:
-        raise ValueError("histories are written into a run directory: give out (or resume)")
-    in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
-    if command is None:
-        command = default_command("simulate_games", players=players, bots=bots, games=games,
-                                  seed=seed)
-    return execute(_games_plan, GameStudy, settings, run, args, command=command, in_c=in_c,
-                   spec_extra={"engine": engine, **({"histories": True} if histories else {})},
-                   manifest_extra={"histories": True} if histories else None)
+    _ = settings.arrangements
+    for b in settings.bots:
+        bot_maker(b)
+        check = getattr(BOTS.get(b), "check_table", None)
+        if check is not None:
+            check(settings.rules, settings.players)
