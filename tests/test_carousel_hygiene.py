@@ -30,10 +30,10 @@ from rummy51.carousel.bots import (
     CarefulBot,
     GreedyBot,
     LearnedBot,
+    LearnedSearchBot,
+    PlainSearchBot,
     RandomBot,
     SearchBot,
-    SearchLearnedBot,
-    SearchPlainBot,
     core_rules,
     game_rules,
     hand_counts,
@@ -52,8 +52,8 @@ def _bots(seed: int) -> dict:
     """A fresh bot of each kind, seeded with ``seed``."""
     return {"greedy": GreedyBot(), "careful": CarefulBot(seed=seed),
             "search": SearchBot(seed=seed, rollouts=ROLLOUTS),
-            "search-plain": SearchPlainBot(seed=seed, rollouts=ROLLOUTS),
-            "search-learned": SearchLearnedBot(seed=seed, rollouts=ROLLOUTS),
+            "search-plain": PlainSearchBot(seed=seed, rollouts=ROLLOUTS),
+            "search-learned": LearnedSearchBot(seed=seed, rollouts=ROLLOUTS),
             "learned": LearnedBot(seed=seed)}
 
 

@@ -330,7 +330,8 @@ def test_simulate_mixed_careful_table_uses_the_kernel():
 
 def test_kernel_bots_errors():
     rules = CarouselRules.for_players(2)
-    with pytest.raises(ValueError, match="plays GreedyBot, CarefulBot, SearchBot and LearnedBot, not RandomBot"):
+    with pytest.raises(ValueError,
+                       match="plays GreedyBot, CarefulBot, SearchBot and LearnedBot, not RandomBot"):
         play_kernel_game(rules, 1, bots=[GreedyBot(), RandomBot(seed=1)])
     with pytest.raises(ValueError, match="one a seat, 2, got 1"):
         play_kernel_game(rules, 1, bots=[GreedyBot()])

@@ -19,8 +19,8 @@ from rummy51.carousel.actions import Draw, Knock, Phase
 from rummy51.carousel.bots import (
     CarefulBot,
     GreedyBot,
+    PlainSearchBot,
     SearchBot,
-    SearchPlainBot,
     check_search_rules,
     game_rules,
     make_bot,
@@ -418,7 +418,7 @@ def test_search_plain_plays_the_old_search_games(players, kw, seats, careful, se
     differ = 0
     for seed in range(seeds):
         key = f"{players}-{sorted(kw.items())}-{seats}-{careful}-{seed}-{rollouts}"
-        assert _plain_game(SearchPlainBot, players, kw, seats, careful, seed,
+        assert _plain_game(PlainSearchBot, players, kw, seats, careful, seed,
                            rollouts) == _PLAIN["games"][key], key
         if len(seats) > 1 and players == 2 and not kw and seed == 0:
             differ += _plain_game(SearchBot, players, kw, seats, careful, seed,
@@ -441,7 +441,7 @@ def test_search_plain_names():
     assert parse_bot("Search_Plain:16") == ("search-plain", {"rollouts": 16})
     assert parse_bot("searchplain") == ("search-plain", {})
     b = make_bot("search-plain:5", seed=1)
-    assert type(b) is SearchPlainBot and b.rollouts == 5
+    assert type(b) is PlainSearchBot and b.rollouts == 5
     assert b.kernel_spec()[0] == "search-plain" and make_bot("search").kernel_spec()[0] == "search"
     assert parse_bots("search-plain:5,search", None) == (("search-plain:5", "search"), 2)
     assert uses_kernel(("search-plain", "search"), CarouselRules.for_players(2), "c")

@@ -8,12 +8,12 @@ import pytest
 
 import rummy51.cli as top
 from rummy51.carousel import CarouselRules
-from rummy51.carousel.bots import GreedyBot, SearchBot, play_game
+from rummy51.carousel.bots import GreedyBot, PlainSearchBot, play_game
 
 
 @pytest.fixture(scope="module")
 def history(tmp_path_factory):
-    s = play_game([GreedyBot(), SearchBot(seed=2, rollouts=8)], CarouselRules.for_players(2), seed=2)
+    s = play_game([GreedyBot(), PlainSearchBot(seed=2, rollouts=8)], CarouselRules.for_players(2), seed=2)
     p = tmp_path_factory.mktemp("h") / "game.json"
     p.write_text(s.to_json())
     return p

@@ -136,7 +136,8 @@ def learned_decide(core: CoreRules, game_rules: tuple[int, ...] | list[int], mod
 def record_round(core: CoreRules, game_rules: tuple[int, ...] | list[int],
                  deck: npt.NDArray[np.uint8], dealer: int, bots: Any, rng: Any, rate: float,
                  explore: float, X: npt.NDArray[np.float32], who: npt.NDArray[np.int32],
-                 phase: npt.NDArray[np.int32]) -> tuple[int, list[int], list[bool]]: ...
+                 phase: npt.NDArray[np.int32], rollouts: int = 0,
+                 y: npt.NDArray[np.int64] | None = None) -> tuple[int, list[int], list[bool]]: ...
 def kernel_seat_decision(core: CoreRules, game_rules: tuple[int, ...] | list[int], bots: Any,
                          seat: int, hands: Any, jokers: Any, T: bytes | npt.NDArray[np.uint8],
                          D: bytes | npt.NDArray[np.uint8], JT: int, stock: int, draws: int,

@@ -717,8 +717,8 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
     ``bots``: None (greedy everywhere), or one entry per seat: None for the greedy bot,
     ``(rng, max_risk, samples)`` for ``CarefulBot`` (``rng`` its numpy Generator,
     advanced exactly as the Python bot advances it), ``("search", rng, rollouts, z_stop,
-    z_play)`` for ``SearchBot``, ``("search-plain", ...)`` for ``SearchPlainBot`` and
-    ``("search-learned", ..., model, horizon)`` for ``SearchLearnedBot`` (their
+    z_play)`` for ``SearchBot``, ``("search-plain", ...)`` for ``PlainSearchBot`` and
+    ``("search-learned", ..., model, horizon)`` for ``LearnedSearchBot`` (their
     ``kernel_spec()``; _carousel_search.pxi).
 
     ``game_rules``: ``(players, hand_size, deck_size, knock_limit, undercut_bonus,

@@ -29,7 +29,7 @@ by ``rules.stock_out``), and the candidate scores the **margin**: the bot's roun
 less the mean round score of the other players (moves.score_round: the winners score
 the differences and bonuses, the others 0).
 
-**The default search** (``SearchBot``; ``SearchPlainBot`` is the above, unchanged) adds
+**The default search** (``SearchBot``; ``PlainSearchBot`` is the above, unchanged) adds
 two things. Without a model (``model=None``) a knock decision's pass is tried three
 ways (``HOLD_*``: the player's rollouts knock at the next chance, or hold on to go out,
 or hold until another hand is small). With the learned model (``_carousel_learned.pxi``,

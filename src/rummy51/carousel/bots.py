@@ -12,10 +12,10 @@ never the state.
   ``bench/train_ppo.py`` (2-player games).
 * ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or holding
   back by determinized rollouts of the rest of the round (in C; the kernel plays it too).
-* ``SearchPlainBot``: the search as it was before knocks could be held back (every
+* ``PlainSearchBot``: the search as it was before knocks could be held back (every
   rollout knocks at the first chance), kept unchanged so that gains are measured
   against it.
-* ``SearchLearnedBot``: the search guided by the learned model (its candidates, its
+* ``LearnedSearchBot``: the search guided by the learned model (its candidates, its
   rollouts' moves and the score where they stop).
 * ``LearnedBot``: the learned model's greedy policy (``rummy51.learned``), no search.
 
@@ -46,8 +46,8 @@ from .table import TableMeld
 if TYPE_CHECKING:
     from ..learned import Model
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "SearchPlainBot",
-           "SearchLearnedBot", "LearnedBot", "PolicyBot", "BOTS", "kernel_bots", "make_bot",
+__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "PlainSearchBot",
+           "LearnedSearchBot", "LearnedBot", "PolicyBot", "BOTS", "kernel_bots", "make_bot",
            "parse_bot", "play_game"]
 
 _DRAW, _KNOCK, _PASS = Draw(), Knock(), Pass()
@@ -205,7 +205,7 @@ DEFAULT_Z_STOP = 2.0
 #: paired z statistic by which the best candidate must beat the greedy move to be played
 DEFAULT_Z_PLAY = 1.0
 #: the player's own turns a rollout plays after the decision's before the learned model
-#: scores it (SearchLearnedBot)
+#: scores it (LearnedSearchBot)
 DEFAULT_HORIZON = 0
 #: the most turns of a horizon
 MAX_HORIZON = 50
@@ -299,7 +299,7 @@ class SearchBot:
     * Last turns after the stock ran out: as ``GreedyBot``.
 
     That is this class with ``model=None``. By default (``model="carousel"``, the
-    shipped learned model) the search is guided by the model, as ``SearchLearnedBot``
+    shipped learned model) the search is guided by the model, as ``LearnedSearchBot``
     describes (the candidates, the rollouts' moves and where they stop): the variant
     measured strongest against ``search-plain`` (docs/learned.md).
 
@@ -325,7 +325,7 @@ class SearchBot:
 
     #: the name of this search in the kernel's ``bots`` and in ``--bots``
     NAME = "search"
-    #: whether a knock decision's passes may hold back (False: ``SearchPlainBot``)
+    #: whether a knock decision's passes may hold back (False: ``PlainSearchBot``)
     HOLD = True
     #: the learned model read by default ("carousel", the shipped one; None: rollouts to
     #: the round's end with the greedy bot in every seat)
@@ -333,6 +333,7 @@ class SearchBot:
 
     rng: np.random.Generator
     rollouts: int
+    horizon: int
     z_stop: float
     z_play: float
     used: int
@@ -422,7 +423,7 @@ class SearchBot:
         return _KNOCK if self._knock(view) else _PASS
 
 
-class SearchPlainBot(SearchBot):
+class PlainSearchBot(SearchBot):
     """``SearchBot`` as it played before it could hold a knock back and before the learned
     model (``search-plain``): the same draws, meld decisions and candidates, but a knock
     decision has one pass, whose rollouts knock at the player's next chance as the greedy
@@ -439,7 +440,7 @@ class SearchPlainBot(SearchBot):
         super().__init__(seed, rollouts, z_stop, z_play, model=None, horizon=0)
 
 
-class SearchLearnedBot(SearchBot):
+class LearnedSearchBot(SearchBot):
     """``SearchBot`` guided by the learned model (``search-learned``; ``model``: "carousel",
     the shipped one, a path or a ``Model``; ``horizon``: the player's own turns a rollout
     plays before the model scores it, default 0).
@@ -472,8 +473,8 @@ class LearnedBot:
 
     * Draw: draw.
     * May meld (after a first or second draw, or after finding the stock empty): the
-      candidates are the search bot's (the solver's best play first, no play, the best
-      play with the jokers or the highest card it places kept back, the smallest play).
+      candidates are the solver's best play first, no play, and the best play with the
+      hand's jokers kept back.
       A play that melds every card is worth the going-out bonus and the other hands'
       expected points; another play ends the turn and is worth the model's value of the
       position after it (the better of knocking and passing when the hand may knock); no
@@ -544,8 +545,8 @@ class LearnedBot:
 
 #: The built-in bots by name (``--bots`` names).
 BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot,
-                         "search": SearchBot, "search-plain": SearchPlainBot,
-                         "search-learned": SearchLearnedBot, "learned": LearnedBot,
+                         "search": SearchBot, "search-plain": PlainSearchBot,
+                         "search-learned": LearnedSearchBot, "learned": LearnedBot,
                          "ppo": PolicyBot}
 #: the bots whose name takes a budget (``search:64``)
 _BUDGETED = ("search", "search-plain", "search-learned")

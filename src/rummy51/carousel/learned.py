@@ -201,7 +201,8 @@ def play_chunk(spec: Mapping) -> dict:
     ph = np.empty(cap, np.int32)
     ro = int(d.get("rollouts", 0))
     y = np.zeros(cap, np.int64)
-    rows_X, rows = [], {"deal": [], "y_num": [], "y_den": [], "y_win": []}
+    rows_X: list[np.ndarray] = []
+    rows: dict[str, list] = {"deal": [], "y_num": [], "y_den": [], "y_win": []}
     for j in range(spec["n"]):
         deal = spec["deal0"] + j
         order = rng(SS(ent, spawn_key=base + (j, 0))).permutation(deck).astype(np.uint8)
