@@ -1,4 +1,4 @@
-# _game_searchbot.pxi: the search bot's decision loop in C (issue 29).
+# _game_searchbot.pxi: the search bot's decision loop in C.
 #
 # At each of its decisions the search bot lists candidate moves (the tactician's own,
 # the other draw, openings and waiting, lay-downs, lay-offs, joker swaps, discards),
