@@ -10,7 +10,15 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from rummy51 import GameState, LearnedBot, PlainSearchBot, RuleSet, SearchBot, TacticianBot
+from rummy51 import (
+    GameState,
+    LearnedBot,
+    LearnedSearchBot,
+    PlainSearchBot,
+    RuleSet,
+    SearchBot,
+    TacticianBot,
+)
 from rummy51.cli import main
 from rummy51.learned import ModelError, load_model, train
 from rummy51.r51 import fastgame
@@ -87,8 +95,8 @@ def test_the_features_and_the_bots_never_read_hidden_cards():
             continue
         np.testing.assert_array_equal(features(s, p), features(alt, p))
         others = [TacticianBot() for _ in range(s.n_players)]
-        for make in (lambda: LearnedBot(), lambda: SearchBot(seed=9, rollouts=48),
-                     lambda: PlainSearchBot(seed=9, rollouts=48)):
+        for make in (lambda: LearnedBot(), lambda: LearnedSearchBot(seed=9, rollouts=48),
+                     lambda: SearchBot(seed=9, rollouts=48)):
             moves = []
             for st in (s, alt):
                 bots = list(others)
@@ -113,7 +121,7 @@ def test_the_learned_bot_is_the_same_in_the_kernel_and_in_python(seed):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_the_search_bot_with_the_model_is_the_same_in_the_kernel_and_in_python(seed):
-    mk = [lambda: SearchBot(seed=3, rollouts=64), TacticianBot]
+    mk = [lambda: LearnedSearchBot(seed=3, rollouts=64), TacticianBot]
     k = fastgame.play_kernel_deal([mk[0](), mk[1]()], RuleSet(), seed=seed, record=True)
     s = play_deal([mk[0](), mk[1]()], RuleSet(), seed=seed)
     assert list(k.actions) == [r.action for r in s.history if r.player >= 0]
@@ -128,7 +136,7 @@ def test_search_plain_plays_the_games_the_search_bot_played_before_the_model():
     golden = json.loads((Path(__file__).parent / "data" / "search_plain_golden.json").read_text())
     for g in golden:
         for make in (lambda g=g: PlainSearchBot(seed=g["bot_seed"]),
-                     lambda g=g: SearchBot(seed=g["bot_seed"], model=None)):
+                     lambda g=g: SearchBot(seed=g["bot_seed"])):
             bots = [make()] + [TacticianBot() for _ in range(g["players"] - 1)]
             if g["seed"] % 2:
                 bots = bots[::-1]
@@ -137,6 +145,16 @@ def test_search_plain_plays_the_games_the_search_bot_played_before_the_model():
                                           record=True)
             h = hashlib.sha256(json.dumps([repr(a) for a in r.actions]).encode()).hexdigest()
             assert (h, list(r.scores)) == (g["sha256"], g["scores"])
+
+
+def test_the_default_search_is_search_plain_and_search_learned_has_the_model():
+    assert fastgame.BOT_CODES["search"] == fastgame.BOT_CODES["search-plain"] == 5
+    assert fastgame.BOT_CODES["search-learned"] == 4
+    assert SearchBot().model is None and PlainSearchBot().model is None
+    assert LearnedSearchBot().model is not None
+    assert SearchBot(model="r51").kernel_code == LearnedSearchBot().kernel_code == 4
+    assert fastgame.kernel_params([5, 1])[0] == SearchBot.default_params()
+    assert len(fastgame.kernel_params([4, 1])[0]) == 6
 
 
 def test_value_of_states_and_views():
@@ -158,11 +176,12 @@ def test_the_bots_refuse_a_missing_or_corrupt_model(tmp_path, monkeypatch, capsy
     if damage == "corrupt":
         bad.write_bytes(b"PK\x03\x04 not really")
     monkeypatch.setenv("RUMMY51_MODEL_DIR", str(tmp_path))
-    for make in (SearchBot, LearnedBot):
+    for make in (LearnedSearchBot, LearnedBot):
         with pytest.raises(ModelError, match=str(bad)):
             make()
     PlainSearchBot(seed=1)      # needs no model
-    for bots in ("search,greedy", "learned,greedy"):
+    SearchBot(seed=1)           # nor does the default search
+    for bots in ("search-learned,greedy", "learned,greedy"):
         code = main(["simulate", "games", "--players", "2", "--bots", bots, "--games", "2",
                      "--no-progress"])
         err = capsys.readouterr().err

@@ -18,6 +18,7 @@ from .r51 import (
     LayDown,
     LayOff,
     LearnedBot,
+    LearnedSearchBot,
     Match,
     Phase,
     PlainSearchBot,
@@ -67,6 +68,6 @@ __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot",
-    "PlainSearchBot", "LearnedBot", "play_deal",
+    "PlainSearchBot", "LearnedSearchBot", "LearnedBot", "play_deal",
     "play_match",
 ]

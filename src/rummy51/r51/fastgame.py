@@ -89,15 +89,16 @@ _SIDES = (None, LOW, HIGH)
 
 
 #: the kernel's code of each built-in bot, by its name in ``bots.BOTS``
-BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 4,
-             "search-plain": 5, "learned": 6}
+BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 5,
+             "search-plain": 5, "search-learned": 4, "learned": 6}
 _CLASS_CODES: dict[type, int] = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
 _KERNEL_CLASSES: dict[int, Any] = {}
 
 
 def register_search_bot(cls: type, code: int = 4) -> None:
     """``rummy51.r51.search`` and ``rummy51.r51.learned`` register their bots (the search
-    bot with the learned model 4, without it 5, the learned bot 6) when imported: they sit
+    bot without the learned model 5, the default and ``search-plain``; with it 4,
+    ``search-learned``; the learned bot 6) when imported: they sit
     above this module (they load their views here), so this module does not import them.
     A registered class gives the kernel its seat's parameters (``params()``, and
     ``default_params()`` for a seat given by name)."""

@@ -168,7 +168,8 @@ def check_data(d: Mapping) -> dict:
     for b in names:
         if fastgame.BOT_CODES.get(b) not in (1, 2, 3, 4, 5, 6):
             raise ValueError(f"train r51: bots must be kernel bots (greedy, hand-hunter, "
-                             f"tactician, search, search-plain, learned), not {b!r}")
+                             f"tactician, search, search-plain, search-learned, learned), "
+                             f"not {b!r}")
     return {"players": players, "bots": ",".join(names), "rate": rate, "explore": explore,
             "rollouts": rollouts}
 

@@ -36,8 +36,8 @@ from .actions import Action
 from .engine import PlayerView
 from .fastgame import known_cards
 
-__all__ = ["DEFAULT_HORIZON", "DEFAULT_ROLLOUTS", "PlainSearchBot", "SearchBot", "known_cards",
-           "view_position"]
+__all__ = ["DEFAULT_HORIZON", "DEFAULT_ROLLOUTS", "LearnedSearchBot", "PlainSearchBot", "SearchBot",
+           "known_cards", "view_position"]
 
 #: kernel rollouts a decision by default (a candidate played on one determinization is one)
 DEFAULT_ROLLOUTS = 256
@@ -210,13 +210,14 @@ class SearchBot:
     switches: int
     rollouts_played: int
 
-    #: the learned model scoring the rollouts at the horizon (None: the static margin)
+    #: the learned model scoring the rollouts at the horizon (None, the default: the
+    #: static margin; ``LearnedSearchBot`` has the shipped model)
     model: Model | None
 
     def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
                  time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
                  z: float = DEFAULT_Z, horizon: int = DEFAULT_HORIZON,
-                 model: Any = "r51") -> None:
+                 model: Any = None) -> None:
         if rollouts is None and time_ms is None:
             raise ValueError("give a budget: rollouts, time_ms or both")
         self.rollouts = (10**7 if rollouts is None
@@ -260,9 +261,8 @@ class SearchBot:
 
     @classmethod
     def default_params(cls) -> tuple:
-        """A kernel seat given by name (``"search"``): the defaults, the shipped model."""
-        return (DEFAULT_ROLLOUTS, DEFAULT_CANDIDATES, DEFAULT_Z, 0.0, DEFAULT_HORIZON,
-                load_model("r51", game="r51"))
+        """A kernel seat given by name (``"search"``): the defaults, no model."""
+        return (DEFAULT_ROLLOUTS, DEFAULT_CANDIDATES, DEFAULT_Z, 0.0, DEFAULT_HORIZON)
 
     def choose(self, view: PlayerView) -> Action:
         pos, pool, hidden = view_position(view)
@@ -279,9 +279,10 @@ class SearchBot:
 
 
 class PlainSearchBot(SearchBot):
-    """The search bot without the learned model (``"search-plain"``), as ``SearchBot``
-    was before it had a model (the same seeded games). ``SearchBot(model=None)`` is the
-    same bot.
+    """The search bot as it was before the learned model (``"search-plain"``): the stable
+    reference every strength claim is measured against, whose seeded games never move.
+    It is ``SearchBot``'s default today (``SearchBot()`` plays the same games); the name
+    stays fixed if the default ever changes.
 
     * **Candidates, rollouts, race, budget, seeding**: ``SearchBot``'s.
     * **Horizon**: a rollout cut off there is scored by the static margin (each hand as if
@@ -294,11 +295,36 @@ class PlainSearchBot(SearchBot):
         super().__init__(seed=seed, rollouts=rollouts, time_ms=time_ms, candidates=candidates,
                          z=z, horizon=horizon, model=model)
 
+
+class LearnedSearchBot(SearchBot):
+    """The search bot whose rollouts are scored at the horizon by the learned model
+    (``"search-learned"``; ``SearchBot(model="r51")`` is the same bot).
+
+    * **Candidates, rollouts, race, budget, seeding**: ``SearchBot``'s.
+    * **Horizon**: a rollout cut off there is scored half by the static margin, half by
+      the shipped model's margin (``rummy51.learned``, ``models/r51.npz``) from every
+      seat's own view of the rollout's position (docs/learned.md).
+
+    It is not the default search: in a paired seat-permuted run against ``search-plain``
+    it scored below it (docs/learned.md gives the run and its command). A missing or
+    damaged model file refuses the bot (``rummy51.learned.ModelError``).
+    """
+
+    def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
+                 time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
+                 z: float = DEFAULT_Z, horizon: int = DEFAULT_HORIZON, model: Any = "r51") -> None:
+        super().__init__(seed=seed, rollouts=rollouts, time_ms=time_ms, candidates=candidates,
+                         z=z, horizon=horizon, model=model)
+
     @classmethod
     def default_params(cls) -> tuple:
-        return (DEFAULT_ROLLOUTS, DEFAULT_CANDIDATES, DEFAULT_Z, 0.0, DEFAULT_HORIZON)
+        """A kernel seat given by name (``"search-learned"``): the defaults, the shipped model."""
+        return (DEFAULT_ROLLOUTS, DEFAULT_CANDIDATES, DEFAULT_Z, 0.0, DEFAULT_HORIZON,
+                load_model("r51", game="r51"))
 
 
-# the kernel's "search" and "search-plain" seats play these bots (fastgame.bot_code)
-fastgame.register_search_bot(SearchBot, 4)
+# the kernel's "search", "search-plain" (5) and "search-learned" (4) seats play these
+# bots (fastgame.bot_code; an instance says itself whether it has a model)
+fastgame.register_search_bot(SearchBot, 5)
+fastgame.register_search_bot(LearnedSearchBot, 4)
 fastgame.register_search_bot(PlainSearchBot, 5)
