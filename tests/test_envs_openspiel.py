@@ -1,6 +1,6 @@
 """The OpenSpiel door (rummy51.envs.openspiel): OpenSpiel's own checks and bots.
 
-Skipped when pyspiel is not installed (``pip install "rummy51[openspiel]"``).
+Skipped when pyspiel is not installed (``pip install ".[agents]" from a clone``).
 """
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel",
-                              reason="OpenSpiel is not installed (pip install \"rummy51[agents]\")")
+                              reason="OpenSpiel is not installed (pip install \".[agents]\" from a clone)")
 
 import rummy51.envs.openspiel as ros  # noqa: E402  (registers python_rummy51)
 from rummy51.r51.bots import GreedyBot  # noqa: E402

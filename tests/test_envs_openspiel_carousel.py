@@ -1,7 +1,7 @@
 """OpenSpiel's python_carousel (rummy51.envs.openspiel_carousel): OpenSpiel's own
 random simulation test with serialisation, parameters, returns, resampling.
 
-Skipped when pyspiel is not installed (``pip install "rummy51[openspiel]"``).
+Skipped when pyspiel is not installed (``pip install ".[agents]" from a clone``).
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
-                              "(pip install \"rummy51[openspiel]\")")
+                              "(pip install \".[agents]\" from a clone)")
 
 import rummy51.envs.openspiel  # noqa: E402,F401  (registers python_rummy51 and python_carousel)
 from rummy51.envs.openspiel_carousel import CarouselGame  # noqa: E402

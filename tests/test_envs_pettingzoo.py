@@ -1,6 +1,6 @@
 """The PettingZoo door (rummy51.envs.pettingzoo): PettingZoo's API test, seeding, errors.
 
-Skipped when pettingzoo is not installed (``pip install "rummy51[pettingzoo]"``).
+Skipped when pettingzoo is not installed (``pip install ".[agents]" from a clone``).
 """
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install \"rummy51[agents]\")")
+pytest.importorskip("pettingzoo",
+                    reason="PettingZoo is not installed (pip install \".[agents]\" from a clone)")
 
 from pettingzoo.test import api_test  # noqa: E402
 

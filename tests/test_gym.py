@@ -39,7 +39,8 @@ def _random_episode(env, seed, policy_seed, max_steps=5000):
 
 @pytest.mark.parametrize("name", IDS)
 def test_registered_and_check_env(name):
-    env = gymnasium.make(name, players=3, illegal_action="terminate")
+    check_env(gymnasium.make(name).unwrapped)     # the defaults, every check
+    env = gymnasium.make(name, players=3)
     check_env(env.unwrapped, skip_render_check=True)
     assert isinstance(env.unwrapped, (Rummy51GymEnv, CarouselGymEnv))
     space = env.observation_space
@@ -95,7 +96,7 @@ def _snapshot(env):
 
 @pytest.mark.parametrize("name", IDS)
 def test_bad_input_is_one_line_and_changes_nothing(name):
-    env = gymnasium.make(name, players=3)
+    env = gymnasium.make(name, players=3, illegal_action="raise")
     with pytest.raises(ValueError, match="reset"):
         env.unwrapped.step(0)
     obs, _ = env.reset(seed=1)

@@ -20,8 +20,8 @@ Options (keywords of ``gymnasium.make``; defaults in brackets): ``rules`` (a ``R
 ``CarouselRules.for_players(players)``), ``players`` (4), ``opponents`` (``"greedy"``: a
 bot name for every other seat, or a list of names, one per other seat in seat order),
 ``seat`` (0, the agent's seat), ``reward`` (``"deal"`` for Rummy 51, ``"game"`` for
-Carousel), ``shaping`` (0.0), ``illegal_action`` (``"raise"`` or ``"terminate"``;
-``"raise"``), ``illegal_reward`` (-1.0); Rummy 51 also ``deals`` (1) and ``first`` (0:
+Carousel), ``shaping`` (0.0), ``illegal_action`` (``"terminate"`` or ``"raise"``;
+``"terminate"``), ``illegal_reward`` (-1.0); Rummy 51 also ``deals`` (1) and ``first`` (0:
 the seat that starts the first deal, the next deal the next seat; ``"random"``: drawn
 for every episode), Carousel ``round_only`` (False; the first dealer is drawn from the
 seed). A deal or round that ends before the agent's first move (another player goes out
@@ -45,10 +45,11 @@ shaped rewards add up to the unshaped ones plus ``c`` times minus the potential 
 start. The final ``info`` holds ``scores`` and ``won`` (the deal, round or game).
 
 ``reset(seed=s)`` reproduces the deal (and the bots' choices); an illegal id in ``step``
-is a one-line ``IllegalMove`` that changes nothing (``illegal_action="raise"``), or ends
-the episode with reward ``illegal_reward`` (``"terminate"``, as PettingZoo's classic
-games do; Gymnasium's ``check_env`` steps sampled ids after a reset, legal or not, so it
-is run with this option). An id that is no integer (a float, a bool, an array of another
+ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]`` (the
+default ``illegal_action="terminate"``, as PettingZoo's classic games do; Gymnasium's
+``check_env`` steps sampled ids after a reset, legal or not, and passes on the defaults),
+or is a one-line ``IllegalMove`` that changes nothing (``"raise"``, for code that must
+never send one). An id that is no integer (a float, a bool, an array of another
 dtype) is a one-line ``TypeError``.
 """
 from __future__ import annotations
@@ -136,7 +137,7 @@ class _Base(_gym.Env):  # gymnasium is untyped here (Any, above): our side is an
         if reward not in rewards:
             raise ValueError(f"reward must be one of {', '.join(map(repr, rewards))}, got {reward!r}")
         if illegal_action not in ("raise", "terminate"):
-            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         if (isinstance(shaping, (bool, np.bool_)) or not isinstance(shaping, (int, float, np.number))
@@ -207,7 +208,7 @@ class Rummy51GymEnv(_Base):
     def __init__(self, rules: RuleSet | dict[str, Any] | None = None, players: int = 4,
                  opponents: str | Iterable[str] = "greedy", seat: int = 0,
                  reward: str = "deal", deals: int = 1, first: int | str = 0,
-                 illegal_action: str = "raise", illegal_reward: float = -1.0,
+                 illegal_action: str = "terminate", illegal_reward: float = -1.0,
                  render_mode: str | None = None, shaping: float = 0.0) -> None:
         if isinstance(rules, dict):
             rules = RuleSet(**rules)
@@ -305,7 +306,7 @@ class CarouselGymEnv(_Base):
 
     def __init__(self, rules: CarouselRules | dict[str, Any] | None = None, players: int | None = None,
                  opponents: str | Iterable[str] = "greedy",
-                 seat: int = 0, reward: str = "game", illegal_action: str = "raise",
+                 seat: int = 0, reward: str = "game", illegal_action: str = "terminate",
                  illegal_reward: float = -1.0, render_mode: str | None = None,
                  round_only: bool = False, shaping: float = 0.0) -> None:
         if isinstance(rules, dict):

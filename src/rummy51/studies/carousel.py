@@ -218,7 +218,7 @@ class CarouselStudy(ChunkStudy):
     def ratings(self, method: str = "bradley-terry", **kw: Any) -> pd.DataFrame:
         """The bots' ratings from the games' winners (``rating_records``):
         ``"bradley-terry"`` (Elo scale, bootstrap intervals over games) or
-        ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``; it ranks by score, so
+        ``"plackett-luce"`` (OpenSkill, needs ``pip install ".[ratings]"``; it ranks by score, so
         the final scores are negated: higher is better in Carousel)."""
         from ..ratings import bradley_terry, plackett_luce
 
