@@ -597,8 +597,11 @@ def _log(res: dict) -> dict:
 def _aliases(game: str, names: list[str]) -> dict[str, str]:
     """Bot names that play the same bot as an earlier name today (Rummy 51's
     ``search-plain`` is ``search`` while the default search is the plain one: the same
-    kernel code and the same default parameters), each with the name it plays as: such a
-    bot is ranked once."""
+    kernel code and the same default parameters; Carousel's ``search-learned`` is
+    ``search`` while the default search is the learned-guided one: the same class but
+    its name), each with the name it plays as: such a bot is ranked once."""
+    if game == "carousel":
+        return _carousel_aliases(names)
     if game != "r51":
         return {}
     from rummy51.r51 import fastgame
@@ -611,6 +614,27 @@ def _aliases(game: str, names: list[str]) -> dict[str, str]:
             if (a not in out and ca is not None and ca == cb
                     and hasattr(RBOTS[a], "default_params")
                     and RBOTS[a].default_params() == RBOTS[b].default_params()):
+                out[b] = a
+                break
+    return out
+
+
+def _carousel_aliases(names: list[str]) -> dict[str, str]:
+    """``_aliases`` of Carousel: two search classes whose differences are their names
+    (the same knock holding, default model, constructor and moves)."""
+    from rummy51.carousel.bots import BOTS as CBOTS
+    from rummy51.carousel.bots import SearchBot
+
+    def key(n: str) -> tuple | None:
+        c = CBOTS[n]
+        if isinstance(c, type) and issubclass(c, SearchBot):
+            return (c.HOLD, c.MODEL, c.__init__, c.choose, c._decide, c.kernel_spec)
+        return None
+
+    out: dict[str, str] = {}
+    for i, b in enumerate(names):
+        for a in names[:i]:
+            if a not in out and key(a) is not None and key(a) == key(b):
                 out[b] = a
                 break
     return out
@@ -677,7 +701,9 @@ def generate(sizes: Sizes, command: str, only: str | None = None) -> str:
         lines += ["## Carousel", "",
                   "Default rules for the player count (one deck and a joker for 2 players, "
                   "two decks and two jokers for 4); whole games to 150. Bots: "
-                  + ", ".join(f"`{b}`" for b in bots["carousel"]) + ".", ""]
+                  + ", ".join(f"`{b}`" for b in bots["carousel"]) + "."
+                  + "".join(f" `{b}` plays as `{a}` today (the same bot: ranked once)."
+                            for b, a in same["carousel"].items()), ""]
         lines += _ladder("carousel", bots["carousel"], r, sizes)
         lines += _knock_section(bots["carousel"], r, sizes)
     return "\n".join(lines).rstrip() + "\n"

@@ -79,6 +79,11 @@ def test_a_name_that_plays_as_another_is_ranked_once_and_said(strength, page):
     same = strength._aliases("r51", list(RBOTS))
     assert same == {"search-plain": "search"}     # the default search is the plain one
     assert "`search-plain` plays as `search` today" in page
+    from rummy51.carousel.bots import BOTS as CBOTS
+
+    # Carousel's default search is the learned-guided one
+    assert strength._aliases("carousel", list(CBOTS)) == {"search-learned": "search"}
+    assert "`search-learned` plays as `search` today" in page
 
 
 def test_every_bot_has_a_rating_with_its_interval_and_its_speed(strength, page):

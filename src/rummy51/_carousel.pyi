@@ -142,6 +142,12 @@ def kernel_seat_decision(core: CoreRules, game_rules: tuple[int, ...] | list[int
                          seat: int, hands: Any, jokers: Any, T: bytes | npt.NDArray[np.uint8],
                          D: bytes | npt.NDArray[np.uint8], JT: int, stock: int, draws: int,
                          decision: int) -> tuple[int, bytes, bytes, int, bytes, int]: ...
+def _candidate_values(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng: Any,
+                      decision: int, H: bytes | npt.NDArray[np.uint8], JH: int,
+                      T: bytes | npt.NDArray[np.uint8], D: bytes | npt.NDArray[np.uint8],
+                      JT: int, sizes: Any, me: int, stock: int, draws: int, stock_out: bool,
+                      n: int, hold: bool = ..., model: Any = ...,
+                      horizon: int = ...) -> tuple[npt.NDArray[np.float64], list[Any]]: ...
 def _knock_values(core: CoreRules, game_rules: tuple[int, ...] | list[int], rng: Any,
                   H: bytes | npt.NDArray[np.uint8], JH: int, T: bytes | npt.NDArray[np.uint8],
                   D: bytes | npt.NDArray[np.uint8], JT: int, sizes: Any, me: int, stock: int,
