@@ -5,7 +5,7 @@ Run:  python -m pytest bench/test_bench_agents.py --benchmark-only
 
 What is measured (figures in bench/README.md, section "Agents"):
 
-* ``clone()`` at move 60 of a deal (``AgentState.clone`` and ``GameState.clone``) against
+* ``copy()`` at move 60 of a deal (``AgentState.copy`` and ``GameState.copy``) against
   ``copy.deepcopy`` of the same state, in the same run (target: at most 50 us);
 * random play through each door, every move chosen uniformly among the legal ones:
   ``AgentState`` (integer ids, shuffled deal), ``AgentState`` in chance mode, the
@@ -56,16 +56,16 @@ def _us(benchmark, fn):
 # --------------------------------------------------------------------------- clones
 @pytest.mark.benchmark(group="clone at move 60")
 def test_agent_state_clone(benchmark):
-    _us(benchmark, STATE60.clone)
-    c = STATE60.clone()
+    _us(benchmark, STATE60.copy)
+    c = STATE60.copy()
     assert str(c) == str(STATE60)
 
 
 @pytest.mark.benchmark(group="clone at move 60")
 def test_game_state_clone(benchmark):
     g = STATE60.game
-    _us(benchmark, g.clone)
-    assert g.clone().history == g.history
+    _us(benchmark, g.copy)
+    assert g.copy().history == g.history
 
 
 @pytest.mark.benchmark(group="clone at move 60")

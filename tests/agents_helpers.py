@@ -66,7 +66,7 @@ def soak_deal(rules, seed: int, players: int = 4, engine_moves: bool = True,
             assert s.encode(move) == a, (seed, a, move)
             text = action_text(move)
             assert parse_action(text) == move, (seed, text)
-            c = s.clone()
+            c = s.copy()
             c.apply_action(a)
             if check_all or a >= MELD0:
                 c.game.check()
@@ -77,10 +77,10 @@ def soak_deal(rules, seed: int, players: int = 4, engine_moves: bool = True,
             for move in g.legal_actions():
                 ids = s.encode_sequence(move)
                 assert ids[0] in acts, (seed, move, ids)
-                c = s.clone()
+                c = s.copy()
                 for a in ids:
                     c.apply_action(a)
-                ref = g.clone()
+                ref = g.copy()
                 ref.apply(move)
                 assert _same_deal(c.game, ref), (seed, move)
                 if isinstance(move, LayDown):

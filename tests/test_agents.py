@@ -6,7 +6,7 @@
   string, and it changes with everything the player sees;
 * ``resample_from_infostate``: the player's view, observation and string are unchanged,
   every invariant holds, and the resampled hand history replays (``from_json``);
-* ``clone()``: independent of the original, equal to it, far faster than deepcopy.
+* ``copy()``: independent of the original, equal to it, far faster than deepcopy.
 """
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_information_state_grows_with_what_the_player_sees():
             assert b.startswith(a)  # perfect recall: nothing is forgotten
         seen = now
     # the cache gives what a fresh computation gives
-    fresh = s.clone()
+    fresh = s.copy()
     fresh._cache = {}
     assert [fresh.information_state_string(p) for p in range(3)] == seen
 
@@ -211,7 +211,7 @@ def test_resample_keeps_what_the_turn_needs():
 def test_clone_is_independent_and_equal():
     rng = np.random.default_rng(3)
     s = _play(AgentState.new(DEFAULT, players=4, seed=8), rng, 60)
-    c = s.clone()
+    c = s.copy()
     assert str(c) == str(s) and c.legal_actions() == s.legal_actions()
     assert c.game.history == s.game.history and c.game.deck == s.game.deck
     before = str(s)
@@ -223,19 +223,19 @@ def test_clone_is_independent_and_equal():
     assert str(p) == before and p.legal_actions() == s.legal_actions()
 
 
-def test_game_clone_copies_the_rng_lazily():
-    """A clone reshuffles as the original does (the RNG's state is copied)."""
+def test_game_copy_copies_the_rng_lazily():
+    """A copy reshuffles as the original does (the RNG's state is copied)."""
     rules = RuleSet(hand_size=10, max_turns=400)
     rng = np.random.default_rng(5)
     s = AgentState.new(rules, players=4, seed=21)
     while not s.is_terminal() and not any(getattr(r, "kind", "") == "reshuffle"
                                           for r in s.game.history):
-        nxt = s.clone()
+        nxt = s.copy()
         a = kind_random(s, rng)
         s.apply_action(a)
         nxt.apply_action(a)
         assert nxt.game.history == s.game.history
-    g = s.game.clone()
+    g = s.game.copy()
     assert g._rng is None and g.__dict__.get("_rng_state") is not None
 
 

@@ -1,6 +1,6 @@
 """Carousel with chance nodes (rummy51.carousel.chance) and the fast game copy.
 
-* ``fast_copy`` equals the engine's deepcopy and is independent of the original;
+* ``GameState.copy()`` (fast) equals a deepcopy and is independent of the original;
 * chance-mode games: the outcomes are the cards left, weighted by their copies; every
   round's deal and draw keeps the engine's invariants; the hands dealt are the chance
   outcomes in dealing order;
@@ -9,13 +9,14 @@
 """
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from rummy51.carousel import CarouselRules
-from rummy51.carousel.agent import CarouselAgentState, fast_copy
+from rummy51.carousel.agent import CarouselAgentState
 from rummy51.carousel.chance import CHANCE, CarouselChanceState, carousel_info_layout_for
 
 R2 = CarouselRules.for_players(2)
@@ -31,18 +32,18 @@ def _step(s, rng):
         s.apply_action(int(rng.choice(s.legal_actions())))
 
 
-def test_fast_copy_equals_deepcopy_and_is_independent():
+def test_copy_equals_deepcopy_and_is_independent():
     rng = np.random.default_rng(0)
     s = CarouselAgentState.new(R3, seed=3)
     for i in range(400):
         if s.is_terminal():
             break
         if i % 40 == 0:
-            a, b = fast_copy(s.game), s.game.copy()
+            a, b = s.game.copy(), copy.deepcopy(s.game)
             assert a.to_dict() == b.to_dict() and a.hands == b.hands and a.stock == b.stock
             assert a.table == b.table and a.phase == b.phase and a.turn_info == b.turn_info
             before = s.game.to_dict(), [h[:] for h in s.game.hands], s.game.stock
-            t = s.clone()
+            t = s.copy()
             for _ in range(30):
                 if t.is_terminal():
                     break

@@ -40,7 +40,7 @@ def test_every_entry_reads_back_by_text_and_id():
         json.dumps(p)
         assert p["view"]["hand"] and p["legal_actions"]
         for e in p["legal_actions"]:
-            by_text, by_id = s.clone(), s.clone()
+            by_text, by_id = s.copy(), s.copy()
             assert carousel_apply_reply(by_text, e["text"]) == [e["id"]]
             assert carousel_apply_reply(by_id, str(e["id"])) == [e["id"]]
             assert _key(by_text) == _key(by_id)
@@ -58,13 +58,13 @@ def test_meld_written_as_hand_cards_and_as_a_table():
     while not o.can_commit(chosen):
         chosen = chosen + (o.playable(chosen)[0],)
     names = " ".join(card_text(c) for c in chosen)
-    t = s.clone()
+    t = s.copy()
     ids = carousel_apply_reply(t, f"meld {names}")
     assert ids == [ADD0 + c for c in sorted(chosen)] + [COMMIT] and k
     rec = [r for r in t.game.history if isinstance(r, MeldRecord)][-1]
     assert sorted(rec.played) == sorted(chosen)
     table = " | ".join(m.text() for m in rec.table)
-    u = s.clone()
+    u = s.copy()
     carousel_apply_reply(u, f"meld {table}")
     assert [m.text() for m in u.game.table] == [m.text() for m in t.game.table]
     assert u.game.hands == t.game.hands

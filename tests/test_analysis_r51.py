@@ -52,7 +52,7 @@ def _independent(state, move, n, rng):
     pool = sorted(unseen.elements())
     xs = []
     for _ in range(n):
-        s = state.clone()
+        s = state.copy()
         deal = list(rng.permutation(pool))
         for q, h in hidden.items():
             s.hands[q] = sorted(list(known[q].elements()) + [int(c) for c in deal[:h]])
@@ -112,7 +112,7 @@ def test_the_played_move_is_always_a_candidate(seed):
         assert d.loss is not None and d.loss >= 0
         # the played move's text reads back to a move making the same position
         state = _state_at(final, d.index)
-        s1, s2 = state.clone(), state.clone()
+        s1, s2 = state.copy(), state.copy()
         s1.apply(act)
         s2.apply(parse_action(d.played.split(" [")[0]))
         assert s1.hands == s2.hands and [m.cards for m in s1.table] == [m.cards for m in s2.table]

@@ -345,7 +345,7 @@ def test_chance_mode_deals_and_draws():
         s.apply_action(int(rng.choice(cards, p=probs)))
     assert s.current_player() == 0 and len(s.game.hands[0]) == 15
     with pytest.raises(ValueError, match="not a card in the stock"):
-        s2 = s.clone()
+        s2 = s.copy()
         s2.apply_action(s2.legal_actions()[0])
         while not s2.is_chance_node():
             s2.apply_action(kind_random(s2, rng))

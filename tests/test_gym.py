@@ -14,9 +14,9 @@ gymnasium = pytest.importorskip("gymnasium", reason="gymnasium is not installed 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import rummy51.envs  # noqa: E402,F401  (registers the ids)
+from rummy51 import IllegalMove  # noqa: E402  (the base of both games')
 from rummy51.carousel.codec import NUM_ACTIONS  # noqa: E402
 from rummy51.envs.gym import CarouselGymEnv, Rummy51GymEnv  # noqa: E402
-from rummy51.r51.actions import IllegalMove  # noqa: E402  (the base of both games')
 
 IDS = ["rummy51/Rummy51-v0", "rummy51/Carousel-v0"]
 

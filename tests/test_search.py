@@ -43,9 +43,9 @@ def test_a_loaded_position_plays_on_as_the_python_engine(seed):
                     make(), 3 + (7 * seed) % 25)
     if state.over:
         pytest.skip("the deal ended early")
-    before = state.clone()
+    before = state.copy()
     cont = play_position(state, make(), record=True)
-    py = play_deal(make(), state=state.clone())
+    py = play_deal(make(), state=state.copy())
     assert (cont.winner, cont.how, cont.scores) == (py.result.winner, py.result.how,
                                                     py.result.scores)
     assert list(cont.actions) == list(py.actions[len(state.actions):])
@@ -60,7 +60,7 @@ def test_a_position_with_reshuffles_meets_the_same_ones():
         state = advance(GameState.new(rules, players=2, seed=seed), [GreedyBot(), GreedyBot()], 6)
         if state.over:
             continue
-        py = play_deal([GreedyBot(), GreedyBot()], state=state.clone())
+        py = play_deal([GreedyBot(), GreedyBot()], state=state.copy())
         cont = play_position(state, ["greedy", "greedy"], record=True)
         assert list(cont.actions) == list(py.actions[len(state.actions):])
         assert cont.scores == py.result.scores
@@ -141,7 +141,7 @@ def test_the_decision_does_not_depend_on_hidden_cards(seed):
     """Deal seat 1's hand and the stock again at random (same sizes): the view of seat 0 is
     the same, and so is the search bot's move with the same seed."""
     state = next(s for s in (_decision_state(seed * 50 + k) for k in range(50)) if s is not None)
-    other = state.clone()
+    other = state.copy()
     hidden = other.hands[1] + other._stock
     rng = np.random.default_rng(seed)
     while True:
@@ -287,7 +287,7 @@ def test_the_horizon_cuts_rollouts_off():
 def test_a_position_plays_on_with_a_search_seat():
     state = advance(GameState.new(R, players=2, seed=5), [TacticianBot(), TacticianBot()], 9)
     cont = play_position(state, [SearchBot(seed=2, rollouts=30), TacticianBot()], record=True)
-    py = play_deal([SearchBot(seed=2, rollouts=30), TacticianBot()], state=state.clone())
+    py = play_deal([SearchBot(seed=2, rollouts=30), TacticianBot()], state=state.copy())
     assert list(cont.actions) == list(py.actions[len(state.actions):])
 
 

@@ -6,6 +6,7 @@
 """
 from ._version import __version__ as __version__  # the one version source
 from .cards import JOKER, PAD, Hand, card_text, cards_text, parse_card, parse_cards
+from .common import IllegalMove
 from .r51 import (
     BOTS,
     Bot,
@@ -14,7 +15,6 @@ from .r51 import (
     GameState,
     GreedyBot,
     HandHunterBot,
-    IllegalMove,
     LayDown,
     LayOff,
     Match,

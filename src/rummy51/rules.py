@@ -137,7 +137,7 @@ class RuleSet:
     free_discard_rounds: int = 1
     discard_taken_card: bool = False
     draw_scoring: str = "zero"
-    # readings on which tables differ (issue 14)
+    # readings on which tables differ (tests/test_variants.py works a scenario for each)
     joker_limit_on_table: bool = True
     opening_run: str = "any"
     first_player_free_take: bool = False
@@ -310,11 +310,11 @@ PRESET_NOTES: dict[str, PresetNote] = {
         "rummy-party.com/remi-51"),
     "mleo-run": PresetNote(
         "the default with an opening that must hold a run (a set-only opening is refused)",
-        "the MLEO-M engine's Rummy 51 (github.com/GLA7479/MLEO-M), as issue 14 reports it"),
+        "the MLEO-M engine's Rummy 51 (github.com/GLA7479/MLEO-M)"),
     "open-jokers": PresetNote(
         "the default with the joker limit binding melds as laid down only: jokers may be laid "
         "off beyond it (\"at the beginning a group can only have one joker\")",
-        "the Balkan rule pages' wording, read as issue 14 reports it"),
+        "the Balkan rule pages' wording"),
 }
 
 

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _carousel
+from .. import _carousel, runs
 from ..cards import JOKER, cards_text
 from ..carousel.actions import Draw, Knock, Meld, Pass, Phase, TurnInfo
 from ..carousel.bots import check_search_rules, core_rules, game_rules, hand_counts, table_counts
@@ -332,34 +332,54 @@ def read_carousel_histories(source: Any) -> list[dict]:
     if isinstance(source, Mapping):
         return [dict(source)]
     if isinstance(source, (os.PathLike,)) or (isinstance(source, str) and "{" not in source):
-        import gzip
         from pathlib import Path
 
         p = Path(source)
         if p.is_dir():      # a run directory made with --histories: its chunks in order
-            files = sorted((p / "histories").glob("chunk-*.jsonl.gz"))
-            if not files:
-                raise ValueError(f"{p} holds no hand histories (histories/chunk-*.jsonl.gz: "
-                                 "a run made with --histories)")
-            return [g for f in files for g in read_carousel_histories(f)]
-        try:
-            data = p.read_bytes()
-            text = (gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data).decode("utf-8")
-        except (OSError, EOFError, UnicodeDecodeError) as e:
-            raise ValueError(f"cannot read the history {p}: {type(e).__name__}: {e}") from None
-        return _parse_histories(text, str(p))
+            return _run_histories(p)
+        return _parse_histories(runs.read_history_text(p), str(p))
     if isinstance(source, str):
         return _parse_histories(source, "the history")
     raise TypeError(f"a Carousel history must be a dict, a GameState, JSON text or a path, got "
                     f"{type(source).__name__}")
 
 
+def _run_histories(path: Any) -> list[dict]:
+    """The games of a Carousel run directory made with histories, every chunk's file
+    verified against its chunk file (a missing or damaged one is refused, naming it: the
+    games never shift)."""
+    try:
+        files = runs.chunk_histories(path, "carousel")
+    except ValueError as e:
+        if "'games' run" in str(e):
+            raise ValueError(f"{path} holds a Rummy 51 games run, not a Carousel one: analyse "
+                             f"it with rummy51 analyse {path}") from None
+        if "without histories" in str(e) or "has no manifest.json" in str(e):
+            raise ValueError(f"{path} holds no hand histories (histories/chunk-*.jsonl.gz: "
+                             "a run made with --histories)") from None
+        raise
+    games = []
+    for i, lines in files:
+        f = runs.histories_path(path, i)
+        for n, line in enumerate(lines, 1):
+            g = runs.parse_line(line, f"{f} line {n}")
+            if not isinstance(g, dict):
+                raise ValueError(f"{f} line {n} is not a Carousel history (a JSON object)")
+            games.append(g)
+    return games
+
+
 def _parse_histories(text: str, where: str) -> list[dict]:
     text = text.strip()
     if not text:
         raise ValueError(f"{where} is empty")
+    if len(text) > runs.MAX_HISTORY_TEXT:
+        raise ValueError(f"{where} holds more than {runs.MAX_HISTORY_TEXT // 2**20} MiB of "
+                         "history text: split it into smaller files")
     try:
         one = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{where} is not a Carousel history (JSON nested too deeply)") from None
     except ValueError:
         one = None
     if isinstance(one, dict):
@@ -367,10 +387,7 @@ def _parse_histories(text: str, where: str) -> list[dict]:
     games = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
-            try:
-                g = json.loads(line)
-            except ValueError as e:
-                raise ValueError(f"{where} line {n} is not JSON ({e})") from None
+            g = runs.parse_line(line, f"{where} line {n}")
             if not isinstance(g, dict):
                 raise ValueError(f"{where} line {n} is not a Carousel history (a JSON object)")
             games.append(g)

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import _game
+from .. import _game, runs
 from .._checks import int_arg
 from ..r51 import fastgame
 from ..r51.actions import Discard, Draw, LayDown, LayOff, Phase, SwapJoker
@@ -202,6 +202,9 @@ def _history_dict(history: Any) -> dict:
     if isinstance(history, str):
         try:
             d = json.loads(history)
+        except RecursionError:
+            raise ValueError("the hand history is not a hand history (JSON nested too deeply)"
+                             ) from None
         except json.JSONDecodeError as e:
             raise ValueError(f"the hand history is not JSON: {e}") from None
         if not isinstance(d, dict):
@@ -288,13 +291,32 @@ def analyse_game(history: Any, rules: RuleSet | None = None, rollouts: int | Non
 
 def read_histories(path: str | Path) -> list[dict]:
     """The hand histories of a file: one JSON object, or JSON Lines (one a line; a
-    ``.gz`` file is read compressed), as dicts in order."""
-    import gzip
-
+    ``.gz`` file is read compressed), as dicts in order; or of a games run directory
+    made with histories (every chunk's file verified against its chunk file: a missing
+    or damaged one is refused, naming it, so the deals keep their numbers)."""
     p = Path(path)
-    opener: Callable[..., Any] = gzip.open if p.suffix == ".gz" else open
-    with opener(p, "rt", encoding="utf-8") as f:
-        return parse_histories(f.read(), str(p))
+    if p.is_dir():
+        return _run_histories(p)
+    return parse_histories(runs.read_history_text(p), str(p))
+
+
+def _run_histories(path: Path) -> list[dict]:
+    try:
+        files = runs.chunk_histories(path, "games")
+    except ValueError as e:
+        if "'carousel' run" in str(e):
+            raise ValueError(f"{path} holds a Carousel run, not a Rummy 51 one: analyse it "
+                             f"with rummy51 carousel analyse {path}") from None
+        raise
+    out = []
+    for i, lines in files:
+        f = runs.histories_path(path, i)
+        for k, line in enumerate(lines, 1):
+            d = runs.parse_line(line, f"{f} line {k}")
+            if not isinstance(d, dict):
+                raise ValueError(f"{f}, line {k}: a hand history is a JSON object")
+            out.append(d)
+    return out
 
 
 def parse_histories(text: str, where: str = "the input") -> list[dict]:
@@ -302,8 +324,13 @@ def parse_histories(text: str, where: str = "the input") -> list[dict]:
     text = text.strip()
     if not text:
         raise ValueError(f"{where}: no hand history")
+    if len(text) > runs.MAX_HISTORY_TEXT:
+        raise ValueError(f"{where} holds more than {runs.MAX_HISTORY_TEXT // 2**20} MiB of "
+                         "history text: split it into smaller files")
     try:
         one = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{where}: not a hand history (JSON nested too deeply)") from None
     except json.JSONDecodeError:
         one = None
     if isinstance(one, dict):
@@ -314,6 +341,9 @@ def parse_histories(text: str, where: str = "the input") -> list[dict]:
             continue
         try:
             d = json.loads(line)
+        except RecursionError:
+            raise ValueError(f"{where}, line {k}: not a hand history (JSON nested too deeply)"
+                             ) from None
         except json.JSONDecodeError as e:
             raise ValueError(f"{where}, line {k}: not JSON ({e})") from None
         if not isinstance(d, dict):

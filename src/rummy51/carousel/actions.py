@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import JOKER, card_text, parse_card
-from ..r51.actions import IllegalMove as _R51IllegalMove
+from ..common.errors import IllegalMove as _IllegalMove
 from .table import TableMeld
 
 __all__ = [
@@ -43,18 +43,14 @@ class Phase(enum.Enum):
     OVER = "over"        # the game has ended (a total reached the target)
 
 
-class IllegalMove(_R51IllegalMove):
+class IllegalMove(_IllegalMove):
     """A move the rules do not allow; ``rule`` names the docs/rules-carousel.md section
     broken (``"3.3"``), or ``"engine"`` for a choice listed in docs/carousel.md.
 
-    A subclass of Rummy 51's ``IllegalMove`` (a ``ValueError``): one ``except`` catches
-    the refusals of both engines."""
+    A subclass of ``rummy51.IllegalMove`` (a ``ValueError``), as Rummy 51's is: one
+    ``except`` catches the refusals of both engines."""
 
-    def __init__(self, rule: str, message: str) -> None:
-        ValueError.__init__(self, f"{message} (docs/rules-carousel.md {rule})"
-                            if rule[0].isdigit() else message)
-        self.rule = rule
-        self.reason = message
+    RULES = "docs/rules-carousel.md"
 
 
 # --------------------------------------------------------------------------- actions

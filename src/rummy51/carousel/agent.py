@@ -17,7 +17,7 @@ otherwise it runs the whole game (returns: the final scores, docs/rules-carousel
 """
 from __future__ import annotations
 
-import copy
+import warnings
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..cards import JOKER, card_text
+from ..common.state import deprecated_clone
 from .actions import Action, Draw, IllegalMove, Knock, Meld, MeldRecord, Pass, Phase, Record
 from .codec import ADD0, COMMIT, DRAW, KNOCK, NUM_ACTIONS, PASS, MaskOracle, action_name, chosen_text
 from .engine import GameState
@@ -78,12 +79,14 @@ class CarouselAgentState:
     def n_players(self) -> int:
         return self.game.n_players
 
-    def clone(self) -> CarouselAgentState:
-        """An independent copy (the game copied by ``fast_copy``, not ``deepcopy``)."""
+    def copy(self) -> CarouselAgentState:
+        """An independent copy, fast (the game's ``GameState.copy()``, not ``deepcopy``)."""
         s = object.__new__(CarouselAgentState)
         s.__dict__ = self.__dict__.copy()
-        s.game = fast_copy(self.game)
+        s.game = self.game.copy()
         return s
+
+    clone = deprecated_clone("CarouselAgentState")
 
     def __getstate__(self) -> dict:
         d = dict(self.__dict__)
@@ -269,25 +272,10 @@ class CarouselAgentState:
 
 
 def fast_copy(game: GameState) -> GameState:
-    """An independent copy of a Carousel ``GameState``, far faster than its ``copy()``
-    (a deepcopy, tens of milliseconds late in a game): lists are copied (and lists of
-    lists, the hands), the RNG deep-copied, everything else shared, which is safe because
-    the records, melds, rules and tuples are immutable (tests/test_agents_carousel.py
-    checks the copy against ``copy()`` and its independence)."""
-    new = object.__new__(type(game))
-    d: dict[str, Any] = {}
-    for k, v in game.__dict__.items():
-        t = type(v)
-        if t is list:
-            d[k] = [x[:] if type(x) is list else x for x in v]
-        elif t is dict:
-            d[k] = dict(v)
-        elif isinstance(v, np.random.Generator):
-            d[k] = copy.deepcopy(v)
-        else:
-            d[k] = v
-    new.__dict__ = d
-    return new
+    """Deprecated: ``game.copy()`` (the same fast copy; kept for one release)."""
+    warnings.warn("fast_copy(game) is deprecated: use game.copy() (the same fast copy)",
+                  DeprecationWarning, stacklevel=2)
+    return game.copy()
 
 
 def seat_index(player: object, n: int) -> int:

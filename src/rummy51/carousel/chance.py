@@ -27,7 +27,6 @@ running after that many rounds ends there, its returns the totals so far.
 """
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from functools import lru_cache
 from typing import cast
@@ -35,8 +34,9 @@ from typing import cast
 import numpy as np
 
 from ..cards import card_text
+from ..common.state import deprecated_clone
 from .actions import DealRecord, DrawRecord, KnockRecord, MeldRecord, PassRecord, RoundRecord
-from .agent import TERMINAL, CarouselAgentState, carousel_layout_for, fast_copy, round_records, seat_index
+from .agent import TERMINAL, CarouselAgentState, carousel_layout_for, round_records, seat_index
 from .codec import DRAW
 from .rules import CarouselRules
 
@@ -80,16 +80,19 @@ class CarouselChanceState(CarouselAgentState):
         s.max_rounds = int(max_rounds)
         return s
 
-    def clone(self) -> CarouselChanceState:
+    def copy(self) -> CarouselChanceState:
+        """An independent copy, fast (the game's ``GameState.copy()``)."""
         s = object.__new__(CarouselChanceState)
         s.__dict__ = self.__dict__.copy()
-        s.game = fast_copy(self.game)
+        s.game = self.game.copy()
         if self._dealing is not None:
             s._dealing = self._dealing[:]
         return s
 
+    clone = deprecated_clone("CarouselChanceState")
+
     def __deepcopy__(self, memo: dict) -> CarouselChanceState:
-        return self.clone()
+        return self.copy()
 
     # ------------------------------------------------------------------ who moves
     def is_terminal(self) -> bool:
@@ -158,9 +161,7 @@ class CarouselChanceState(CarouselAgentState):
             if len(self._dealing) == g.n_players * self.rules.hand_size:
                 self._finish_deal()
         else:
-            stock = g._stock          # top last
-            i = len(stock) - 1 - stock[::-1].index(c)
-            stock[i], stock[-1] = stock[-1], stock[i]
+            g.put_on_stock(c)
             self._pending = False
             g.draw()
         self._oracle = None
@@ -169,23 +170,10 @@ class CarouselChanceState(CarouselAgentState):
     def _finish_deal(self) -> None:
         """Lay the dealt cards out as the engine's deal of this round would (the rest of
         the deck is the stock, in an order the draws' chance outcomes decide)."""
-        g = self.game
         dealt = self._dealing
         assert dealt is not None
         rest = list((Counter(self.rules.deck()) - Counter(dealt)).elements())
-        order = tuple(dealt + sorted(rest))
-        h = self.rules.hand_size
-        n = g.n_players
-        for i in range(n):
-            g.hands[(g.dealer + 1 + i) % n] = sorted(order[i * h:(i + 1) * h])
-        g._stock = list(order[n * h:][::-1])
-        g.decks[-1] = order
-        hist = g.history
-        for j in range(len(hist) - 1, -1, -1):
-            rec = hist[j]
-            if isinstance(rec, DealRecord):
-                hist[j] = dataclasses.replace(rec, deck=order)
-                break
+        self.game.deal_again(tuple(dealt + sorted(rest)))
         self._dealing = None
 
     def action_text(self, a: int) -> str:
@@ -263,7 +251,7 @@ class CarouselChanceState(CarouselAgentState):
         other hands, the stock's order, the cards being dealt to others) dealt again."""
         p = seat_index(player, self.n_players)
         rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-        s = self.clone()
+        s = self.copy()
         g = s.game
         if s._dealing is not None:
             n, h = g.n_players, self.rules.hand_size
@@ -284,8 +272,8 @@ class CarouselChanceState(CarouselAgentState):
         q_now = g.current
         if q_now != p and self.chosen:
             keep[q_now] = list(self.chosen)
-        hands0, stock0 = [h[:] for h in g.hands], g._stock[:]
-        base = [c for q in others for c in g.hands[q]] + list(g._stock)
+        hands0, stock0 = [h[:] for h in g.hands], list(g.stock)
+        base = [c for q in others for c in g.hands[q]] + list(g.stock)[::-1]
         for c in keep.get(q_now, []):
             base.remove(c)
         for _ in range(200):
@@ -295,13 +283,13 @@ class CarouselChanceState(CarouselAgentState):
                 size = len(hands0[q]) - len(keep[q])
                 g.hands[q] = sorted(keep[q] + pool[:size])
                 del pool[:size]
-            g._stock = pool
+            g.replace_stock(pool[::-1])
             s._oracle = None
             s._legal = None
             if not keep.get(q_now) or s.legal_actions():
                 return s
         g.hands[:] = hands0
-        g._stock = stock0
+        g.replace_stock(stock0)
         s._oracle = None
         s._legal = None
         return s

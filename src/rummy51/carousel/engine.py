@@ -44,20 +44,19 @@ The rules choices where docs/rules-carousel.md is silent are listed in docs/caro
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import json
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
 from .._checks import int_arg
 from ..cards import JOKER, cards_text, to_codes
-from ..r51.engine import normalize_seed
+from ..common.seeds import normalize_seed
+from ..common.state import StateBase, ViewBase, deprecated_clone
 from .actions import (
     FORMAT_VERSION,
     HISTORY_FORMAT,
@@ -89,7 +88,6 @@ __all__ = ["GameState", "PlayerView", "replay", "rules_to_dict", "rules_from_dic
 
 _START = TurnInfo()
 _LAST = TurnInfo(last=True)
-_R = TypeVar("_R", bound=Record)
 
 
 def rules_to_dict(rules: CarouselRules) -> dict:
@@ -115,31 +113,8 @@ def rules_from_dict(d: dict, *, recorded: bool = False) -> CarouselRules:
 
 
 # --------------------------------------------------------------------------- views
-class _Snapshot(_SequenceABC):
-    """A read-only view of the first ``n`` items of an append-only list (a view's
-    history costs nothing to make)."""
-
-    __slots__ = ("_items", "_n")
-
-    def __init__(self, items: list, n: int) -> None:
-        self._items = items
-        self._n = n
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return tuple(self._items[: self._n][i])
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("history index out of range")
-        return self._items[i]
-
-
 @dataclass(frozen=True, eq=False)
-class PlayerView(MoveRules):
+class PlayerView(ViewBase, MoveRules):
     """What one player may see: their own ``hand``; the table, the stock's size, every
     hand's size, the totals and rounds won, this turn's ``TurnInfo`` and the public
     ``history`` (stock draws show no card, the decks are hidden; the hands are shown
@@ -164,11 +139,7 @@ class PlayerView(MoveRules):
     stock_out: bool = False
     history: Sequence[Record] = field(repr=False, default=())
 
-    def _hand(self) -> Sequence[int]:
-        if self.player != self.current:
-            raise IllegalMove("engine", f"this is player {self.player}'s view; it is player "
-                                        f"{self.current}'s turn")
-        return self.hand
+    _ILLEGAL = IllegalMove
 
     @property
     def my_turn(self) -> bool:
@@ -176,7 +147,7 @@ class PlayerView(MoveRules):
 
 
 # --------------------------------------------------------------------------- the state
-class GameState(MoveRules):
+class GameState(StateBase, MoveRules):
     """One game of Carousel. Start one with ``GameState.new``.
 
     Public attributes (read them, do not change them): ``rules``, ``n_players``,
@@ -185,6 +156,8 @@ class GameState(MoveRules):
     ``totals``, ``rounds_won``, ``rounds`` (``RoundResult`` s), ``history`` (every
     ``Record``, deals included), ``actions`` (the player actions, for ``replay``),
     ``final`` and ``winners`` once over."""
+
+    _OVER = Phase.OVER
 
     def __init__(self) -> None:  # use GameState.new
         self.rules: CarouselRules
@@ -269,8 +242,7 @@ class GameState(MoveRules):
         if self._forced:
             order = self._forced.pop(0)
         else:
-            rng = self._rng
-            assert rng is not None  # new() sets it before the first deal
+            rng = self._generator()
             order = tuple(int(c) for c in rng.permutation(np.asarray(rules.deck(), np.int64)))
         self.decks.append(order)
         h = rules.hand_size
@@ -297,27 +269,39 @@ class GameState(MoveRules):
             self.phase = Phase.NO_DRAW
             self.turn_info = _LAST
 
-    def copy(self) -> GameState:
-        """An independent copy (the RNG state too)."""
-        return copy.deepcopy(self)
+    clone = deprecated_clone("GameState")
+
+    # ------------------------------------------------------------------ chance mode
+    def deal_again(self, order: Sequence[int]) -> None:
+        """Deal this round again from the deck order ``order`` (top first): the hands,
+        the stock and the round's recorded deck (the chance mode of
+        ``rummy51.carousel.chance``, whose chance outcomes decide the deal card by card)."""
+        order = tuple(order)
+        h = self.rules.hand_size
+        n = self.n_players
+        for i in range(n):
+            self.hands[(self.dealer + 1 + i) % n] = sorted(order[i * h:(i + 1) * h])
+        self._stock = list(order[n * h:][::-1])
+        self.decks[-1] = order
+        hist = self.history
+        for j in range(len(hist) - 1, -1, -1):
+            rec = hist[j]
+            if isinstance(rec, DealRecord):
+                hist[j] = dataclasses.replace(rec, deck=order)
+                break
+
+    def put_on_stock(self, card: int) -> None:
+        """Make the copy of ``card`` nearest the top of the stock its top card, trading
+        places with the top card (the chance mode, where each stock draw is a chance
+        outcome; nobody sees the stock's order). ``ValueError`` if the stock holds none."""
+        stock = self._stock          # top last
+        try:
+            i = len(stock) - 1 - stock[::-1].index(card)
+        except ValueError:
+            raise ValueError(f"{cards_text([card])} is not in the stock") from None
+        stock[i], stock[-1] = stock[-1], stock[i]
 
     # ------------------------------------------------------------------ reading
-    def _hand(self) -> Sequence[int]:
-        return self.hands[self.current]
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock)
-
-    @property
-    def stock(self) -> tuple[int, ...]:
-        """The stock, top first (hidden from players)."""
-        return tuple(reversed(self._stock))
-
-    @property
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
     def view(self, player: int | None = None) -> PlayerView:
         """What ``player`` (default: the player on turn) may see."""
         p = self.current if player is None else int_arg("player", player, 0,
@@ -329,14 +313,9 @@ class GameState(MoveRules):
             table=tuple(self.table), stock_count=len(self._stock), turn_info=self.turn_info,
             totals=tuple(self.totals), rounds_won=tuple(self.rounds_won),
             stock_out=self._stock_out_by is not None,
-            history=_Snapshot(self._public, len(self._public)))
+            history=self._public_history())
 
     # ------------------------------------------------------------------ moves
-    def _record(self, rec: _R, public: Record | None = None) -> _R:
-        self.history.append(rec)
-        self._public.append(rec if public is None else public)
-        return rec
-
     def draw(self) -> DrawRecord:
         """Draw the top card of the stock; an empty stock stops the drawing (3.5). Who
         takes the last card exhausts the stock; with ``rules.stock_out`` "finder" the

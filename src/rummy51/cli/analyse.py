@@ -114,6 +114,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         parse_histories,
         read_histories,
     )
+    from ..runs import MAX_HISTORY_TEXT
 
     rules = rules_from_args(args)
     if args.history is None:
@@ -139,7 +140,7 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     if args.hand is not None:
         raise ValueError("give either a HISTORY or a position (--hand ...), not both")
     if args.history == "-":
-        games = parse_histories(sys.stdin.read(), "stdin")
+        games = parse_histories(sys.stdin.read(MAX_HISTORY_TEXT + 1), "stdin")
     else:
         games = read_histories(args.history)
     picked = list(enumerate(games))

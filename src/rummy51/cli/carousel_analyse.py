@@ -202,7 +202,13 @@ def _flag_words(msg: str) -> str:
 
 def _read(path: str) -> Any:
     if path == "-":
-        return sys.stdin.read()
+        from ..runs import MAX_HISTORY_TEXT
+
+        text = sys.stdin.read(MAX_HISTORY_TEXT + 1)
+        if len(text) > MAX_HISTORY_TEXT:
+            raise ValueError(f"stdin holds more than {MAX_HISTORY_TEXT // 2**20} MiB of history "
+                             "text: split it into smaller files")
+        return text
     from pathlib import Path
 
     return Path(path)

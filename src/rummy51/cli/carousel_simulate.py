@@ -28,7 +28,7 @@ import shlex
 from typing import TYPE_CHECKING
 
 from ..stats import Z95
-from ._common import _fmt_table
+from ._common import _CliWarnings, _fmt_table
 from .carousel_options import ANY, RULE_FLAGS, add_rule_options, flag_words, rules_from_args
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def add_simulate_parser(subparsers: argparse._SubParsersAction) -> argparse.Argu
                         "per cyclic shift of the bots (each bot in each seat); permute: once "
                         "per order of the bots around the table (at most 5 players). The same "
                         "cards each time: the bots are compared game by game")
-    p.add_argument("--histories", action="store_true",
+    p.add_argument("--histories", action="store_true", default=None,
                    help="also write every game's history into the run directory "
                         "(histories/chunk-N.jsonl.gz, JSON Lines, one game a line; needs "
                         "--out); the games are then played by the Python engine")
@@ -98,7 +98,7 @@ def _whole(text: str) -> int:
 
 #: the library's parameter names, as the command line spells them
 _PARAMS = ("games", "chunk_size", "workers", "players", "bots", "seed", "backend", "scheduler",
-           "engine", "seats")
+           "engine", "seats", "histories")
 
 
 def _flag_words(msg: str) -> str:
@@ -107,7 +107,8 @@ def _flag_words(msg: str) -> str:
     msg = flag_words(msg)
     msg = (msg.replace("seats 'permute' plays every deal", "--seats permute plays every game")
            .replace("(use seats 'rotate')", "(use --seats rotate)")
-           .replace("give out (or resume)", "give --out (or --resume)"))
+           .replace("give out (or resume)", "give --out (or --resume)")
+           .replace("give chunk_size >=", "give --chunk-size >="))
     msg = re.sub(rf"^({'|'.join(_PARAMS)})\b", lambda m: "--" + m.group(1).replace("_", "-"),
                  msg)
     msg = re.sub(r"(?<!-)\b(out|resume) \((an? (?:new|existing) [^)]*)\)", r"--\1 (\2)", msg)
@@ -240,12 +241,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     rules = rules_from_args(args, players or 4, required=False)
     command = _command(args)
     try:
-        st = simulate_carousel(players=args.players, bots=args.bots, games=args.games,
-                               rules=rules, seed=args.seed, workers=args.workers,
-                               chunk_size=args.chunk_size, out=args.out, resume=args.resume,
-                               progress=False if args.no_progress else None, backend=backend,
-                               scheduler=args.scheduler, command=command, engine=args.engine,
-                               seats=args.seats, histories=args.histories)
+        with _CliWarnings():   # a damaged chunk or history run again: one line each
+            st = simulate_carousel(players=args.players, bots=args.bots, games=args.games,
+                                   rules=rules, seed=args.seed, workers=args.workers,
+                                   chunk_size=args.chunk_size, out=args.out,
+                                   resume=args.resume,
+                                   progress=False if args.no_progress else None,
+                                   backend=backend, scheduler=args.scheduler, command=command,
+                                   engine=args.engine, seats=args.seats,
+                                   histories=args.histories)
     except (ValueError, TypeError) as e:
         raise type(e)(_flag_words(" ".join(str(e).split()))) from None
     if args.json:

@@ -48,14 +48,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
     import numpy as np
 
     from ..r51.engine import GameState
-    from ..studies._games_plan import _bot_factory, _parse_bots
+    from ..studies._games_plan import bot_maker, parse_bots
 
     rules = rules_from_args(args)
     # the bots' names as the games study spells them (handhunter -> hand-hunter)
-    names = _parse_bots(list(args.bots), max(2, len(args.bots)))[0][:len(args.bots)]
+    names = parse_bots(list(args.bots), max(2, len(args.bots)))[0][:len(args.bots)]
     state = GameState.new(rules, players=1 + len(names), seed=args.seed)
     root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
-    bots = [_bot_factory(b)(ss) for b, ss in zip(names, root.spawn(len(names)), strict=True)]
+    bots = [bot_maker(b)(ss) for b, ss in zip(names, root.spawn(len(names)), strict=True)]
     u = args.unicode
     print(f"rummy51 play: you are seat 0 against {', '.join(names)}; seed {state.seed} "
           f"(repeat with --seed {state.seed})")

@@ -291,7 +291,7 @@ def _add_simulate_games(subparsers: argparse._SubParsersAction) -> None:
                    help="fixed (default): every bot keeps its seat; rotate: every deal once "
                         "per cyclic shift of the bots (each bot in each seat); permute: once "
                         "per order of the bots around the table (at most 5 players)")
-    e.add_argument("--histories", action="store_true",
+    e.add_argument("--histories", action="store_true", default=None,
                    help="also write every deal's hand history into the run directory "
                         "(histories/chunk-N.jsonl.gz, JSON Lines; needs --out); the deals are "
                         "then played by the Python engine")
@@ -311,8 +311,9 @@ def _games_option_names(e: Exception) -> Exception:
     """``games must be >= 1`` -> ``--games must be >= 1`` (library names to options)."""
     import re
 
-    msg = re.sub(r"^(players|bots|games|chunk_size|workers|seed|engine)\b",
+    msg = re.sub(r"^(players|bots|games|chunk_size|workers|seed|engine|histories)\b",
                  lambda m: "--" + m.group(1).replace("_", "-"), str(e))
+    msg = msg.replace("give chunk_size >=", "give --chunk-size >=")
     return type(e)(msg)
 
 

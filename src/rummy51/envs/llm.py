@@ -133,7 +133,7 @@ def apply_reply(state: AgentState, reply: object) -> list[int]:
         ids = state.encode_sequence(move)
     except ValueError as e:
         raise ValueError(f"{text!r} is not a legal move now: {e}") from None
-    trial = state.clone()
+    trial = state.copy()
     for a in ids:
         if a not in trial.legal_actions():
             raise ValueError(f"{text!r} is not a legal move now ({trial.why_illegal(a)})")

@@ -153,7 +153,7 @@ def _hand_cards(s: CarouselAgentState, text: str, cards: list[int]) -> list[int]
     """The hand cards of a meld play: adds then commit, tried on a copy first."""
     if not cards:
         raise ValueError(f"{text!r}: name the hand cards the play places")
-    trial = s.clone()
+    trial = s.copy()
     ids = []
     for c in cards:
         a = ADD0 + c

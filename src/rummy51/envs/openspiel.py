@@ -36,9 +36,9 @@ from ._optional import need
 pyspiel: Any = need("pyspiel", "openspiel")
 _mcts: Any = need("open_spiel.python.algorithms.mcts", "openspiel")
 
+from ..common.seeds import seed_from  # noqa: E402
 from ..r51.agent import AgentState, max_game_length, utility_bounds  # noqa: E402
 from ..r51.bots import Bot  # noqa: E402
-from ..r51.chance import seed_from  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
 from ..r51.infostate import infostate_layout_for  # noqa: E402
 from ..r51.melds import card_value  # noqa: E402
@@ -47,7 +47,7 @@ from ..rules import RuleSet  # noqa: E402
 from ..solver import best_opening  # noqa: E402
 
 if TYPE_CHECKING:
-    from ..r51.chance import RngLike
+    from ..common.seeds import RngLike
     from ..runs.seeding import SeedLike
 
 __all__ = ["Rummy51Game", "Rummy51State", "Rummy51Observer", "EngineBot", "PointsEvaluator",
@@ -131,7 +131,7 @@ class Rummy51State(pyspiel.State):  # pyspiel is untyped here (Any, above): our 
 
     def __init__(self, game: Rummy51Game) -> None:
         super().__init__(game)
-        self.agent = game._initial.clone()
+        self.agent = game._initial.copy()
 
     def current_player(self) -> int:
         return self.agent.current_player()

@@ -36,10 +36,10 @@ from ..carousel.chance import (  # noqa: E402
 )
 from ..carousel.codec import NUM_ACTIONS  # noqa: E402
 from ..carousel.rules import CarouselRules  # noqa: E402
-from ..r51.chance import seed_from  # noqa: E402
+from ..common.seeds import seed_from  # noqa: E402
 
 if TYPE_CHECKING:
-    from ..r51.chance import RngLike
+    from ..common.seeds import RngLike
 
 __all__ = ["CarouselGame", "CarouselState", "CarouselObserver", "GAME_NAME", "PARAMETERS"]
 
@@ -131,7 +131,7 @@ class CarouselState(pyspiel.State):  # pyspiel is untyped here (Any, above): our
 
     def __init__(self, game: CarouselGame) -> None:
         super().__init__(game)
-        self.agent = game._initial.clone()
+        self.agent = game._initial.copy()
 
     def current_player(self) -> int:
         return self.agent.current_player()

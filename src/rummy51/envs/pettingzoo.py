@@ -4,7 +4,7 @@
 >>> e = env(players=2)
 >>> e.reset(seed=42)
 >>> obs, reward, terminated, truncated, info = e.last()
->>> sorted(obs), obs["action_mask"].sum() > 0
+>>> sorted(obs), bool(obs["action_mask"].sum() > 0)
 (['action_mask', 'observation'], True)
 
 Agents are ``player_0 .. player_{n-1}`` (seat numbers). The agent on turn acts until

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import JOKER, card_text, cards_text, to_codes
+from ..common.errors import IllegalMove as _IllegalMove
 from ._args import as_card, as_meld_id, meld_codes
 from .melds import (
     HIGH,
@@ -30,14 +31,12 @@ class Phase(enum.Enum):
     OVER = "over"  # the deal has ended
 
 
-class IllegalMove(ValueError):
+class IllegalMove(_IllegalMove):
     """A move the rules do not allow; ``rule`` names the docs/rules.md section broken
-    (``"5.4"``) or ``"engine"`` for a choice documented in docs/engine.md."""
+    (``"5.4"``) or ``"engine"`` for a choice documented in docs/engine.md. A subclass
+    of ``rummy51.IllegalMove`` (a ``ValueError``), the base of every game's refusals."""
 
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{message} (docs/rules.md {rule})" if rule[0].isdigit() else message)
-        self.rule = rule
-        self.reason = message
+    RULES = "docs/rules.md"
 
 
 

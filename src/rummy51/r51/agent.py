@@ -21,12 +21,15 @@ The OpenSpiel game, the PettingZoo environment and the JSON door for language mo
 """
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..cards import card_text
+from ..common.state import deprecated_clone
 from ..rules import RuleSet
 from .actions import Action, IllegalMove, Phase
 from .codec import CANCEL, DRAW_STOCK, MELD0, OPEN, ActionCodec, Cancel, Stage, codec_for
@@ -98,7 +101,7 @@ class AgentState:
     ``legal_actions()`` the ids (ascending) and ``legal_actions_mask()`` the 0/1 mask;
     ``apply_action(id)`` makes the move (a card code at a chance node);
     ``chance_outcomes()`` lists ``(card, probability)``; ``returns()`` the negated scores;
-    ``clone()`` a fast copy; ``observation(p)``, ``information_state_string(p)``,
+    ``copy()`` a fast copy; ``observation(p)``, ``information_state_string(p)``,
     ``observation_string(p)`` what player ``p`` knows; ``resample_from_infostate(p, rng)``
     a state the same for ``p`` with the hidden cards dealt again. ``game`` is the
     ``GameState`` (``None`` while a chance-mode deal is being dealt)."""
@@ -162,17 +165,17 @@ class AgentState:
         if not isinstance(game, GameState):
             raise TypeError(f"game must be a GameState, got {type(game).__name__}")
         s = cls.new(game.rules, players=game.n_players, seed=0, first=game.first)
-        s.game = game.clone()
+        s.game = game.copy()
         s._flags_turn = game.turn
         return s
 
     # ------------------------------------------------------------------ copies
-    def clone(self) -> AgentState:
+    def copy(self) -> AgentState:
         """A fast independent copy (see bench/README.md, section Agents)."""
         s = object.__new__(AgentState)
         d = self.__dict__.copy()
         if self.game is not None:
-            d["game"] = self.game.clone()
+            d["game"] = self.game.copy()
         if self._remaining is not None:
             d["_dealt"] = self._dealt[:]
             d["_remaining"] = self._remaining[:]
@@ -182,8 +185,10 @@ class AgentState:
         s.__dict__ = d
         return s
 
+    clone = deprecated_clone("AgentState")
+
     def __deepcopy__(self, memo: dict[int, Any]) -> AgentState:
-        return self.clone()
+        return self.copy()
 
     def __getstate__(self) -> dict[str, Any]:
         d = dict(self.__dict__)
@@ -196,6 +201,61 @@ class AgentState:
     def __setstate__(self, d: dict[str, Any]) -> None:
         self.__dict__.update(d)
         self.codec = codec_for(self.rules)
+
+    # ------------------------------------------------------------------ caches, determinizations
+    def cached(self, key: Any) -> Any:
+        """What ``remember`` kept under ``key`` for this deal (None if nothing): the
+        observation and information-state modules keep what grows with the deal here."""
+        return self._cache.get(key)
+
+    def remember(self, key: Any, value: Any) -> None:
+        """Keep ``value`` under ``key`` for this deal (copies share what was kept before)."""
+        self._cache[key] = value
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """Chance mode: the cards dealt so far, in the order dealt."""
+        return tuple(self._dealt)
+
+    def with_dealt(self, dealt: Sequence[int]) -> AgentState:
+        """A copy whose deal so far is ``dealt`` (chance mode, while dealing: the cards a
+        player has not seen dealt again by ``rummy51.r51.chance``); the copies left in
+        the stock follow, and the caches start afresh."""
+        s = self.copy()
+        s._dealt = [int(c) for c in dealt]
+        rem = Counter(int(c) for c in self.rules.deck())
+        rem.subtract(s._dealt)
+        s._remaining = [rem[c] for c in range(53)]
+        s._cache = {}
+        s._memo = {}
+        s._legal = None
+        return s
+
+    def resampled_from(self, source: AgentState, player: int) -> None:
+        """Make this copy of ``source``, whose game ``rummy51.r51.chance`` has dealt the
+        cards hidden from ``player`` again, consistent with that: another player's staging
+        is hidden from ``player`` and starts afresh, ``player``'s own staging moves stay,
+        and what ``player`` knows (the public known cards, their information state) stays
+        cached while the rest, about hands dealt again, is forgotten."""
+        p = player
+        g = self.game
+        assert g is not None
+        if g.current != p:  # another player's staging is hidden from p: start it afresh
+            self.staged = ()
+            self._cancelled = False
+        self._private = tuple(ev for ev in source._private if ev[1] == p)
+        # the count of p's staging moves in p's cached information state now indexes p's
+        # alone
+        self._cache = {}
+        self._memo = {}
+        if "known" in source._cache:
+            self._cache["known"] = source._cache["known"]
+        info = source._cache.get(("info", p))
+        if info is not None:
+            done, pdone, text = info
+            self._cache[("info", p)] = (
+                done, sum(1 for ev in source._private[:pdone] if ev[1] == p), text)
+        self._legal = None if g.current != p else source._legal
 
     # ------------------------------------------------------------------ who moves
     @property

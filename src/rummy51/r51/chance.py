@@ -29,13 +29,14 @@ carries a deck order, stock draws and reshuffles that replay (``to_json`` /
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ..cards import JOKER
+from ..common.seeds import seed_from
 from ..solver import can_go_out, can_open
 from .actions import (
     STOCK,
@@ -50,14 +51,9 @@ from .actions import (
 from .melds import go_out_melds, joker_meld_possible
 
 if TYPE_CHECKING:  # for the checker only (agent imports this module)
-    from typing import TypeAlias
-
-    from ..runs.seeding import SeedLike
+    from ..common.seeds import RngLike
     from .agent import AgentState
     from .engine import GameState
-
-    #: what ``seed_from`` takes: a seed, a Generator, or a callable returning floats in [0, 1)
-    RngLike: TypeAlias = SeedLike | Callable[[], float]
 
 __all__ = ["resample", "seed_from"]
 
@@ -67,23 +63,6 @@ _FILLS = 2000  # deals of the hidden cards tried for a hand that fits the turn s
 
 class _Infeasible(Exception):
     pass
-
-
-def seed_from(rng: RngLike) -> np.random.Generator:
-    """A numpy Generator from a seed, a Generator, or a callable returning floats in [0, 1)
-    (OpenSpiel's ``UniformProbabilitySampler``)."""
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if callable(rng) and not isinstance(rng, (int, np.integer)):
-        return np.random.default_rng(int(float(rng()) * 2**53))
-    if isinstance(rng, (bool, np.bool_, float, str, bytes)):
-        raise TypeError(f"rng must be a seed (a whole number >= 0), a numpy Generator or a "
-                        f"sampler, got {type(rng).__name__} {rng!r:.40}")
-    try:
-        return np.random.default_rng(rng)
-    except (TypeError, ValueError) as e:
-        raise type(e)(f"rng must be a seed (a whole number >= 0), a numpy Generator or a "
-                      f"sampler, got {rng!r:.40}") from None
 
 
 def resample(state: AgentState, player: int, rng: RngLike = None) -> AgentState:
@@ -96,7 +75,7 @@ def resample(state: AgentState, player: int, rng: RngLike = None) -> AgentState:
     if state.game is None:
         return _resample_dealing(state, p, rng)
     if state.is_terminal():  # at the end every hand is shown, to count its points
-        return state.clone()
+        return state.copy()
     for _ in range(_TRIES):
         try:
             return _resample(state, p, rng)
@@ -109,29 +88,24 @@ def resample(state: AgentState, player: int, rng: RngLike = None) -> AgentState:
 def _resample_dealing(state: AgentState, p: int, rng: np.random.Generator) -> AgentState:
     from .observation import dealt_to
 
-    s = state.clone()
     rules = state.rules
+    dealt = list(state.dealt)
     n_hands = state.n_players * rules.hand_size + 1
     mine: set[int] = set()
     k = (p - state.first) % state.n_players
     start = 0 if k == 0 else rules.hand_size + 1 + (k - 1) * rules.hand_size
     mine.update(range(start, start + len(dealt_to(state, p))))
-    keep = mine | set(range(n_hands, len(state._dealt)))  # the bottom card is face up
+    keep = mine | set(range(n_hands, len(dealt)))  # the bottom card is face up
     pool = Counter(int(c) for c in rules.deck())
-    pool.subtract(state._dealt[i] for i in keep)
+    pool.subtract(dealt[i] for i in keep)
     cards = list(pool.elements())
-    hidden = [i for i in range(len(state._dealt)) if i not in keep]
+    hidden = [i for i in range(len(dealt)) if i not in keep]
     pick: np.ndarray | list[int] = (
         rng.choice(len(cards), size=len(hidden), replace=False) if hidden else [])
+    new = dealt[:]
     for i, j in zip(hidden, pick, strict=True):
-        s._dealt[i] = cards[int(j)]
-    rem = Counter(int(c) for c in rules.deck())
-    rem.subtract(s._dealt)
-    s._remaining = [rem[c] for c in range(53)]
-    s._cache = {}
-    s._memo = {}
-    s._legal = None
-    return s
+        new[i] = cards[int(j)]
+    return state.with_dealt(new)
 
 
 class _Slot:
@@ -285,7 +259,7 @@ def _resample(state: AgentState, p: int, rng: np.random.Generator) -> AgentState
     if len(stock_part) != end - n_hands:  # pragma: no cover - a bug
         raise RuntimeError("resampling changed the length of the deal's stock")
     new_deck[n_hands:end] = stock_part
-    ns = state.clone()
+    ns = state.copy()
     ng = ns.game
     assert ng is not None
     ng.deck = tuple(new_deck)
@@ -306,36 +280,16 @@ def _resample(state: AgentState, p: int, rng: np.random.Generator) -> AgentState
             ng.hands[q] = sorted(list(concrete[q].elements()) + filled)
             if len(ng.hands[q]) != len(g.hands[q]):  # pragma: no cover - a bug
                 raise RuntimeError(f"resampling changed the size of hand {q}")
-    # the engine's private fields: the stock (top last) and the RNG (the real seed, or the
-    # real RNG's state, would tell the real deck)
-    ng._stock = stock_cards[::-1]
-    ng.seed = None
-    ng._rng = np.random.default_rng(int(rng.integers(2**63)))
-    ng.__dict__.pop("_rng_state", None)
-    ng._forced = []
+    # the stock and the RNG (the real seed, or the real RNG's state, would tell the real deck)
+    ng.replace_stock(stock_cards)
+    ng.reseed(np.random.default_rng(int(rng.integers(2**63))))
     ti = ng.turn_info
     if g.current != p and ti.source == STOCK and ti.drawn is not None:
         last_draw = max(draws) if draws else None
         if last_draw is not None and hist[last_draw].player == g.current \
                 and hist[last_draw].turn == g.turn:
             ng.turn_info = replace(ti, drawn=draws[last_draw].value)
-    if g.current != p:  # another player's staging is hidden from p: start it afresh
-        ns.staged = ()
-        ns._cancelled = False
-    ns._private = tuple(ev for ev in state._private if ev[1] == p)
-    # what p knows is the same by construction: p's information state and the public
-    # known cards stay cached (the count of p's staging moves in it now indexes p's
-    # alone); the rest was about hands dealt again
-    ns._cache = {}
-    ns._memo = {}
-    if "known" in state._cache:
-        ns._cache["known"] = state._cache["known"]
-    info = state._cache.get(("info", p))
-    if info is not None:
-        done, pdone, text = info
-        ns._cache[("info", p)] = (done, sum(1 for ev in state._private[:pdone] if ev[1] == p),
-                                 text)
-    ns._legal = None if g.current != p else state._legal
+    ns.resampled_from(state, p)
     return ns
 
 

@@ -37,17 +37,17 @@ Rules choices where docs/rules.md is silent are listed in docs/engine.md.
 """
 from __future__ import annotations
 
-import copy
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from collections.abc import Sequence as _SequenceABC
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
 
 from ..cards import JOKER, card_text, cards_text, to_codes
+from ..common.seeds import normalize_seed
+from ..common.state import StateBase, ViewBase, deprecated_clone
 from ..rules import RuleSet, rules_from_dict, rules_to_dict
 from ._args import as_card, rule_option
 from ._moves import _MoveRules
@@ -117,7 +117,6 @@ __all__ = [
 
 
 _T = TypeVar("_T")
-_R = TypeVar("_R", bound=Record)
 
 
 def _make(cls: type[_T], fields: dict[str, Any]) -> _T:
@@ -141,33 +140,8 @@ _DRAWS = {s: Draw(s) for s in SOURCES}
 _TURN_START = (TurnInfo(opened_at_start=False), TurnInfo(opened_at_start=True))
 
 # --------------------------------------------------------------------------- views
-class _Snapshot(_SequenceABC):
-    """A read-only view of the first ``n`` items of an append-only list."""
-
-    __slots__ = ("_items", "_n")
-
-    def __init__(self, items: list, n: int) -> None:
-        self._items = items
-        self._n = n
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return tuple(self._items[: self._n][i])
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("history index out of range")
-        return self._items[i]
-
-    def __repr__(self) -> str:
-        return f"<history of {self._n} records>"
-
-
 @dataclass(frozen=True, eq=False)
-class PlayerView(_MoveRules):
+class PlayerView(ViewBase, _MoveRules):
     """What one player may see: their own ``hand``; the table, the discard pile, the bottom
     card (face up), everyone's hand size and whether they opened, the stock's size, this
     turn's ``TurnInfo`` and the public ``history`` (stock draws of others show no card).
@@ -193,11 +167,7 @@ class PlayerView(_MoveRules):
     turn_info: TurnInfo
     history: Sequence[Record] = field(repr=False, default=())
 
-    def _hand(self) -> Sequence[int]:
-        if self.player != self.current:
-            raise IllegalMove("engine", f"this is player {self.player}'s view; it is player "
-                                        f"{self.current}'s turn")
-        return self.hand
+    _ILLEGAL = IllegalMove
 
     @property
     def stock_size(self) -> int:
@@ -225,35 +195,6 @@ class PlayerView(_MoveRules):
 
 
 # --------------------------------------------------------------------------- decks
-def normalize_seed(seed: Any) -> tuple[np.random.Generator, Any]:
-    """(rng, seed as recorded in JSON: int, {'entropy','spawn_key'} or None)."""
-    if isinstance(seed, np.random.Generator):
-        return seed, None
-    if isinstance(seed, np.random.SeedSequence):
-        ss = seed
-    elif seed is None:
-        ss = np.random.SeedSequence()
-    elif isinstance(seed, dict):
-        ent, key = seed.get("entropy"), seed.get("spawn_key", [])
-        if (isinstance(ent, bool) or not isinstance(ent, (int, np.integer)) or ent < 0
-                or not isinstance(key, (list, tuple))
-                or any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0
-                       for k in key)):
-            raise ValueError(f"seed {seed!r} is not {{'entropy': int >= 0, 'spawn_key': "
-                             "[int >= 0, ...]}")
-        ss = np.random.SeedSequence(int(ent), spawn_key=tuple(int(k) for k in key))
-    else:
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative int, a SeedSequence, a Generator or "
-                             f"None, got {seed!r}")
-        ss = np.random.SeedSequence(int(seed))
-    # the entropy is an int (int() refuses a SeedSequence made from a list of ints, as before)
-    entropy: Any = ss.entropy
-    rec = int(entropy) if not ss.spawn_key else {"entropy": int(entropy),
-                                                 "spawn_key": [int(k) for k in ss.spawn_key]}
-    return np.random.default_rng(ss), rec
-
-
 def stacked_deck(rules: RuleSet, hands: Sequence, stock: Iterable = (), bottom: Any = None,
                  players: int | None = None, seed: int = 0) -> list[int]:
     """A full deck order for ``GameState.new(deck=...)`` that deals ``hands`` (seat order
@@ -295,7 +236,7 @@ def stacked_deck(rules: RuleSet, hands: Sequence, stock: Iterable = (), bottom: 
 
 
 # --------------------------------------------------------------------------- the state
-class GameState(_MoveRules):
+class GameState(StateBase, _MoveRules):
     """One deal of Rummy 51 (docs/rules.md sections 5-6). Start one with ``GameState.new``.
 
     Public attributes (read them, do not change them): ``rules``, ``n_players``, ``first``
@@ -304,6 +245,8 @@ class GameState(_MoveRules):
     ``opened``, ``discard_pile`` (top last), ``bottom`` (the bottom card, or None),
     ``turn_info``, ``history`` (every ``Record``, chance steps included), ``actions`` (the
     player actions, for ``replay``), ``result`` (a ``Result`` once over)."""
+
+    _OVER = Phase.OVER
 
     def __init__(self) -> None:  # use GameState.new
         self.rules: RuleSet
@@ -390,45 +333,8 @@ class GameState(_MoveRules):
         self.turn_info = TurnInfo(opened_at_start=False)
         self.history.append(ChanceRecord(0, -1, None, "deal", tuple(order)))
 
-    def copy(self) -> GameState:
-        """An independent copy (the RNG state too)."""
-        return copy.deepcopy(self)
-
     # ------------------------------------------------------------------ agents (docs/agents.md)
-    def clone(self) -> GameState:
-        """An independent copy, fast (tree search clones a state per simulated move; see
-        bench/README.md, section Agents, for its time against ``copy()``'s deepcopy). The
-        lists are copied, the immutable records, melds and rules are shared, and the RNG's
-        state is copied now but a generator is built from it only when a reshuffle needs it."""
-        s = object.__new__(type(self))
-        d = self.__dict__.copy()
-        d["hands"] = [h[:] for h in self.hands]
-        d["_stock"] = self._stock[:]
-        d["discard_pile"] = self.discard_pile[:]
-        d["table"] = self.table[:]
-        d["opened"] = self.opened[:]
-        d["history"] = self.history[:]
-        d["actions"] = self.actions[:]
-        d["_public"] = self._public[:]
-        d["_forced"] = self._forced[:]
-        if self._rng is not None:
-            bg = self._rng.bit_generator
-            d["_rng"] = None
-            d["_rng_state"] = (type(bg), bg.state)
-        s.__dict__ = d
-        return s
-
-    def _generator(self) -> np.random.Generator:
-        """The deal's RNG; a clone builds it from the state copied by ``clone()``."""
-        if self._rng is None:
-            snap = self.__dict__.pop("_rng_state", None)
-            if snap is None:  # pragma: no cover - every dealt state has an RNG
-                self._rng = np.random.default_rng()
-            else:
-                bg = snap[0](0)
-                bg.state = snap[1]
-                self._rng = np.random.Generator(bg)
-        return self._rng
+    clone = deprecated_clone("GameState")
 
     def _put_on_stock(self, card: int) -> None:
         """Make a copy of ``card`` the next stock card (the chance-node mode of
@@ -466,22 +372,6 @@ class GameState(_MoveRules):
             self.deck = tuple(order)
 
     # ------------------------------------------------------------------ views
-    def _hand(self) -> Sequence[int]:
-        return self.hands[self.current]
-
-    @property
-    def stock_size(self) -> int:
-        return len(self._stock)
-
-    @property
-    def stock(self) -> tuple[int, ...]:
-        """The stock, top first (hidden from players)."""
-        return tuple(reversed(self._stock))
-
-    @property
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
     def view(self, player: int | None = None) -> PlayerView:
         """What ``player`` (default: the player on turn) may see."""
         p = self.current if player is None else int(player)
@@ -497,15 +387,10 @@ class GameState(_MoveRules):
             "opened": tuple(self.opened), "table": tuple(self.table),
             "discard_pile": tuple(self.discard_pile), "bottom": self.bottom,
             "stock_count": len(self._stock), "turn_info": ti,
-            "history": _Snapshot(self._public, len(self._public)),
+            "history": self._public_history(),
         })
 
     # ------------------------------------------------------------------ moves
-    def _record(self, rec: _R, public: Record | None = None) -> _R:
-        self.history.append(rec)
-        self._public.append(rec if public is None else public)
-        return rec
-
     def draw(self, source: str = STOCK) -> DrawRecord:
         """Draw from ``source`` (``'stock'``, ``'discard'``, ``'bottom'``)."""
         self.verify_draw(source)

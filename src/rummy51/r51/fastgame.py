@@ -18,7 +18,7 @@ by the Python engine).
 
 ``position(state)`` loads a deal in progress (a ``GameState``) into the kernel, and
 ``play_position(state, bots)`` plays the rest of it there: the deal the Python engine
-would play from that state with those bots (``play_deal(bots, state=state.clone())``),
+would play from that state with those bots (``play_deal(bots, state=state.copy())``),
 move for move. The search bot (``rummy51.r51.search``) plays its rollouts from such
 positions.
 
@@ -381,7 +381,7 @@ def position(state: GameState) -> _game.Position:
         np.add.at(cnt[p], np.asarray(hand, np.int64), 1)
     pos = _game.Position(
         kernel, n, state.current, state.turn, _PHASE_CODES[state.phase], cnt,
-        np.asarray(state._stock, np.int32), np.asarray(state.discard_pile, np.int32),
+        np.asarray(state.stock[::-1], np.int32), np.asarray(state.discard_pile, np.int32),
         -1 if state.bottom is None else int(state.bottom), table_codes(state.table),
         list(state.opened), turns_opened(state.history, n), turn_info_codes(state.turn_info))
     assert pos.complete(), "a state's cards are all in one place"
@@ -452,21 +452,13 @@ class Continuation:
     actions: tuple | None = None
 
 
-def _state_rng(state: GameState) -> np.random.Generator:
-    """A copy of the deal's RNG where it stands (the next reshuffle's draws)."""
-    bg = state._generator().bit_generator
-    copy = type(bg)(0)
-    copy.state = bg.state
-    return np.random.Generator(copy)
-
-
 def play_position(state: GameState, bots: Sequence[Bot], rng: np.random.Generator | None = None,
                   record: bool = False) -> Continuation:
     """Play the rest of deal ``state`` in C with one built-in bot per seat (names or
     instances, as ``play_kernel_deal`` takes them; a ``RandomBot`` draws from its own
     ``rng``). An empty stock is refilled from the discard pile shuffled with ``rng``; by
     default a copy of the deal's own RNG, so the result is the Python engine's
-    ``play_deal(bots, state=state.clone())``. ``state`` is not changed."""
+    ``play_deal(bots, state=state.copy())``. ``state`` is not changed."""
     bots = list(bots)
     if len(bots) != state.n_players:
         raise ValueError(f"{len(bots)} bots for {state.n_players} players")
@@ -485,7 +477,7 @@ def play_position(state: GameState, bots: Sequence[Bot], rng: np.random.Generato
         else:
             raise ValueError("a random or search seat needs a bot instance (its generator)")
     params = [_params(b) for b in bots]
-    deal_rng = _state_rng(state) if rng is None else rng
+    deal_rng = state.rng_copy() if rng is None else rng
     log = np.empty(1 << 16, np.int32) if record else None
     while True:
         st = deal_rng.bit_generator.state

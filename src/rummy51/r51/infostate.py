@@ -119,7 +119,7 @@ def history_counts(state: AgentState) -> dict[str, Any]:
     g = state.game
     assert g is not None  # the deal is dealt
     hist = g.history
-    cached = state._cache.get("hist_counts")
+    cached = state.cached("hist_counts")
     if cached is not None and cached[0] == len(hist):
         return cached[1]
     n = state.n_players
@@ -151,5 +151,5 @@ def history_counts(state: AgentState) -> dict[str, Any]:
             for m in r.action.melds:
                 for c in m:
                     row[c] += 1
-    state._cache["hist_counts"] = (len(hist), h)
+    state.remember("hist_counts", (len(hist), h))
     return h

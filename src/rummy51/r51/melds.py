@@ -27,6 +27,7 @@ whichever of 7D, 7C is missing, so either may be laid off or swapped for it;
 ``represents`` names the missing suits in S H D C order (or those the player named).
 
 >>> from rummy51 import RuleSet
+>>> from rummy51.cards import parse_card
 >>> m = make_meld("8S 9S JK", RuleSet())
 >>> m.text(), meld_value(m, RuleSet())
 ('8S 9S JK(10S)', 27)

@@ -235,7 +235,7 @@ def dealt_to(state: AgentState, p: int) -> list[int]:
     k = (p - state.first) % n
     start = 0 if k == 0 else rules.hand_size + 1 + (k - 1) * rules.hand_size
     size = rules.hand_size + (1 if k == 0 else 0)
-    return state._dealt[start:start + size]
+    return list(state.dealt[start:start + size])
 
 
 # --------------------------------------------------------------------------- known cards
@@ -246,7 +246,7 @@ def known_cards(state: AgentState) -> list[list[int]]:
     g = state.game
     assert g is not None  # the deal is dealt
     hist = g.history
-    cached = state._cache.get("known")
+    cached = state.cached("known")
     if cached is not None and cached[0] == len(hist):
         return cached[1]
     if cached is not None and cached[0] < len(hist):
@@ -284,7 +284,7 @@ def known_cards(state: AgentState) -> list[list[int]]:
             if k[c]:
                 k[c] -= 1
             k[JOKER] += 1
-    state._cache["known"] = (len(hist), known)
+    state.remember("known", (len(hist), known))
     return known
 
 
@@ -320,11 +320,11 @@ def information_state_string(state: AgentState, player: int) -> str:
     head = f"rummy51 player {p} of {n}, first {state.first}"
     g = state.game
     if g is None:
-        return f"{head}\ndealt {len(state._dealt)}: {cards_str(dealt_to(state, p))}"
+        return f"{head}\ndealt {len(state.dealt)}: {cards_str(dealt_to(state, p))}"
     key = ("info", p)
     hist = g.history
     private = state._private
-    cached = state._cache.get(key)
+    cached = state.cached(key)
     if cached is not None and cached[0] <= len(hist) and cached[1] <= len(private):
         done, pdone, text = cached
     else:
@@ -345,7 +345,7 @@ def information_state_string(state: AgentState, player: int) -> str:
         lines.append(_private_line(private[pdone], p, codec, g))
         pdone += 1
     text = "\n".join(x for x in lines if x)
-    state._cache[key] = (len(hist), pdone, text)
+    state.remember(key, (len(hist), pdone, text))
     if state._pending:
         return f"{text}\n{g.turn} p{g.current}: draw stock (pending)"
     return text

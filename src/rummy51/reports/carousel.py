@@ -370,8 +370,8 @@ def _fig_knock_possible(kp: pd.DataFrame, runs: Sequence[str]) -> Figure:
 def blunder_sample(run: Run, games: int = BLUNDER_GAMES) -> list[tuple[int, dict, list[str]]]:
     """The first ``games`` plays of a run made with histories, in the records' order:
     ``(play, history, the bot of each seat)`` (empty without histories)."""
+    from ..common.seats import arrangements
     from ..studies._carousel_plan import Settings
-    from ..studies._games_plan import arrangements
     from ..studies.carousel import read_histories
 
     if not run.manifest.get("histories") or games < 1:

@@ -444,10 +444,10 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
 def _history_lines(run: Run) -> list[tuple[Any, int, int, int, tuple[str, ...]]]:
     """Every hand history of a games run: ``(file, line, deal, arrangement, names)``, the
     names of the bots in its seats (a chunk's lines are arrangement-major, as its
-    records)."""
-    import gzip
-
-    from ..studies._games_plan import arrangements
+    records). Each file is verified against its chunk file (a missing or damaged one is
+    refused, naming it)."""
+    from ..common.seats import arrangements
+    from ..runs import chunk_histories, histories_path
 
     settings = run.manifest.get("settings", {})
     bots = list(settings.get("bots", ()))
@@ -455,10 +455,9 @@ def _history_lines(run: Run) -> list[tuple[Any, int, int, int, tuple[str, ...]]]
     perms = arrangements(players, str(settings.get("seats", "fixed")))
     size = int(settings.get("chunk_size", 1))
     out = []
-    for f in sorted((run.path / "histories").glob("chunk-*.jsonl.gz")):
-        chunk = int(f.name[len("chunk-"):].split(".")[0])
-        with gzip.open(f, "rt", encoding="utf-8") as fh:
-            k = sum(1 for line in fh if line.strip())
+    for chunk, texts in chunk_histories(run.path, "games"):
+        f = histories_path(run.path, chunk)
+        k = len(texts)
         n = max(1, k // len(perms))
         for line in range(k):
             a, j = divmod(line, n)
@@ -467,13 +466,21 @@ def _history_lines(run: Run) -> list[tuple[Any, int, int, int, tuple[str, ...]]]
     return out
 
 
+def _history_text(f: Any, line: int) -> str:
+    """Line ``line`` of the (verified) history file ``f`` of its run."""
+    from ..runs import chunk_histories
+
+    chunk = int(f.name[len("chunk-"):].split(".")[0])
+    for _, texts in chunk_histories(f.parent.parent, "games", [chunk]):
+        return texts[line]
+    raise ValueError(f"{f}: no line {line}")
+
+
 def _blunder_section(runs: Sequence[Run], games: int, rollouts: int,
                      seed: int) -> Section | None:
     """Per bot, the mean loss per decision and its worst decisions, from a seeded sample
     of each run's hand histories analysed by ``rummy51.analysis`` (None: no run has
     histories)."""
-    import gzip
-
     import pandas as pd
 
     from ..analysis import analyse_game, blunder_table
@@ -481,7 +488,7 @@ def _blunder_section(runs: Sequence[Run], games: int, rollouts: int,
     rows, worst = [], []
     told = []
     for r in runs:
-        if not (r.path / "histories").is_dir():
+        if not r.manifest.get("histories"):
             continue
         lines = _history_lines(r)
         if not lines:
@@ -492,8 +499,7 @@ def _blunder_section(runs: Sequence[Run], games: int, rollouts: int,
         where = []
         for i in pick:
             f, line, deal, arr, names = lines[int(i)]
-            with gzip.open(f, "rt", encoding="utf-8") as fh:
-                text = [x for x in fh if x.strip()][line]
+            text = _history_text(f, line)
             analysed.append((analyse_game(text, rollouts=rollouts, seed=seed), names))
             where.append((f, line, deal, arr))
         told.append(f"{r.name}: {len(pick)} of {len(lines)} deals")

@@ -1,6 +1,6 @@
 """Where chunks run: a thread pool, worker processes or a Dask cluster.
 
-Every executor takes the list of chunk specs still to do, a ``work(spec)`` function
+Every executor takes the chunk specs still to do (a sized collection, taken lazily), a ``work(spec)`` function
 and a ``done_cb(spec, result)`` called in the calling thread as chunks finish. On an
 exception or Ctrl-C the chunks not started are cancelled, the running ones finish
 and are reported (so their results are kept), and the exception goes on.
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from typing import Any
 
@@ -35,7 +35,7 @@ Work = Callable[[dict], Any]
 DoneCallback = Callable[[dict, Any], None]
 
 
-def run_threads(todo: list[dict], threads: int, work: Work, done_cb: DoneCallback) -> None:
+def run_threads(todo: Collection[dict], threads: int, work: Work, done_cb: DoneCallback) -> None:
     """Run ``work(spec)`` for every spec on ``threads`` threads (in this thread when 1)."""
     if not todo:
         return
@@ -48,7 +48,7 @@ def run_threads(todo: list[dict], threads: int, work: Work, done_cb: DoneCallbac
     drain(ex, todo, work, done_cb, window=2 * threads)
 
 
-def run_processes(todo: list[dict], workers: int, work: Work, done_cb: DoneCallback) -> None:
+def run_processes(todo: Collection[dict], workers: int, work: Work, done_cb: DoneCallback) -> None:
     """Run ``work(spec)`` (a picklable module-level function) in ``workers`` processes
     (in this process when 1)."""
     if not todo:
@@ -141,43 +141,59 @@ def dask_client(scheduler: Any, workers: int) -> tuple[Any, Any, bool]:
         raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {why}") from None
 
 
-def run_dask(todo: list[dict], scheduler: Any, workers: int, key_prefix: str, done_cb: DoneCallback,
-             task: Callable[[dict], dict], unpack: Callable[[dict], Any] = lambda res: res) -> int:
+def run_dask(todo: Collection[dict], scheduler: Any, workers: int, key_prefix: str,
+             done_cb: DoneCallback, task: Callable[[dict], dict],
+             unpack: Callable[[dict], Any] = lambda res: res) -> int:
     """Run ``task`` on every spec of ``todo`` on a Dask cluster, handing
     ``unpack(result)`` to ``done_cb``; returns the number of workers seen. A task's
-    result is a dict with ``index`` and ``version`` (the worker's rummy51 version)."""
+    result is a dict with ``index`` and ``version`` (the worker's rummy51 version).
+    The specs are submitted as the cluster takes them (a window of a few per worker),
+    so a plan of billions of chunks is never held at once."""
     from .._version import __version__
 
     client, cluster, own = dask_client(scheduler, workers)
-    futures = []
+    pending: dict[Any, dict] = {}
     try:
         from dask.distributed import as_completed
 
         n_workers = len(client.scheduler_info().get("workers", {})) or workers
         if not todo:
             return n_workers
-        by_index = {s["index"]: s for s in todo}
-        futures = client.map(task, todo,
-                             key=[f"{key_prefix}-{s['index']:06d}" for s in todo], pure=False)
+        total = len(todo)
+        window = max(64, 4 * n_workers)
+        it = iter(todo)
+
+        def submit(spec: dict) -> Any:
+            fut = client.submit(task, spec, key=f"{key_prefix}-{spec['index']:06d}", pure=False)
+            pending[fut] = spec
+            return fut
+
+        ac = as_completed([submit(s) for s in itertools.islice(it, window)])
         done = 0
-        for fut in as_completed(futures):
+        for fut in ac:
+            spec = pending.pop(fut)
             try:
                 res = fut.result()
             except Exception as e:
                 if _scheduler_gone(client, e):
                     raise SchedulerLost(
                         f"lost the Dask scheduler at {_address(client, scheduler)} after "
-                        f"{done} of {len(todo)} chunks ({_reason(e)})") from None
+                        f"{done} of {total} chunks ({_reason(e)})") from None
                 raise
             done += 1
             if res["version"] != __version__:
                 raise ValueError(f"a Dask worker runs rummy51 {res['version']}, this process "
                                  f"{__version__}: install the same version everywhere")
-            done_cb(by_index[res["index"]], unpack(res))
+            if res["index"] != spec["index"]:   # pragma: no cover - a task answers its spec
+                raise RuntimeError(f"chunk {spec['index']} came back as chunk {res['index']}")
+            done_cb(spec, unpack(res))
             fut.release()
+            nxt = next(it, None)
+            if nxt is not None:
+                ac.add(submit(nxt))
         return n_workers
     except BaseException:
-        for f in futures:
+        for f in list(pending):
             try:
                 f.cancel()
             except Exception:  # the scheduler is gone: nothing left to cancel

@@ -13,10 +13,11 @@ directory (``run=None``) only the bar and the counts are kept.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
+from .plan import Todo
 from .progress import Progress
 from .signals import terminate_as_interrupt
 from .store import RunDir, now, ranges
@@ -25,14 +26,15 @@ __all__ = ["Session"]
 
 
 class Session:
-    def __init__(self, run: RunDir | None, specs: list[dict], found: Mapping[int, Any],
+    def __init__(self, run: RunDir | None, specs: Sequence[dict], found: Mapping[int, Any],
                  info: Mapping[str, Any], progress: bool | None, desc: str,
                  on_chunk: Callable[[int, int, int], None] | None = None,
                  t_start: float | None = None, unit: str = " deals") -> None:
         self.run = run
         self.specs = specs
         self.done = set(found)
-        self.todo = [s for s in specs if s["index"] not in self.done]
+        # taken lazily (specs may be a ChunkPlan of billions of chunks)
+        self.todo = Todo(specs, self.done)
         self.on_chunk = on_chunk
         self.t_start = time.perf_counter() if t_start is None else t_start
         self.info = {"started": now(), **info, "chunks_run": 0}
@@ -42,8 +44,9 @@ class Session:
             run.manifest["chunks"].update(done_count=len(self.done), done=ranges(self.done))
             run.manifest.setdefault("sessions", []).append(self.info)
             run.write_manifest()
-        self.bar = Progress(progress, sum(s["n"] for s in specs),
-                            sum(s["n"] for s in specs if s["index"] in self.done), desc, unit)
+        total = getattr(specs, "units", None)
+        total = sum(s["n"] for s in specs) if total is None else int(total)
+        self.bar = Progress(progress, total, total - self.todo.units(), desc, unit)
 
     def chunk_done(self, spec: Mapping) -> None:
         """Count a finished chunk (its file, if any, is already written)."""

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["FORMAT_VERSION", "CHUNK_FORMATS", "ChunkWarning", "ChunkLayout", "RunDir",
-           "RunDirError", "fs_error", "atomic_write_file", "make_dirs",
+           "RunDirError", "DamagedFile", "chunk_meta", "fs_error", "atomic_write_file", "make_dirs",
            "atomic_write_text", "replace_durably", "temp_path", "write_chunk", "read_chunk",
            "new_manifest", "chunk_format", "now", "versions", "ranges", "unranges",
            "has_pyarrow"]
@@ -43,6 +43,15 @@ CHUNK_FORMATS = ("parquet", "csv")
 
 class ChunkWarning(UserWarning):
     """A chunk file of a run directory was damaged or partial and is run again."""
+
+
+class DamagedFile(ValueError):
+    """A file of a run directory is missing, cut short, altered or foreign: ``path``
+    names it. ``RunDir.scan`` keeps it aside as ``*.damaged`` and runs its chunk again."""
+
+    def __init__(self, path: str | os.PathLike, message: str) -> None:
+        super().__init__(message)
+        self.path = Path(path)
 
 
 class RunDirError(ValueError):
@@ -320,8 +329,9 @@ def new_manifest(kind: str, settings_json: Mapping, config_hash: str, seed: Mapp
     return manifest
 
 
-def _chunk_meta_hash(path: Path) -> str | None:
-    """The settings hash a chunk file's metadata names (None if it names none)."""
+def chunk_meta(path: Path) -> dict | None:
+    """The metadata of a chunk file, read without its rows (None: no such file, or none
+    readable). Not verified: ``read_chunk`` does that."""
     try:
         if path.suffix == ".parquet":
             import pyarrow.parquet as pq
@@ -330,11 +340,17 @@ def _chunk_meta_hash(path: Path) -> str | None:
             meta = json.loads(raw) if raw else {}
         else:
             with open(path, encoding="ascii") as f:
-                head = f.readline()
+                head = f.readline(1 << 20)
             meta = json.loads(head.split(" ", 2)[2]) if head.startswith("# rummy51") else {}
     except Exception:
         return None
-    return meta.get("config_hash") if isinstance(meta, dict) else None
+    return meta if isinstance(meta, dict) else None
+
+
+def _chunk_meta_hash(path: Path) -> str | None:
+    """The settings hash a chunk file's metadata names (None if it names none)."""
+    meta = chunk_meta(path)
+    return None if meta is None else meta.get("config_hash")
 
 
 def _orphan_chunk_hashes(path: Path) -> set | None:
@@ -512,7 +528,7 @@ class RunDir:
 
     def clean_temp(self) -> None:
         """Remove the temporary files of interrupted writes (never a finished file)."""
-        for folder in (self.path, self.chunks):
+        for folder in (self.path, self.chunks, self.path / "histories"):
             for tmp in folder.glob(".*.tmp-*"):
                 try:
                     tmp.unlink()
@@ -545,14 +561,17 @@ class RunDir:
             self.chunks.mkdir(parents=True, exist_ok=True)
             self.clean_temp()
         found: dict[int, Any] = {}
-        for spec in specs:
+        for spec in self._present(specs):
             path = self.chunk_path(spec["index"])
-            if not path.exists():
-                continue
             try:
                 found[spec["index"]] = read(path, spec)
             except ValueError as e:
                 if not rename:
+                    continue
+                if isinstance(e, DamagedFile) and e.path != path:
+                    # a file that belongs to the chunk (its histories) is bad: that file
+                    # is kept aside, and the chunk runs again (rewriting both)
+                    self._set_aside(e.path, spec["index"], e)
                     continue
                 k = 0
                 while True:
@@ -564,3 +583,43 @@ class RunDir:
                 warnings.warn(f"chunk {spec['index']} in {path.parent} is damaged ({e}); kept as "
                               f"{bad.name} and run again", ChunkWarning, stacklevel=3)
         return found
+
+    def _present(self, specs: Sequence[dict]) -> list[dict]:
+        """The specs (spec ``i`` has index ``i``) whose chunk file is present, in order:
+        from the directory's listing, so a plan of billions of chunks costs nothing."""
+        try:
+            names = [p.name for p in self.chunks.iterdir()]
+        except FileNotFoundError:
+            return []
+        except OSError as e:
+            raise fs_error(e, f"read the directory {self.chunks}") from None
+        suffix = f".{self.fmt}"
+        idx = []
+        for name in names:
+            digits = name[len("chunk-"):-len(suffix)] if name.endswith(suffix) else ""
+            if name.startswith("chunk-") and digits.isdigit() and digits.isascii():
+                i = int(digits)
+                if i < len(specs) and self.chunk_path(i).name == name:
+                    idx.append(i)
+        out = []
+        for i in sorted(idx):
+            spec = specs[i]
+            if spec["index"] != i:   # pragma: no cover - every plan numbers its chunks so
+                raise RuntimeError(f"chunk spec {i} has index {spec['index']}")
+            out.append(spec)
+        return out
+
+    @staticmethod
+    def _set_aside(path: Path, index: int, e: ValueError) -> None:
+        if not path.exists():
+            warnings.warn(f"chunk {index}: {e}; the chunk runs again", ChunkWarning, stacklevel=4)
+            return
+        k = 0
+        while True:
+            bad = path.with_name(path.name + (f".damaged-{k}" if k else ".damaged"))
+            if not bad.exists():
+                break
+            k += 1
+        os.replace(path, bad)
+        warnings.warn(f"chunk {index}: {e}; kept as {bad.name} and the chunk runs again",
+                      ChunkWarning, stacklevel=4)

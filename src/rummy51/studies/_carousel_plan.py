@@ -1,8 +1,8 @@
 """The plan of a Carousel study (a private module of ``studies.carousel``): the defaults
 and columns, the bots by name, the settings and their chunks, one chunk played (by the
 Python engine, or by the C game kernel when every seat is greedy or careful), once per
-seat arrangement (``seats``: Rummy 51's ``arrangements``), the chunk files, the hand
-histories and the manifest."""
+seat arrangement (``seats``: ``rummy51.common.arrangements``), the chunk files, the
+hand histories and the manifest."""
 from __future__ import annotations
 
 import time
@@ -20,8 +20,16 @@ from ..carousel.actions import Knock, Meld, Pass, Phase
 from ..carousel.bots import Bot, CarefulBot, GreedyBot, SearchBot, check_search_rules, make_bot, parse_bot
 from ..carousel.engine import GameState, rules_from_dict, rules_to_dict
 from ..carousel.rules import CarouselRules
-from ._games_plan import arrangements, deal_seeds, write_histories
-from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
+from ..common.seats import arrangements
+from ..common.seeds import normalize_seed
+from ._runner import (
+    TableSettings,
+    game_seeds,
+    plays,
+    read_chunk_file,
+    seat_bots,
+    write_chunk_file,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -91,7 +99,7 @@ class Settings(TableSettings):
 
     rules: CarouselRules
     #: "fixed", "rotate" or "permute" (``SEATS``): the seat arrangements every game is
-    #: played under (Rummy 51's ``arrangements``).
+    #: played under (``rummy51.common.arrangements``).
     seats: str = "fixed"
 
     def to_json(self) -> dict:
@@ -116,7 +124,7 @@ class Settings(TableSettings):
     def arrangements(self) -> list[tuple[int, ...]]:
         return arrangements(self.players, self.seats)
 
-    def plan(self) -> list[dict]:
+    def plan(self) -> runs.ChunkPlan:
         """The chunks in seeding order: chunk i plays games ``game0 .. game0 + n - 1``."""
         extra = {} if self.seats == "fixed" else {"seats": self.seats}
         return self.chunk_specs("game0", rules=rules_to_dict(self.rules), **extra)
@@ -232,8 +240,6 @@ def play_kernel_game(rules: CarouselRules, seed: Any, game: int = 0, *, trace: b
     ``rows`` an int32 array (rows, 18) of the ``CHUNK_COLUMNS``, ``turns`` the rounds'
     lengths summed; with ``trace`` also the moves (events, 5: round, seat, kind 0 draw /
     1 meld / 2 knock / 3 pass, a, b)."""
-    from ..r51.engine import normalize_seed
-
     rng, _ = normalize_seed(seed)
     return _kernel_game(rules, rng, game, trace, _kernel_bots(bots, rules.players))
 
@@ -318,7 +324,7 @@ def _kernel_game(rules: CarouselRules, rng: np.random.Generator, game: int, trac
 def _kernel_chunk(spec: Mapping, rules: CarouselRules,
                   perm: Sequence[int] | None = None) -> tuple[dict, int]:
     """``play_chunk``'s columns and turns from the C kernel: each game's RNG is the one
-    ``play_recorded`` gets (``game_seeds``' first child), so the records are the same.
+    ``play_recorded`` gets (``_runner.game_seeds``' first child), so the records are the same.
     ``perm``: the seat arrangement (seat ``s`` holds listed bot ``perm[s]``, with that
     bot's own seed); None: the bots as listed."""
     entropy = spec["entropy"]
@@ -335,7 +341,7 @@ def _kernel_chunk(spec: Mapping, rules: CarouselRules,
         if all_greedy:
             bots = None
         else:
-            _, bot_ss = deal_seeds(entropy, spec["spawn_key"], spec["index"], j, spec["players"])
+            _, bot_ss = game_seeds(entropy, spec["spawn_key"], spec["index"], j, spec["players"])
             bots = _kernel_bots([make_bot(spec["bots"][k], bot_ss[k]) for k in order],
                                 spec["players"])
         try:
@@ -395,7 +401,7 @@ def _python_block(spec: Mapping, rules: CarouselRules, perm: Sequence[int],
     turns = 0
     for j in range(spec["n"]):
         game = spec["game0"] + j
-        game_ss, bot_ss = deal_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
+        game_ss, bot_ss = game_seeds(spec["entropy"], spec["spawn_key"], spec["index"], j, players)
         bots = [make_bot(spec["bots"][k], bot_ss[k]) for k in perm]
         try:
             s, facts = play_recorded(bots, rules, game_ss)
@@ -545,9 +551,8 @@ def _layout(seats: str) -> runs.ChunkLayout:
 
 
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
-    if "histories" in res:
-        write_histories(run, spec["index"], res["histories"])
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done
+    and holds their checksum)."""
     write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "game0")
 
 
@@ -555,7 +560,7 @@ def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     """Reads a chunk file of ``run`` back to its verified result."""
     def read(path: Path, spec: Mapping) -> dict:
         return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "game0",
-                               check_cols)
+                               check_cols, plays(spec))
     return read
 
 
@@ -569,10 +574,3 @@ def new_manifest(settings: Settings, fmt: str | None, command: str | None,
 
 def read_manifest(path: str | Path) -> dict:
     return runs.RunDir.read_manifest(path, KIND)
-
-
-def game_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
-               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
-    """The seeds of game ``j`` of chunk ``chunk``: those of a Rummy 51 deal
-    (``studies.games.deal_seeds``)."""
-    return deal_seeds(entropy, spawn_key, chunk, j, players)

@@ -3,9 +3,6 @@ columns, the bots by name, the deal seeds, the settings and their chunks, one ch
 played (Python engine or C kernel), the chunk files and the manifest."""
 from __future__ import annotations
 
-import importlib
-import inspect
-import itertools
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -17,11 +14,20 @@ import numpy as np
 
 from .. import _game, runs
 from .._checks import int_arg
+from ..common.bots import bot_factory, class_name, import_bot, registry_key
+from ..common.seats import arrangements
 from ..r51 import fastgame
 from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState, LayDownRecord
 from ..rules import RuleSet, rules_from_dict, rules_to_dict
-from ._runner import TableSettings, read_chunk_file, seat_bots, write_chunk_file
+from ._runner import (
+    TableSettings,
+    game_seeds,
+    plays,
+    read_chunk_file,
+    seat_bots,
+    write_chunk_file,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -61,89 +67,38 @@ LABEL = "games"
 UNIT = " deals"
 _CHUNK_TAG = "# rummy51-games-chunk "
 
-#: ``seats=``: "fixed" (every bot keeps its seat), "rotate" (every deal is played once
-#: per cyclic shift of the bots over the seats: each bot sits in each seat once) or
-#: "permute" (once per permutation: every order of the bots around the table).
-SEATS = ("fixed", "rotate", "permute")
-#: Most players a "permute" run may have (6! = 720 plays of every deal is too many).
-MAX_PERMUTE = 5
-
-
-def arrangements(players: int, seats: str) -> list[tuple[int, ...]]:
-    """The seat arrangements of a run: arrangement ``a`` puts listed bot ``perm[s]`` in
-    seat ``s``. "fixed" is the identity alone."""
-    if seats == "fixed":
-        return [tuple(range(players))]
-    if seats == "rotate":
-        return [tuple((s + k) % players for s in range(players)) for k in range(players)]
-    if seats == "permute":
-        if players > MAX_PERMUTE:
-            raise ValueError(f"seats 'permute' plays every deal {players}! times; at most "
-                             f"{MAX_PERMUTE} players (use seats 'rotate')")
-        return list(itertools.permutations(range(players)))
-    raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
-
-
 # --------------------------------------------------------------------------- bots
-def _norm(name: str) -> str:
-    return name.strip().lower().replace("-", "").replace("_", "").replace(" ", "")
-
-
-def _bot_name(bot: Any) -> str:
+def bot_name(bot: Any) -> str:
     """The canonical name of a bot: a key of ``BOTS`` (spelling of case, ``-`` and
     ``_`` free: ``handhunter`` is ``hand-hunter``), or ``"module:Class"`` of a bot class
     importable at module level (worker processes import it by that name)."""
     if isinstance(bot, type):
-        name = f"{bot.__module__}:{bot.__qualname__}"
-        if _import_bot(name, check=False) is not bot:
-            raise ValueError(f"bots: class {bot.__qualname__} cannot be imported by name as "
-                             f"{name!r}: define it at module level of an importable module")
-        return name
+        return class_name(bot)
     if not isinstance(bot, str):
         raise TypeError(f"bots must hold bot names (or bot classes), got {bot!r}")
-    for key in BOTS:
-        if _norm(key) == _norm(bot):
-            return key
+    key = registry_key(bot, BOTS)
+    if key is not None:
+        return key
     if ":" in bot:
-        _import_bot(bot.strip())
+        import_bot(bot.strip())
         return bot.strip()
     raise ValueError(f"bots: {bot!r} is not a bot: choose from {', '.join(BOTS)} "
                      f"(or module:Class)")
 
 
-def _import_bot(name: str, check: bool = True) -> Any:   # the imported bot class (None: not found)
-    mod, _, qual = name.partition(":")
-    try:
-        obj: Any = importlib.import_module(mod)
-        for part in qual.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError, ValueError) as e:
-        if not check:
-            return None
-        raise ValueError(f"bots: cannot import {name!r} ({e})") from None
-    if check and not callable(obj):
-        raise ValueError(f"bots: {name!r} is not a bot class")
-    return obj
-
-
 _FACTORIES: dict[str, Callable] = {}
 
 
-def _bot_factory(name: str) -> Callable[[np.random.SeedSequence], Any]:
-    """``make(seed) -> bot``: a fresh bot; ``seed`` goes to bots whose constructor takes one."""
+def bot_maker(name: str) -> Callable[[np.random.SeedSequence], Any]:
+    """``make(seed) -> bot``: a fresh bot of canonical name ``name`` (``bot_name``);
+    ``seed`` goes to bots whose constructor takes one."""
     f = _FACTORIES.get(name)
     if f is None:
-        cls = BOTS[name] if name in BOTS else _import_bot(name)
-        try:
-            takes_seed = "seed" in inspect.signature(cls).parameters
-        except (TypeError, ValueError):
-            takes_seed = False
-        f = (lambda ss: cls(seed=ss)) if takes_seed else (lambda ss: cls())
-        _FACTORIES[name] = f
+        f = _FACTORIES[name] = bot_factory(BOTS[name] if name in BOTS else import_bot(name))
     return f
 
 
-def _parse_bots(bots: Any, players: int | None) -> tuple[tuple[str, ...], int]:
+def parse_bots(bots: Any, players: int | None) -> tuple[tuple[str, ...], int]:
     """``(bots, players)`` from the arguments: one bot per seat, or one for every seat."""
     if players is not None:
         players = int_arg("players", players, 2, 64)
@@ -156,19 +111,13 @@ def _parse_bots(bots: Any, players: int | None) -> tuple[tuple[str, ...], int]:
     bots = list(bots)
     if not bots:
         raise ValueError("bots: the list is empty: give one bot per seat, like greedy,random")
-    return seat_bots(tuple(_bot_name(b) for b in bots), players, GAME_DEFAULTS["players"],
+    return seat_bots(tuple(bot_name(b) for b in bots), players, GAME_DEFAULTS["players"],
                      "greedy,random")
 
 
 # --------------------------------------------------------------------------- seeds
-def deal_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
-               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
-    """``(shuffle_seed, [bot_seed per seat])`` of the ``j``-th deal of chunk ``chunk``:
-    children ``(j, 0)`` and ``(j, 1 + s)`` of the chunk's SeedSequence."""
-    base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
-    game = np.random.SeedSequence(entropy, spawn_key=base + (0,))
-    bots = [np.random.SeedSequence(entropy, spawn_key=base + (1 + s,)) for s in range(players)]
-    return game, bots
+#: ``(shuffle_seed, [bot_seed per seat])`` of a deal (``_runner.game_seeds``)
+deal_seeds = game_seeds
 
 
 # --------------------------------------------------------------------------- settings
@@ -196,7 +145,7 @@ class Settings(TableSettings):
         return cls(**cls.table_fields(d, rules_from_dict), rotate_first=bool(d["rotate_first"]),
                    seats=str(d.get("seats", "fixed")))
 
-    def plan(self) -> list[dict]:
+    def plan(self) -> runs.ChunkPlan:
         """The chunks in seeding order: chunk i plays deals ``deal0 .. deal0 + n - 1``."""
         return self.chunk_specs("deal0", rotate_first=self.rotate_first,
                                 rules=rules_to_dict(self.rules), seats=self.seats)
@@ -341,7 +290,7 @@ def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int],
     ``perm[s]``, with that bot's own seed (so a bot's randomness follows the bot)."""
     players = spec["players"]
     n = spec["n"]
-    makers = [_bot_factory(spec["bots"][k]) for k in perm]
+    makers = [bot_maker(spec["bots"][k]) for k in perm]
     turns = 0
     for j in range(n):
         deal = spec["deal0"] + j
@@ -358,21 +307,6 @@ def _python_rows(spec: Mapping, rules: RuleSet, cols: dict, perm: Sequence[int],
         if histories is not None:
             histories.append(state.to_json())
     return turns
-
-
-# --------------------------------------------------------------------------- histories
-def histories_path(run: runs.RunDir, index: int) -> Path:
-    return run.path / "histories" / f"chunk-{index:06d}.jsonl.gz"
-
-
-def write_histories(run: runs.RunDir, index: int, lines: Sequence[str]) -> None:
-    """A chunk's hand histories, one JSON object a line, gzip-compressed, written
-    atomically (before the chunk file, which marks the chunk done)."""
-    import gzip
-
-    runs.make_dirs(run.path / "histories")
-    data = gzip.compress(("\n".join(lines) + "\n").encode("utf-8"), mtime=0)
-    runs.atomic_write_file(histories_path(run, index), lambda f: f.write(data))
 
 
 def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> str | None:
@@ -511,9 +445,8 @@ def _layout(seats: str) -> runs.ChunkLayout:
 
 
 def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done)."""
-    if "histories" in res:
-        write_histories(run, spec["index"], res["histories"])
+    """A chunk's file (after its hand histories, if any: the chunk file marks it done
+    and holds their checksum)."""
     write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "deal0")
 
 
@@ -522,7 +455,7 @@ def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
     ``turns``)."""
     def read(path: Path, spec: Mapping) -> dict:
         return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "deal0",
-                               check_cols)
+                               check_cols, plays(spec))
     return read
 
 

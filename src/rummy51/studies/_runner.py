@@ -32,7 +32,7 @@ import json
 import math
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -42,6 +42,7 @@ import numpy as np
 
 from .. import runs
 from .._checks import int_arg
+from ..common.seats import arrangements
 from ..runs.seeding import SeedLike
 from ..stats import proportion
 from ._common import PathLike, RunFacts, compare_settings, json_records, unfinished
@@ -50,8 +51,8 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
-           "run_args", "start", "default_command", "execute", "write_chunk_file",
-           "read_chunk_file", "read_run_histories", "ChunkStudy"]
+           "run_args", "start", "histories_arg", "default_command", "execute", "write_chunk_file",
+           "read_chunk_file", "game_seeds", "plays", "read_run_histories", "ChunkStudy"]
 
 
 # --------------------------------------------------------------------------- table helpers
@@ -128,13 +129,21 @@ class TableSettings(ABC):
         text = json.dumps(self.hash_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def chunk_specs(self, first: str, **extra: Any) -> list[dict]:
-        """The chunks in seeding order: chunk ``i`` plays games ``first .. first + n - 1``
-        (``first`` names that key: ``deal0``, ``game0``); ``extra`` joins every spec."""
-        return [{"index": i, first: g0, "n": min(self.chunk_size, self.games - g0),
-                 "players": self.players, "bots": list(self.bots), **extra,
-                 "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
-                for i, g0 in enumerate(range(0, self.games, self.chunk_size))]
+    def chunk_specs(self, first: str, **extra: Any) -> runs.ChunkPlan:
+        """The chunks in seeding order, made lazily (a ``runs.ChunkPlan``): chunk ``i``
+        plays games ``first .. first + n - 1`` (``first`` names that key: ``deal0``,
+        ``game0``); ``extra`` joins every spec. More chunks than the run machinery
+        indexes (``runs.MAX_CHUNKS``) is a ``ValueError``."""
+        count = runs.check_chunks(self.games, self.chunk_size)
+        size, games = self.chunk_size, self.games
+        common = {"players": self.players, "bots": list(self.bots), **extra,
+                  "entropy": self.entropy, "spawn_key": list(self.spawn_key)}
+
+        def make(i: int) -> dict:
+            g0 = i * size
+            return {"index": i, first: g0, "n": min(size, games - g0), **common,
+                    "bots": list(self.bots), "spawn_key": list(self.spawn_key)}
+        return runs.ChunkPlan(count, make, games)
 
 
 # --------------------------------------------------------------------------- the run
@@ -204,6 +213,32 @@ def start(plan: ModuleType, args: RunArgs, given: Mapping[str, Any],
     return None, new_settings(entropy, spawn_key)
 
 
+def histories_arg(histories: Any, run: runs.RunDir | None, args: RunArgs, engine: str) -> bool:
+    """Whether a run writes hand histories: ``histories`` None means the run's own
+    value on resume (False for a new run). It is fixed when the run starts: a resume
+    asking for the other value is refused (the run's plays would be recorded in part).
+    Histories come from the Python engine: ``engine`` "c" cannot write them."""
+    recorded = bool(run.manifest.get("histories")) if args.resume is not None and run is not None \
+        else None
+    if histories is None:
+        histories = bool(recorded)
+    if not isinstance(histories, (bool, np.bool_)):
+        raise TypeError(f"histories must be True or False, got {histories!r}")
+    histories = bool(histories)
+    if recorded is not None and histories != recorded:
+        raise ValueError(
+            f"histories: {args.resume} was run {'with' if recorded else 'without'} hand "
+            "histories, fixed when it started; resume it without changing that (or start a "
+            f"new run{' with histories' if histories else ''})")
+    if histories and args.out is None and args.resume is None:
+        raise ValueError("histories are written into a run directory: give out (or resume)")
+    if histories and engine == "c":
+        raise ValueError("engine c: the C game kernel writes no histories (they come from the "
+                         "Python engine, which plays the games when histories are asked for): "
+                         "leave engine at auto or python")
+    return histories
+
+
 def default_command(function: str, **args: Any) -> str:
     """The manifest's ``command`` of a run started from Python: the call with the
     arguments given (those that are not None)."""
@@ -223,9 +258,7 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     and counted by the session (progress bar, manifest, ``on_chunk``). ``in_c``: whether
     the C kernel plays (the session log says so). The result carries the run's facts and
     is saved into the directory."""
-    specs = settings.plan()
-    for spec in specs:
-        spec.update(spec_extra)
+    specs = settings.plan().with_extra(spec_extra)   # lazy: made one at a time
     if args.out is not None and args.resume is None:
         fmt = runs.chunk_format(args.chunk_format)
         manifest = plan.new_manifest(settings, fmt, command, len(specs))
@@ -262,7 +295,7 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     elapsed = session.elapsed
     result = study._from_results(settings, found, chunks=len(specs),
                                  chunks_done=len(session.done), elapsed=elapsed,
-                                 deals_run=sum(s["n"] for s in todo), chunks_run=len(todo),
+                                 deals_run=todo.units(), chunks_run=len(todo),
                                  workers=used if todo else args.workers, backend=args.backend,
                                  directory=None if run is None else str(run.path))
     if run is not None:
@@ -275,56 +308,73 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
 def write_chunk_file(run: runs.RunDir, spec: Mapping, res: Mapping, layout: runs.ChunkLayout,
                      first: str) -> None:
     """A chunk's columns into its file, with its facts (``first``: the spec's key of its
-    first game, ``deal0`` or ``game0``)."""
-    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, layout, res["cols"],
-                     {"chunk": spec["index"], "config_hash": run.hash, first: spec[first],
-                      "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
-                      "turns": int(res["turns"])})
+    first game, ``deal0`` or ``game0``). Its hand histories (``res["histories"]``), if
+    any, are written first and their count and checksum go into the chunk file's facts:
+    the chunk file, which marks the chunk done, vouches for them."""
+    meta = {"chunk": spec["index"], "config_hash": run.hash, first: spec[first],
+            "n": spec["n"], "seconds": round(float(res["seconds"]), 4),
+            "turns": int(res["turns"])}
+    if "histories" in res:
+        meta["histories"] = runs.write_histories(run.path, spec["index"], res["histories"])
+    runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, layout, res["cols"], meta)
 
 
 def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.ChunkLayout,
-                    first: str, check: Callable[[Mapping, Mapping], str | None]) -> dict:
+                    first: str, check: Callable[[Mapping, Mapping], str | None],
+                    plays: int | None = None) -> dict:
     """A chunk file back to its verified result (``cols``, ``seconds``, ``turns``):
-    ``ValueError`` when it is not the chunk's (``check`` says why)."""
+    ``ValueError`` when it is not the chunk's (``check`` says why). In a run made with
+    histories the chunk's history file is verified too (``plays``: how many it holds);
+    a bad one raises ``runs.DamagedFile`` naming it."""
     meta, raw = runs.read_chunk(path, run.fmt, layout, run.hash,
                                 {"chunk": spec["index"], first: spec[first], "n": spec["n"]})
     cols = {c: raw[c].astype(layout.dtypes[c]) for c in layout.columns}
     why = check(spec, cols)
     if why:
         raise ValueError(why)
+    if run.manifest.get("histories"):
+        runs.check_histories(run, spec["index"], meta, spec["n"] if plays is None else plays)
     return {"index": spec["index"], "cols": cols, "seconds": float(meta.get("seconds", 0.0)),
             "turns": int(meta.get("turns", 0))}
 
 
+# --------------------------------------------------------------------------- seeds
+def game_seeds(entropy: int | Sequence[int], spawn_key: Sequence[int], chunk: int, j: int,
+               players: int) -> tuple[np.random.SeedSequence, list[np.random.SeedSequence]]:
+    """``(game_seed, [bot_seed per seat])`` of the ``j``-th game (a deal of Rummy 51, a
+    game of Carousel) of chunk ``chunk``: children ``(j, 0)`` and ``(j, 1 + s)`` of the
+    chunk's SeedSequence. The game seed shuffles; each listed bot keeps its own seed
+    whatever seat an arrangement gives it."""
+    base = tuple(runs.chunk_seed(entropy, spawn_key, chunk).spawn_key) + (int(j),)
+    game = np.random.SeedSequence(entropy, spawn_key=base + (0,))
+    bots = [np.random.SeedSequence(entropy, spawn_key=base + (1 + s,)) for s in range(players)]
+    return game, bots
+
+
 # --------------------------------------------------------------------------- histories
+def plays(spec: Mapping) -> int:
+    """The plays (and hand histories) of a chunk: its games under every arrangement."""
+    return int(spec["n"]) * len(arrangements(spec["players"], spec.get("seats", "fixed")))
+
+
 def read_run_histories(plan: ModuleType, path: PathLike,
                        chunks: Iterable[int] | None = None) -> Iterator[dict]:
     """The hand histories of a run directory of ``plan``'s kind written with
     ``histories=True`` (``histories/chunk-NNNNNN.jsonl.gz``): an iterator of dicts, one
-    per play, in the order of the records; ``chunks``: only these chunk indices. A run
-    without histories, or a missing or damaged file, raises ``ValueError`` naming it."""
-    import gzip
-
-    path = Path(path)
-    manifest = plan.read_manifest(path)
-    if not manifest.get("histories"):
-        raise ValueError(f"{path} was run without histories (--histories)")
-    specs = plan.Settings.from_json(manifest["settings"]).plan()
-    wanted = range(len(specs)) if chunks is None else chunks
+    per play, in the order of the records; ``chunks``: only these chunk indices. Each
+    file is verified against its chunk file (count and checksum). A run without
+    histories, a chunk not finished, a missing or damaged file raise ``ValueError``
+    naming it: a play is never skipped or renumbered."""
+    files = runs.chunk_histories(path, plan.KIND, chunks)   # the run is checked here
 
     def lines() -> Iterator[dict]:
-        for i in wanted:
-            f = path / "histories" / f"chunk-{int(i):06d}.jsonl.gz"
-            try:
-                text = gzip.decompress(f.read_bytes()).decode("utf-8")
-            except (OSError, EOFError, UnicodeDecodeError) as e:
-                raise ValueError(f"{f} is missing or damaged ({type(e).__name__}: {e})") from None
-            for n, line in enumerate(text.splitlines(), 1):
-                if line:
-                    try:
-                        yield json.loads(line)
-                    except ValueError as e:
-                        raise ValueError(f"{f} line {n} is not JSON ({e})") from None
+        for i, texts in files:
+            f = runs.histories_path(path, i)
+            for n, line in enumerate(texts, 1):
+                d = runs.parse_line(line, f"{f} line {n}")
+                if not isinstance(d, dict):
+                    raise ValueError(f"{f} line {n} is not a history (a JSON object)")
+                yield d
     return lines()
 
 
@@ -365,7 +415,8 @@ class ChunkStudy(RunFacts, ABC):
         """The plan's own (see the class docstring)."""
 
     @classmethod
-    def _check_records(cls, settings: Any, specs: list, cols: Mapping[str, np.ndarray]) -> str | None:
+    def _check_records(cls, settings: Any, specs: Sequence[dict],
+                       cols: Mapping[str, np.ndarray]) -> str | None:
         """Why a finished run's records file cannot be its records (None if it can)."""
         return None
 
@@ -463,7 +514,7 @@ class ChunkStudy(RunFacts, ABC):
             if why:
                 raise ValueError(f"{rec} is damaged ({why}): run resume on {path} to rebuild it")
             done = min(len(specs), meta.get("chunks", {}).get("done_count", len(specs)))
-            if sum(s["n"] for s in specs) == plan.units(settings, cols):
+            if settings.games == plan.units(settings, cols):
                 done = len(specs)
             return cls._make(settings, plan.frame(cols, settings), chunks=len(specs),
                              chunks_done=done,

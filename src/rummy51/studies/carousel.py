@@ -19,7 +19,7 @@ never in the round), ``turns`` (the player's own turns in the round), ``total`` 
 running total after the round, before the game bonuses), ``last_round``, ``final``
 (the final score with the bonuses, on the game's last round) and ``won_game``.
 ``games()`` gives one row per (game, seat). Runs with ``seats`` "rotate" or "permute"
-play every game once per seat arrangement (Rummy 51's ``arrangements``: the same cards,
+play every game once per seat arrangement (``rummy51.common.arrangements``: the same cards,
 each bot with its own seed) and the records gain an ``arrangement`` column; ``ratings``
 (Bradley-Terry, from ``rummy51.ratings`` as for Rummy 51) and ``paired`` (two bots game
 by game) read the games' results (``rating_records``). ``histories=True`` writes every
@@ -61,6 +61,7 @@ from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
 from ..carousel.bots import make_bot
 from ..carousel.engine import GameState
 from ..carousel.rules import CarouselRules
+from ..common.seats import SEATS, arrangements
 from ..stats import Z95, proportion
 from . import _carousel_plan
 from ._carousel_plan import (
@@ -68,18 +69,17 @@ from ._carousel_plan import (
     ENDS,
     KIND,
     Settings,
-    arrangements,
-    game_seeds,
     parse_bots,
     play_recorded,
     uses_kernel,
 )
 from ._common import PathLike
-from ._games_plan import SEATS
 from ._runner import (
     ChunkStudy,
     default_command,
     execute,
+    game_seeds,
+    histories_arg,
     length_stats,
     mean_se,
     rate,
@@ -428,7 +428,7 @@ def simulate_carousel(
     command: str | None = None,
     engine: str = "auto",
     seats: str | None = None,
-    histories: bool = False,
+    histories: bool | None = None,
 ) -> CarouselStudy:
     """Play ``games`` whole Carousel games between bots and record every player's rounds.
 
@@ -455,11 +455,14 @@ def simulate_carousel(
       (every order around the table; at most 5 players): the same cards, each bot with
       its own seed, so that the luck of the cards and of a seat cancels in ``paired``.
       The records gain an ``arrangement`` column. A setting of the run.
-    * ``histories`` (False): also write every play's history (``GameState.to_json``)
+    * ``histories`` (None: False for a new run): also write every play's history (``GameState.to_json``)
       into the run directory, ``histories/chunk-NNNNNN.jsonl.gz`` (JSON Lines, gzip), read
       back by ``read_histories``. The games are then played by the Python engine (every
-      move checked), at its speed; the records are the same. Needs ``out`` (or
-      ``resume`` of a run that writes them).
+      move checked), at its speed; the records are the same, and ``engine="c"`` is
+      refused. Needs ``out``. Fixed when the run starts: each history file is
+      checksummed in its chunk file, so a resume verifies them (a damaged or missing
+      one is played again), and a resume asking for the other value is refused (None,
+      the default: the run's own value).
     """
     t_start = time.perf_counter()
     args = run_args(seed=seed, workers=workers, out=out, resume=resume, chunk_format=chunk_format,
@@ -493,12 +496,7 @@ def simulate_carousel(
         raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
     run, settings = start(_carousel_plan, args, given, new_settings)
     _ = settings.arrangements   # too many players to permute fails before any work
-    if resume is not None and run is not None and run.manifest.get("histories"):
-        histories = True        # a run that writes histories goes on writing them
-    if not isinstance(histories, (bool, np.bool_)):
-        raise TypeError(f"histories must be True or False, got {histories!r}")
-    if histories and out is None and resume is None:
-        raise ValueError("histories are written into a run directory: give out (or resume)")
+    histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:
         command = default_command("simulate_carousel", players=players, bots=bots, games=games,

@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
+from ..common.seats import arrangements
 from ..r51.bots import play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
@@ -82,12 +83,11 @@ from ._games_plan import (
     KIND,
     ChunkWarning,
     Settings,
-    _bot_factory,
     _check_players,
-    _parse_bots,
-    arrangements,
+    bot_maker,
     check_cols,
     deal_seeds,
+    parse_bots,
     read_manifest,  # noqa: F401  (cli.simulate reads a games run's manifest through the study)
     uses_kernel,
 )
@@ -95,6 +95,7 @@ from ._runner import (
     ChunkStudy,
     default_command,
     execute,
+    histories_arg,
     length_stats,
     mean_se,
     rate,
@@ -181,7 +182,7 @@ class GameStudy(ChunkStudy):
                                          len(self.arrangements) - 1)]
         chunk, j = divmod(deal, self.chunk_size)
         game_ss, bot_ss = deal_seeds(self.entropy, self.spawn_key, chunk, j, self.players)
-        bots = [_bot_factory(self.bots[k])(bot_ss[k]) for k in perm]
+        bots = [bot_maker(self.bots[k])(bot_ss[k]) for k in perm]
         first = deal % self.players if self.rotate_first else 0
         return play_deal(bots, self.rules, seed=game_ss, first=first)
 
@@ -317,7 +318,7 @@ class GameStudy(ChunkStudy):
                    rotate_first=settings.rotate_first, seats=settings.seats, **kw)
 
     @classmethod
-    def _check_records(cls, settings: Settings, specs: list,
+    def _check_records(cls, settings: Settings, specs: Sequence[dict],
                        cols: Mapping[str, np.ndarray]) -> str | None:
         plays = settings.players * len(settings.arrangements)
         if settings.seats == "fixed":   # one check of the whole file
@@ -369,7 +370,7 @@ def simulate_games(
     command: str | None = None,
     engine: str = "auto",
     seats: str | None = None,
-    histories: bool = False,
+    histories: bool | None = None,
 ) -> GameStudy:
     """Play ``games`` complete deals between bots and record every player's result.
 
@@ -393,11 +394,14 @@ def simulate_games(
       (every order around the table; at most 5 players), so that the luck of a seat
       and of its neighbours cancels. The same cards, each bot with its own seed; the
       records gain an ``arrangement`` column and ``paired`` compares two bots deal by deal.
-    * ``histories`` (False): also write every play's hand history (``GameState.to_json``)
+    * ``histories`` (None: False for a new run): also write every play's hand history (``GameState.to_json``)
       into the run directory, ``histories/chunk-NNNNNN.jsonl.gz`` (JSON Lines, gzip), read
       back by ``read_histories``. The deals are then played by the Python engine (every
-      move checked), at its speed; the records are the same. Needs ``out`` (or
-      ``resume`` of a run that writes them).
+      move checked), at its speed; the records are the same, and ``engine="c"`` is
+      refused. Needs ``out``. Fixed when the run starts: each history file is
+      checksummed in its chunk file, so a resume verifies them (a damaged or missing
+      one is played again), and a resume asking for the other value is refused (None,
+      the default: the run's own value).
     * ``backend``: "local" (processes) or "dask" (``scheduler``: ``tcp://HOST:PORT``, a
       ``distributed.Client``, or None for a local cluster of ``workers`` processes).
     * ``out``: a new run directory; ``resume``: an existing one to continue (settings
@@ -442,11 +446,11 @@ def simulate_games(
         if bots is None and resume is not None:
             given["players"] = int_arg("players", players, 2, 64)
         else:
-            given["bots"], given["players"] = _parse_bots(bots, players)
+            given["bots"], given["players"] = parse_bots(bots, players)
 
     def new_settings(entropy: int | Sequence[int], spawn_key: tuple[int, ...]) -> Settings:
         if given["bots"] is None:
-            given["bots"], given["players"] = _parse_bots(None, None)
+            given["bots"], given["players"] = parse_bots(None, None)
         d = GAME_DEFAULTS
         return Settings(
             players=given["players"], bots=given["bots"],
@@ -460,13 +464,8 @@ def simulate_games(
     _check_players(settings.players, settings.rules)
     _ = settings.arrangements   # a bad seats value or too many players fail before any work
     for b in settings.bots:  # a bot class that cannot be imported here fails before any work
-        _bot_factory(b)
-    if resume is not None and run is not None and run.manifest.get("histories"):
-        histories = True        # a run that writes histories goes on writing them
-    if not isinstance(histories, (bool, np.bool_)):
-        raise TypeError(f"histories must be True or False, got {histories!r}")
-    if histories and out is None and resume is None:
-        raise ValueError("histories are written into a run directory: give out (or resume)")
+        bot_maker(b)
+    histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:
         command = default_command("simulate_games", players=players, bots=bots, games=games,
