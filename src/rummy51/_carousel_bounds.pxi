@@ -4,13 +4,15 @@
 # the module-wide declarations are at the top of _carousel.pyx.)
 
 
+DEF PROOF_BUDGET = 256    # states a proof may expand beyond twice the beams' (see _solve_bounded)
+
 # tuning (experiments): the cards from which bounds go first, the widths of the beams
 cdef int _bf_from = 40
 cdef int64_t _bf_full[4]
 _bf_full[0] = 8
 _bf_full[1] = 64
 _bf_full[2] = 512
-_bf_full[3] = 0
+_bf_full[3] = 4096
 cdef int64_t _bf_lb = 16
 
 
@@ -40,48 +42,56 @@ cdef inline int _stop(int32_t v) noexcept nogil:
 cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t full,
                             Path* path) noexcept nogil:
     """The exact value of ``pos`` (forced jokers fixed, hand pruned; ``full`` the value
-    of placing its whole hand) and, with ``path``, its play, by bounds first:
+    of placing its whole hand) and, with ``path``, its play, by bounds first. For beam
+    widths 8, 64, 512, 4096 in turn:
 
-    1. beam searches, wider and wider, for a play placing every hand card (``want`` =
-       ``full``, the upper bound): one found is the answer;
-    2. else a beam search for any play: the best value found, ``lb``, is a real play's;
+    1. a beam search for a play placing every hand card (``want`` = ``full``, the upper
+       bound): one found is the answer;
+    2. a beam search for any play (at least 16 wide): the best value found so far,
+       ``lb``, is a real play's;
     3. the program keeping only the states that can still beat ``lb`` (``want`` = lb + 1,
-       which keeps every state of every better play): a value it finds is exact, and
-       if it finds none ``lb`` is the answer.
-    The same value as the plain program (a play of that value: with ties, perhaps
-    another than the plain program's)."""
-    cdef int32_t v, lb = -1
+       which keeps every state of every better play): a value it finds is exact, and if
+       it finds none ``lb`` is the answer. How long that takes depends on how close
+       ``lb`` is to the best, so it may expand at most twice the states the beams took
+       so far; past that the next width tries for a better ``lb`` first.
+    After the widest, the program runs to the end (``lb`` as far as it helps). The same
+    value as the plain program (a play of that value: with ties, perhaps another than
+    the plain program's)."""
+    cdef int32_t v, lb = -1, want
     cdef int i, lb_run = -1
-    cdef int64_t b
-    for i in range(4):
-        b = _bf_full[i]
-        if b <= 0:
+    cdef int64_t width, lb_width = 0, s0 = _n_states
+    for i in range(5):
+        width = _bf_full[i] if i < 4 else 0
+        if width > 0:
+            v = _solve_dp(r, pos, w, full, path, width, _bf_debt)
+            if v == full or _stop(v):
+                return v
+            if v > lb:
+                lb = v
+                lb_run = 0
+                lb_width = width
+            if width < _bf_lb:
+                width = _bf_lb
+            v = _solve_dp(r, pos, w, 0, path, width, _bf_debt)
+            if _stop(v):
+                return v
+            if v > lb:
+                lb = v
+                lb_run = 1
+                lb_width = width
+            if lb < 0:
+                continue        # no play yet: wider beams before any proof
+        # the proof, within twice the states the beams took (none after the widest)
+        want = lb + 1 if lb >= 0 else (1 if path != NULL else 0)
+        v = _solve_dp(r, pos, w, want, path, 0, BEAM_DEBT,
+                      2 * (_n_states - s0) + PROOF_BUDGET if width > 0 else 0)
+        if v != -6:
             break
-        v = _solve_dp(r, pos, w, full, path, b, _bf_debt)
-        if v == full or _stop(v):
-            return v
-        if v > lb:
-            lb = v
-            lb_run = i
-    if _bf_lb > 0:
-        v = _solve_dp(r, pos, w, 0, path, _bf_lb, _bf_debt)
-        if _stop(v):
-            return v
-        if v > lb:
-            lb = v
-            lb_run = 4
-    if lb < 0:
-        # no arrangement found: the plain program (want 1 for a path, as _solve_play asks)
-        return _solve_dp(r, pos, w, 1 if path != NULL else 0, path)
-    v = _solve_dp(r, pos, w, lb + 1, path)
-    if v > lb or _stop(v):
+    if _stop(v) or v > lb or lb < 0:
         return v
     if path != NULL and lb > 0:
         # the play of value lb: its beam search again, keeping its path
-        if lb_run == 4:
-            v = _solve_dp(r, pos, w, 0, path, _bf_lb, _bf_debt)
-        else:
-            v = _solve_dp(r, pos, w, full, path, _bf_full[lb_run], _bf_debt)
+        v = _solve_dp(r, pos, w, full if lb_run == 0 else 0, path, lb_width, _bf_debt)
         if _stop(v):
             return v
     return lb
@@ -136,3 +146,29 @@ def _debug_states(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     v = _solve_dp(&rules.r, &pos, &w, want, NULL, beam)
     _work_free(&w)
     return v, _n_states - s0
+
+
+def _debug_states2(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
+                   const uint8_t[::1] D, int JT, int JH, int32_t want, int64_t beam, int64_t debt):
+    cdef Pos pos
+    cdef Work w
+    cdef int32_t v
+    cdef int64_t s0
+    _counts_pos(T, H, D, JT, JH, 15, &pos)
+    _fix_forced_jokers(&rules.r, &pos)
+    _prune_hand(&rules.r, &pos)
+    if _work_init(&w) != 0:
+        raise MemoryError()
+    s0 = _n_states
+    v = _solve_dp(&rules.r, &pos, &w, want, NULL, beam, debt)
+    _work_free(&w)
+    return v, _n_states - s0
+
+
+def _debug_full(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
+                const uint8_t[::1] D, int JT, int JH):
+    cdef Pos pos
+    _counts_pos(T, H, D, JT, JH, 15, &pos)
+    _fix_forced_jokers(&rules.r, &pos)
+    _prune_hand(&rules.r, &pos)
+    return _hand_value(&rules.r, &pos)

@@ -5,6 +5,7 @@ DEF BOUND_FROM = 40       # cards in a position from which _solve tries the uppe
 DEF BEAM = 512            # states a layer of _solve_bounded's quick searches
 DEF BEAM_DEBT = 2048      # their value less this for each card a state still owes (8 points)
 DEF ANY_BEAM = 4          # states a layer of can_meld's quick search for a play
+DEF BEAM_SLACK = 8        # a beam's next layer is cut back to the beam past this many times it
 #
 # The exact cuts before it (_prune_hand, _fix_forced_jokers), the layer-by-layer
 # program (_solve_dp, with its grouped layers), the best play's path
@@ -59,6 +60,11 @@ cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
 
 cdef int64_t _dbg_layer[16]
 cdef int64_t _bf_debt = 256
+cdef int64_t _bf_jw = 0
+
+def _set_bf_jw(int64_t x):
+    global _bf_jw
+    _bf_jw = x
 
 def _set_bf_debt(int64_t d):
     global _bf_debt
@@ -153,7 +159,7 @@ cdef int _beam_cut(Table* t, int64_t beam, int64_t debt_weight) noexcept nogil:
         return -1
     for e in range(t.n):
         debt = _run_debt(t.keys[3 * e]) + _run_debt(t.keys[3 * e + 1])
-        pr[e] = <int64_t>t.vals[e] - debt_weight * debt
+        pr[e] = <int64_t>t.vals[e] - debt_weight * debt - _bf_jw * <int64_t>(t.keys[3 * e + 2] & 7)
         pr[t.n + e] = pr[e]
     qsort(&pr[t.n], t.n, sizeof(int64_t), _cmp_desc64)
     thr = pr[t.n + beam - 1]
@@ -359,7 +365,8 @@ cdef inline int _over_limit(Work* w) noexcept nogil:
 
 
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
-                       Path* path, int64_t beam=0, int64_t debt=BEAM_DEBT) noexcept nogil:
+                       Path* path, int64_t beam=0, int64_t debt=BEAM_DEBT,
+                       int64_t cap=0) noexcept nogil:
     """The dynamic program over the positions (the module docstring).
 
     ``want`` > 0 asks only whether the value reaches ``want``: a state whose value plus
@@ -374,7 +381,11 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
 
     ``beam`` > 0 keeps at most that many states a layer (the highest values): a quick
     search that is not exact, whose answer is the value of a real play (or -1), a
-    lower bound of the exact one (``_solve_bounded``)."""
+    lower bound of the exact one (``_solve_bounded``), its states ranked by value less
+    ``debt`` for each card their open runs still need.
+
+    ``cap`` > 0: -6 once this run has expanded more than ``cap`` states (the caller's
+    own budget for one try, apart from the call's limits in ``w``)."""
     global _n_states
     cdef Ctx c
     cdef Table* cur = &w.a
@@ -408,6 +419,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
     cdef int32_t layer_minval
     cdef int limited = 1 if (w.node_limit > 0 or w.deadline > 0) else 0
     cdef int lim
+    cdef int64_t expanded = 0
     memset(&c, 0, sizeof(Ctx))
     c.set_na = set_na
     c.set_nj = set_nj
@@ -482,6 +494,9 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             if sm == 0:
                 for e in range(cur.n):
                     _n_states += 1
+                    expanded += 1
+                    if cap > 0 and expanded > cap:
+                        return -6
                     if limited:
                         lim = _over_limit(w)
                         if lim != 0:
@@ -640,10 +655,18 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             w.rec_n = 0
         for e in range(cur.n):
             _n_states += 1
+            expanded += 1
+            if cap > 0 and expanded > cap:
+                return -6
             if limited:
                 lim = _over_limit(w)
                 if lim != 0:
                     return lim
+            if beam > 0 and nxt.n > BEAM_SLACK * beam:
+                # a beam search keeps its next layer small as it goes: the best ``beam``
+                # states so far (its time and memory stay in proportion to the beam)
+                if _beam_cut(nxt, beam, debt) != 0:
+                    return -2
             c.parent = <int32_t>e
             ka = cur.keys[3 * e]
             kb = cur.keys[3 * e + 1]
