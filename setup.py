@@ -32,7 +32,7 @@ _INCLUDES = {
     "_game": (
         "_game_deal.pxi", "_game_table.pxi", "_game_greedy.pxi", "_game_goout.pxi",
         "_game_tactician.pxi", "_game_handhunter.pxi", "_game_random.pxi", "_game_api.pxi",
-        "_game_search.pxi", "_game_searchbot.pxi", "_game_analyse.pxi",
+        "_game_search.pxi", "_game_searchbot.pxi", "_game_analyse.pxi", "_game_learned.pxi",
     ),
     "_carousel": (
         "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
@@ -53,10 +53,13 @@ extensions = [
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=extra_compile_args,
         # included files: a change to one rebuilds its extension
-        depends=[f"src/rummy51/{inc}" for inc in _INCLUDES.get(name, ())],
+        depends=[f"src/rummy51/{inc}" for inc in _INCLUDES.get(name, ())]
+        + ["src/rummy51/_net.pxd"],
     )
-    # _core: the solver and the Monte Carlo kernels; _game: whole greedy deals in C
-    for name in ("_core", "_game", "_carousel")
+    # _core: the solver and the Monte Carlo kernels; _game: whole greedy deals in C;
+    # _net: the learned evaluator's forward pass for Python (_net.pxd, which the game
+    # kernels cimport, is the same code compiled into each)
+    for name in ("_core", "_game", "_carousel", "_net")
 ]
 
 setup(

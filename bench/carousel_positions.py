@@ -61,7 +61,8 @@ def _meld(rng: random.Random, left: dict, top: int, window: tuple[int, int] | No
             cards = [suit * 13 + (p - 1 if p <= 13 else 0) for p in range(start, start + length)]
         else:
             rank = (rng.randint(lo, hi) - 1) % 13
-            cards = [s * 13 + rank for s in sorted(rng.sample(range(4), rng.choice((3, 4) if lengths[-1] > 3 else (3,))))]
+            size = rng.choice((3, 4) if lengths[-1] > 3 else (3,))
+            cards = [s * 13 + rank for s in sorted(rng.sample(range(4), size))]
         if all(left[c] >= cards.count(c) for c in cards):
             for c in cards:
                 left[c] -= 1
@@ -127,7 +128,8 @@ def hard_position(rng: random.Random, family: int):
     pool = [c for c in range(52) for _ in range(left[c])]
     rng.shuffle(pool)
     n = rng.randint(8, 20) - in_hand
-    limit = rules.jokers if rules.max_jokers_per_meld is None else min(rules.jokers, rules.max_jokers_per_meld)
+    limit = rules.jokers if rules.max_jokers_per_meld is None else min(rules.jokers,
+                                                                       rules.max_jokers_per_meld)
     if family == 2:
         # cards that fit a meld only with a joker's help (the table holds every joker)
         needy = [c for c in pool if not _fits(c, have, 0, top) and _fits(c, have, limit, top)]

@@ -10,7 +10,7 @@ directory, then, interleaved, best of ``--rounds`` rounds of N hands of 15 cards
 * ``rummy51.deal``: the package's dealer (inline PCG64 path);
 * ``generic path``: the same call on a PCG64 subclass, which takes the capsule's
   ``next_uint32`` per draw (the dealer as it was before issue 31; the same hands);
-* ``best value``: ``best_opening_values(hands, threads=1)``, the solver, timed once
+* ``best value``: ``best_opening_values(hands, workers=1)``, the solver, timed once
   per round on the package's hands. The C program cannot link the Cython solver, so
   both sides of the deal + best-value ratio use this same compiled kernel time.
 
@@ -54,7 +54,7 @@ def main() -> None:
             t["generic path"].append(time.perf_counter() - t0)
             assert np.array_equal(hands, same), "the two dealing paths differ"
             t0 = time.perf_counter()
-            rummy51.best_opening_values(hands, threads=1)
+            rummy51.best_opening_values(hands, workers=1)
             t["best value"].append(time.perf_counter() - t0)
     best = {k: min(v) for k, v in t.items()}
     print(f"{a.n:,} hands of 15 cards, best of {a.rounds} rounds, one thread")

@@ -140,6 +140,25 @@ def _run(job: dict) -> dict:
     return out
 
 
+def _table_bots(game: str, bots: list[str], players: int) -> list[str]:
+    """The bots that sit at a table of ``players`` (a bot's ``check_table`` may refuse)."""
+    from rummy51 import RuleSet
+    from rummy51.carousel import CarouselRules
+    from rummy51.carousel.bots import BOTS as CBOTS
+    from rummy51.r51.bots import BOTS as RBOTS
+
+    reg, rules = ((RBOTS, RuleSet()) if game == "r51"
+                  else (CBOTS, CarouselRules.for_players(players)))
+    out = []
+    for b in bots:
+        try:
+            getattr(reg.get(b), "check_table", lambda r, n: None)(rules, players)
+        except ValueError:
+            continue
+        out.append(b)
+    return out
+
+
 def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
     slow = set(sizes.slow)
     jobs = []
@@ -149,8 +168,9 @@ def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
         jobs.append({"game": game, "kind": "pair", "bots": (a, b), "games": n,
                      "seats": "permute", "seed": _seed(sizes, gi, 0, k)})
         k += 1
-    tables = (list(itertools.combinations(bots, 4)) if len(bots) >= 4
-              else [tuple((bots * 4)[:4])])
+    seated = _table_bots(game, bots, 4)   # the ppo bots play 2-player tables only
+    tables = (list(itertools.combinations(seated, 4)) if len(seated) >= 4
+              else [tuple((seated * 4)[:4])])
     for k, t in enumerate(tables):
         n = sizes.slow_table_games if set(t) & slow else sizes.table_games
         jobs.append({"game": game, "kind": "table", "bots": t, "games": n, "seats": "rotate",

@@ -128,10 +128,10 @@ def test_realistic_batch(benchmark, realistic, threads):
     # between calls, and making the positions filled it with these very positions): one
     # pass over 20,000 distinct positions, the cache warming only across them
     left, cards = benchmark.pedantic(carousel.best_play_values, args=(tables, hands, RULES),
-                                     kwargs=dict(threads=threads), rounds=3, iterations=1,
+                                     kwargs=dict(workers=threads), rounds=3, iterations=1,
                                      warmup_rounds=0, setup=_carousel._drop_kept_cache)
     rate = len(tables) / benchmark.stats.stats.min
-    benchmark.extra_info.update(positions=len(tables), threads=threads,
+    benchmark.extra_info.update(positions=len(tables), workers=threads,
                                 positions_per_s=round(rate),
                                 positions_per_s_per_core=round(rate / threads),
                                 **_describe(tables, hands))
@@ -156,7 +156,7 @@ def test_reference_ratio(benchmark, realistic):
 
     def cold(t, h):
         _carousel._drop_kept_cache()    # no answer kept from an earlier run of the same rows
-        return _timed(carousel.best_play_values, t, h, RULES, threads=1)
+        return _timed(carousel.best_play_values, t, h, RULES, workers=1)
 
     # the core on the same positions, each run from an empty cache (ratio), and on all
     # 20,000 distinct positions in one pass from an empty cache (ratio_batch: the
@@ -165,7 +165,7 @@ def test_reference_ratio(benchmark, realistic):
     # the two ratios are of the very same positions)
     core_s = min(cold(t_sub, h_sub) for _ in range(5))
     batch_s = min(cold(tables, hands) for _ in range(3))
-    left, cards = carousel.best_play_values(t_sub, h_sub, RULES, threads=1)
+    left, cards = carousel.best_play_values(t_sub, h_sub, RULES, workers=1)
     assert [(p.points_left, p.cards_played) for p in plays] == list(
         zip(left.tolist(), cards.tolist(), strict=True))
     benchmark.extra_info.update(positions=len(sub), reference_positions_per_s=round(len(sub) / ref_s, 1),
@@ -318,7 +318,7 @@ def test_dense_by_size(benchmark, dense):
             for i in range(len(t)):
                 s0 = _carousel._py_counters()[1]
                 t0 = time.perf_counter()
-                left, cards = carousel.best_play_values(t[i:i + 1], h[i:i + 1], RULES, threads=1)
+                left, cards = carousel.best_play_values(t[i:i + 1], h[i:i + 1], RULES, workers=1)
                 record.append((size, int((t[i] != 255).sum()), time.perf_counter() - t0,
                                _carousel._py_counters()[1] - s0, int(left[0]), int(cards[0]),
                                RULES.hand_points([c for c in h[i] if c != 255])))

@@ -82,7 +82,7 @@ def test_single_calls_on_random_positions(benchmark, positions):
         packed = carousel.pack_positions([p[0] for p, _ in positions], [p[1] for p, _ in positions],
                                          DEFAULT)
         t0 = time.process_time()
-        values = carousel.best_play_values(*packed, DEFAULT, threads=1)
+        values = carousel.best_play_values(*packed, DEFAULT, workers=1)
         got["batch"] = (values, time.process_time() - t0, [])
 
     benchmark.pedantic(run, rounds=1, iterations=1)

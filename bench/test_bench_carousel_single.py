@@ -84,7 +84,7 @@ def test_single_against_batch(benchmark, text_positions):
                                                                                   RULES))
         _cold()
         figures["batch"], values = _cpu(lambda: carousel.best_play_values(*packed, RULES,
-                                                                          threads=1))
+                                                                          workers=1))
         return plays, tables_after, melds, values
 
     plays, tables_after, melds, (left, cards) = benchmark.pedantic(run, rounds=1, iterations=1)

@@ -40,13 +40,13 @@ def _deals(benchmark, deals, hands, threads, rounds=1, **kw):
 
     def run():
         c0 = _cpu()
-        study = simulate_openings(deals=deals, hands=hands, threads=threads, **QUIET, **kw)
+        study = simulate_openings(deals=deals, hands=hands, workers=threads, **QUIET, **kw)
         cpu.append(_cpu() - c0)
         return study
 
     study = benchmark.pedantic(run, rounds=rounds, iterations=1, warmup_rounds=0)
     best = benchmark.stats.stats.min
-    benchmark.extra_info.update(deals=deals, hands=",".join(hands), threads=threads,
+    benchmark.extra_info.update(deals=deals, hands=",".join(hands), workers=threads,
                                 deals_per_s=deals / best, wall_s=best, cpu_s=min(cpu),
                                 deals_per_cpu_s=deals / min(cpu),
                                 kernel_s=study.kernel_seconds, chunks=study.chunks,
@@ -80,7 +80,7 @@ def test_per_chunk_overhead(benchmark, tmp_path, out):
 
     def run():
         where = tmp_path / f"run{next(runs)}" if out else None
-        return simulate_openings(deals=2_000_000, hands=("first",), threads=1, out=where, **QUIET)
+        return simulate_openings(deals=2_000_000, hands=("first",), workers=1, out=where, **QUIET)
 
     study = benchmark.pedantic(run, rounds=2, iterations=1)  # the last round has warm imports
     overhead = (study.elapsed - study.kernel_seconds) / study.elapsed
@@ -108,7 +108,7 @@ def test_default_study(benchmark):
 def test_by_turn_100k_player_games(benchmark):
     def run():
         return simulate_openings(deals=0, players=(4,), turns=15, turn_deals=25_000,
-                                 threads=CORES, seed=2026, progress=False)
+                                 workers=CORES, seed=2026, progress=False)
 
     c0 = _cpu()
     study = benchmark.pedantic(run, rounds=1, iterations=1)
@@ -127,9 +127,9 @@ def test_odds_100k_k5(benchmark, threads):
     hand = "6S 7S 8S 10D 10C 2H 3D 5C 9H KS QD 4C 8H AH"
     res = benchmark.pedantic(opening_odds, args=(hand,),
                              kwargs=dict(seen="10H JK", draws=5, samples=100_000, seed=1,
-                                         threads=threads), rounds=3, iterations=1)
+                                         workers=threads), rounds=3, iterations=1)
     best = benchmark.stats.stats.min
-    benchmark.extra_info.update(samples_per_s=100_000 / best, wall_s=best, threads=threads,
+    benchmark.extra_info.update(samples_per_s=100_000 / best, wall_s=best, workers=threads,
                                 load_avg_1min=os.getloadavg()[0])
     assert res.first_open.sum() == 100_000
 
@@ -140,11 +140,11 @@ def test_dask_local_cluster_vs_local_10M(benchmark):
     cluster start-up included, against the local threaded run of the same seed."""
     pytest.importorskip("distributed")
     t0 = time.perf_counter()
-    local = simulate_openings(deals=TEN_M, hands=("first",), threads=CORES, **QUIET)
+    local = simulate_openings(deals=TEN_M, hands=("first",), workers=CORES, **QUIET)
     local_s = time.perf_counter() - t0
 
     def run():
-        return simulate_openings(deals=TEN_M, hands=("first",), threads=CORES, backend="dask",
+        return simulate_openings(deals=TEN_M, hands=("first",), workers=CORES, backend="dask",
                                  **QUIET)
 
     res = benchmark.pedantic(run, rounds=1, iterations=1)
@@ -166,7 +166,7 @@ def test_dask_running_cluster_vs_local_10M(benchmark):
         simulate_openings(deals=CORES * 1000, chunk_size=1000, hands=("first",), backend="dask",
                           scheduler=client, **QUIET)
         t0 = time.perf_counter()
-        local = simulate_openings(deals=TEN_M, hands=("first",), threads=CORES, **QUIET)
+        local = simulate_openings(deals=TEN_M, hands=("first",), workers=CORES, **QUIET)
         local_s = time.perf_counter() - t0
 
         def run():

@@ -36,11 +36,11 @@ def hands14():
     return rummy51.deal(N_BIG, 14, seed=20261131)
 
 
-def _run(benchmark, fn, hands, rules=None, threads=1, rounds=3):
-    out = benchmark.pedantic(fn, args=(hands,), kwargs=dict(rules=rules, threads=threads),
+def _run(benchmark, fn, hands, rules=None, workers=1, rounds=3):
+    out = benchmark.pedantic(fn, args=(hands,), kwargs=dict(rules=rules, workers=workers),
                              rounds=rounds, iterations=1, warmup_rounds=0)
     benchmark.extra_info["hands"] = len(hands)
-    benchmark.extra_info["threads"] = threads
+    benchmark.extra_info["threads"] = workers
     benchmark.extra_info["hands_per_s"] = len(hands) / benchmark.stats.stats.min
     assert len(out) == len(hands)
     return out
@@ -50,7 +50,7 @@ def _run(benchmark, fn, hands, rules=None, threads=1, rounds=3):
 @pytest.mark.parametrize("threads", [1, CORES], ids=["1-thread", "all-threads"])
 @pytest.mark.parametrize("question", list(FUNCS))
 def test_dealt_15(benchmark, hands15, question, threads):
-    out = _run(benchmark, FUNCS[question], hands15, threads=threads)
+    out = _run(benchmark, FUNCS[question], hands15, workers=threads)
     if question == "best":
         assert 35 < out.mean() < 46  # about 40.5 for the default deck
 
@@ -59,7 +59,7 @@ def test_dealt_15(benchmark, hands15, question, threads):
 @pytest.mark.parametrize("threads", [1, CORES], ids=["1-thread", "all-threads"])
 @pytest.mark.parametrize("question", list(FUNCS))
 def test_dealt_14(benchmark, hands14, question, threads):
-    _run(benchmark, FUNCS[question], hands14, threads=threads)
+    _run(benchmark, FUNCS[question], hands14, workers=threads)
 
 
 @pytest.mark.benchmark(group="solver-gin")
@@ -75,7 +75,7 @@ def test_gin_10_cards(benchmark):
 def test_batch_1000(benchmark, hands15, threads):
     hands = np.ascontiguousarray(hands15[:1000])
     out = benchmark.pedantic(rummy51.best_opening_values, args=(hands,),
-                             kwargs=dict(threads=threads), rounds=200, iterations=1)
+                             kwargs=dict(workers=threads), rounds=200, iterations=1)
     benchmark.extra_info["hands_per_s"] = 1000 / benchmark.stats.stats.min
     assert len(out) == 1000
 

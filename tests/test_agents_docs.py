@@ -17,7 +17,8 @@ BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.
 def _needs(code: str) -> list[str]:
     return [m for m, marks in (("pyspiel", ("pyspiel", "envs.openspiel")),
                                ("pettingzoo", ("envs.pettingzoo",)),
-                               ("gymnasium", ("gymnasium",)))
+                               ("gymnasium", ("gymnasium",)),
+                               ("sb3_contrib", ("sb3_contrib",)))
             if any(x in code for x in marks)]
 
 
@@ -36,7 +37,8 @@ def test_example_runs(code):
 MODULES = [("rummy51.carousel.codec", None), ("rummy51.carousel.agent", None),
            ("rummy51.carousel.chance", None), ("rummy51.r51.infostate", None),
            ("rummy51.envs.llm_carousel", None), ("rummy51.envs.gym", "gymnasium"),
-           ("rummy51.envs.openspiel_carousel", "pyspiel")]
+           ("rummy51.envs.openspiel_carousel", "pyspiel"), ("rummy51.r51.policy", None),
+           ("rummy51.carousel.policy", None), ("rummy51.envs.openspiel_eval", "pyspiel")]
 
 
 @pytest.mark.parametrize("name, needs", MODULES, ids=[m for m, _ in MODULES])

@@ -139,7 +139,7 @@ def test_shape_fixed_and_chance_mode_deal():
 
 def test_openspiel_info_state_tensor_and_qlearner():
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
-                                  "(pip install \"rummy51[openspiel]\")")
+                                  "(pip install \".[agents]\" from a clone)")
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import tabular_qlearner
 

@@ -26,7 +26,6 @@ from rummy51.analysis.carousel import (
     game_decisions,
     position_view,
 )
-from rummy51.cards import cards_text
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.actions import Draw, Knock, Meld, Pass, Phase
 from rummy51.carousel.bots import (
@@ -39,7 +38,8 @@ from rummy51.carousel.bots import (
     play_game,
 )
 from rummy51.carousel.engine import GameState
-from rummy51.carousel.solver import best_play, can_meld, play_cards
+from rummy51.carousel.notation import meld_text, parse_meld_play
+from rummy51.carousel.solver import best_play, can_meld
 
 R2 = CarouselRules.for_players(2)
 GREEDY = GreedyBot()
@@ -119,7 +119,7 @@ def test_meld_equities_agree_with_the_python_engine(seed):
     d = analyse_position(v, rollouts=1500, seed=seed)
     greedy = GREEDY.choose(v)
     assert isinstance(greedy, Meld)
-    greedy_text = "meld " + cards_text(sorted(best_play(list(v.table), list(v.hand), R2).played))
+    greedy_text = meld_text(v.table, best_play(list(v.table), list(v.hand), R2).melds)
     by_move = {c.move: c for c in d.candidates}
     assert greedy_text in by_move and "draw" in by_move
     for move, action in ((greedy_text, greedy), ("draw", Draw())):
@@ -191,7 +191,7 @@ def test_a_played_meld_outside_the_candidates_is_added():
         base = {c.move for c in analyse_position(v, rollouts=2, seed=1).candidates}
         for sub in itertools.combinations(sorted(v.hand), 2):
             play = best_play(list(v.table), list(sub), R2)
-            text = "meld " + cards_text(sorted(play.played))
+            text = meld_text(v.table, play.melds)   # the canonical text: one play
             if not play.can_meld or text in base:
                 continue
             d = analyse_position(v, rollouts=2, seed=1, played=text)
@@ -221,8 +221,8 @@ def test_the_search_bots_choice_is_a_candidate():
                 assert "draw" in moves
             else:
                 sub = [c for c in range(52) for _ in range(part[c])] + [52] * jokers
-                nT, _, njt = _table_counts(best_play(list(v.table), sub, R2).melds)
-                assert _play_text(T, nT, jt, njt) in moves
+                nT, nD, njt = _table_counts(best_play(list(v.table), sub, R2).melds)
+                assert _play_text(T, D, jt, nT, nD, njt) in moves
 
 
 def test_seeds_reproduce_and_workers_change_nothing():
@@ -329,7 +329,8 @@ def test_the_kernel_refuses_a_view_that_is_no_position():
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 4))
 def test_every_candidate_is_a_move_the_play_command_takes(seed, players):
     """Each candidate of each decision, written as ``carousel play`` reads it, is a legal
-    move of that position: ``meld CARDS`` gives a play placing exactly those cards."""
+    move of that position: ``meld CARDS`` gives a play placing exactly those cards, each
+    joker standing for the card the text names (the text of that play is the same)."""
     s = _game(seed, players)
     spots = game_decisions(s.to_dict())
     a = analyse_game(s.to_dict(), rollouts=1, seed=seed)
@@ -343,8 +344,8 @@ def test_every_candidate_is_a_move_the_play_command_takes(seed, players):
         for c in d.candidates:
             word, _, cards = c.move.partition(" ")
             if word == "meld":
-                play = play_cards(list(v.table), cards, list(v.hand), v.rules)
-                assert cards_text(sorted(play.played)) == cards
+                play = parse_meld_play(cards, list(v.table), list(v.hand), v.rules)
+                assert meld_text(v.table, play.melds) == c.move
                 v.verify_meld(play.melds)
             elif word == "draw":
                 v.verify_draw()

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 PACKAGE = Path(rummy51.__file__).resolve().parent
-NATIVE = {"_core", "_game", "_carousel"}
+NATIVE = {"_core", "_game", "_carousel", "_net"}
 
 importlinter = pytest.importorskip(
     "importlinter", reason="import-linter is not installed (it is in the test extra: "

@@ -40,11 +40,11 @@ QUESTIONS = {
 BATCH_FUNCTIONS = [q[0] for q in QUESTIONS.values()]
 
 
-def _batch(question, hands, rules=DEFAULT, keep=None, threads=None):
+def _batch(question, hands, rules=DEFAULT, keep=None, workers=None):
     fn, _, takes_keep, _ = QUESTIONS[question]
     if takes_keep and keep is not None:
-        return fn(hands, rules, keep=keep, threads=threads)
-    return fn(hands, rules, threads=threads)
+        return fn(hands, rules, keep=keep, workers=workers)
+    return fn(hands, rules, workers=workers)
 
 
 def _padded_deal(n: int, width: int, rules: RuleSet, rng: np.random.Generator) -> np.ndarray:
@@ -100,13 +100,13 @@ def test_any_thread_count_gives_the_same_array(question, seed):
     full = np.full((15_000, 21), PAD, np.uint8)
     full[:, :15] = deal(15_000, 15, seed=rng)  # the opener's 15 cards, then padded rows
     hands = np.concatenate([full, _padded_deal(5_000, 21, DEFAULT, rng)])
-    base = _batch(question, hands, threads=1)
+    base = _batch(question, hands, workers=1)
     for threads in (2, 3, 7, None):
-        out = _batch(question, hands, threads=threads)
+        out = _batch(question, hands, workers=threads)
         assert out.dtype == base.dtype
-        assert np.array_equal(out, base), f"seed={seed} threads={threads}"
+        assert np.array_equal(out, base), f"seed={seed} workers={threads}"
     few = hands[:5]  # more threads than rows
-    assert np.array_equal(_batch(question, few, threads=7), base[:5])
+    assert np.array_equal(_batch(question, few, workers=7), base[:5])
 
 
 def test_rows_of_different_lengths():
@@ -140,7 +140,7 @@ def test_batch_does_not_modify_its_input():
     hands = deal(200, 15, seed=5)
     copy = hands.copy()
     for fn in BATCH_FUNCTIONS:
-        fn(hands, threads=2)
+        fn(hands, workers=2)
     assert np.array_equal(hands, copy)
 
 
@@ -149,7 +149,7 @@ def test_empty_batch(shape):
     hands = np.zeros(shape, np.uint8)
     for question, (_, _, _, dtype) in QUESTIONS.items():
         for threads in (None, 1, 3):
-            out = _batch(question, hands, threads=threads)
+            out = _batch(question, hands, workers=threads)
             assert out.shape == (0,) and out.dtype == dtype
     assert best_opening_values([]).shape == (0,)
 
@@ -216,18 +216,18 @@ def test_bad_card_names_its_row(fn, threads):
     hands = deal(10, 15, seed=2)
     hands[3, 4] = 60
     with pytest.raises(ValueError) as e:
-        fn(hands, threads=threads)
+        fn(hands, workers=threads)
     assert str(e.value) == \
         "hands[3, 4] is 60, which is not a card code (0..51 naturals, 52 joker, 255 padding)"
     # a bad row in a later thread's share is named by its row in the whole array
     many = deal(9000, 15, seed=2)
     many[7777, 0] = 53
     with pytest.raises(ValueError, match=re.escape("hands[7777, 0] is 53, which is not a card")):
-        fn(many, threads=threads)
+        fn(many, workers=threads)
     # with two bad rows, the first is named
     many[1234, 14] = 99
     with pytest.raises(ValueError, match=re.escape("hands[1234, 14] is 99,")):
-        fn(many, threads=threads)
+        fn(many, workers=threads)
 
 
 @pytest.mark.parametrize("threads", [1, 3])
@@ -235,26 +235,35 @@ def test_bad_card_names_its_row(fn, threads):
 def test_too_many_copies_or_jokers_names_the_row(fn, threads):
     hands = pack_hands(["7S 8S 9S", "KD KD", "2C 3C", "8S 7S 8S 8S JK", "JK"], width=6)
     with pytest.raises(ValueError) as e:
-        fn(hands, threads=threads)
+        fn(hands, workers=threads)
     assert str(e.value) == "hands[3] holds 3 copies of 8S, but rules.decks is 2"
     with pytest.raises(ValueError) as e:
-        fn(hands[:3], RuleSet.gin(), threads=threads)
+        fn(hands[:3], RuleSet.gin(), workers=threads)
     assert str(e.value) == "hands[1] holds 2 copies of KD, but rules.decks is 1"
     jokers = pack_hands(["7S", "JK", "2C", "4D", "5H", "JK JK 7S JK JK JK"])
     with pytest.raises(ValueError) as e:
-        fn(jokers, threads=threads)
+        fn(jokers, workers=threads)
     assert str(e.value) == "hands[5] holds 5 jokers, but rules.jokers is 4"
     with pytest.raises(ValueError, match=re.escape("hands[1] holds 3 jokers, but rules.jokers is 2")):
-        fn(pack_hands(["7S", "JK JK JK"]), RuleSet(jokers=2), threads=threads)
+        fn(pack_hands(["7S", "JK JK JK"]), RuleSet(jokers=2), workers=threads)
 
 
 @pytest.mark.parametrize("fn", BATCH_FUNCTIONS, ids=lambda f: f.__name__)
 def test_bad_options(fn):
     hands = deal(5, 15, seed=4)
     for threads in (0, -1, True, 1.5, "2"):
-        message = f"threads must be a positive int or None, got {threads!r}"
+        message = f"workers must be a positive int or None, got {threads!r}"
         with pytest.raises(ValueError, match=re.escape(message)):
+            fn(hands, workers=threads)
+        # the old name: deprecated, the same error under the name given
+        with pytest.raises(ValueError, match=re.escape(message.replace("workers", "threads"))), \
+                pytest.warns(DeprecationWarning, match="threads is deprecated: use workers"):
             fn(hands, threads=threads)
+    with pytest.warns(DeprecationWarning, match="threads is deprecated"):
+        assert np.array_equal(fn(hands, threads=2), fn(hands, workers=2))
+    with pytest.raises(ValueError, match="give workers or threads, not both"), \
+            pytest.warns(DeprecationWarning):
+        fn(hands, workers=1, threads=2)
     with pytest.raises(TypeError, match="rules must be a RuleSet, got str"):
         fn(hands, "gin")
     if fn is not can_go_out_flags:

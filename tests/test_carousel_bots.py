@@ -17,7 +17,7 @@ SHORT3 = dataclasses.replace(CarouselRules.for_players(3), target_score=40)
 
 
 def test_every_bot_has_its_strategy_in_its_docstring():
-    assert set(BOTS) == {"random", "greedy", "careful", "search"}
+    assert set(BOTS) == {"random", "greedy", "careful", "search", "ppo"}
     for cls in BOTS.values():
         doc = cls.__doc__ or ""
         assert "Draw" in doc or "draw" in doc

@@ -44,15 +44,15 @@ def test_long_batch_matches_fresh_solves():
         rules, positions = batch
         tables, hands = carousel.pack_positions([t for t, _ in positions], [h for _, h in positions],
                                                 rules)
-        left, cards = carousel.best_play_values(tables, hands, rules, threads=1)  # warm
+        left, cards = carousel.best_play_values(tables, hands, rules, workers=1)  # warm
         _carousel._drop_kept_cache()
-        fl, fc = carousel.best_play_values(tables, hands, rules, threads=1)  # from empty
+        fl, fc = carousel.best_play_values(tables, hands, rules, workers=1)  # from empty
         assert (fl == left).all() and (fc == cards).all()
-        rl, rc = carousel.best_play_values(tables[::-1].copy(), hands[::-1].copy(), rules, threads=1)
+        rl, rc = carousel.best_play_values(tables[::-1].copy(), hands[::-1].copy(), rules, workers=1)
         assert (rl[::-1] == left).all() and (rc[::-1] == cards).all()
         for i in range(len(positions)):
             _carousel._drop_kept_cache()
-            one = carousel.best_play_values(tables[i:i + 1], hands[i:i + 1], rules, threads=1)
+            one = carousel.best_play_values(tables[i:i + 1], hands[i:i + 1], rules, workers=1)
             assert (int(one[0][0]), int(one[1][0])) == (int(left[i]), int(cards[i])), positions[i]
         seen.append(len(positions))
 

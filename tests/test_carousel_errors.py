@@ -179,19 +179,22 @@ def test_batch_bad_rows_are_named():
     many_h = np.repeat(h, 600, axis=0)
     many_h[1000, 0] = 77
     _raises(ValueError, r"hands row 1000, column 0", carousel.best_play_values, many_t, many_h,
-            threads=2)
+            workers=2)
 
 
 @pytest.mark.parametrize("threads", [0, -1, 1.5, True, "2"])
 def test_batch_threads(threads):
     t, h = _arrays()
-    _raises(ValueError, r"threads must be a positive int or None", carousel.best_play_values, t, h,
-            threads=threads)
+    _raises(ValueError, r"workers must be a positive int or None", carousel.best_play_values, t, h,
+            workers=threads)
+    with pytest.warns(DeprecationWarning, match="threads is deprecated"):   # the old name
+        _raises(ValueError, r"threads must be a positive int or None", carousel.best_play_values,
+                t, h, threads=threads)
 
 
 def test_batch_numpy_thread_count_is_fine():
     t, h = _arrays()
-    assert carousel.best_play_values(t, h, threads=np.int64(2))[0].tolist() == [2]
+    assert carousel.best_play_values(t, h, workers=np.int64(2))[0].tolist() == [2]
 
 
 # --------------------------------------------------------------------------- CarouselRules

@@ -66,7 +66,7 @@ def test_golden_batch():
         tables, hands = carousel.pack_positions([c["table_codes"] for c in cases],
                                                 [c["hand_codes"] for c in cases], rules)
         for threads in (1, 2, 3):
-            left, cards = carousel.best_play_values(tables, hands, rules, threads=threads)
+            left, cards = carousel.best_play_values(tables, hands, rules, workers=threads)
             assert left.tolist() == [c["best_points_left"] for c in cases]
             assert cards.tolist() == [c["best_cards_played"] for c in cases]
         assert carousel.can_meld_flags(tables, hands, rules).tolist() == [c["can_meld"] for c in cases]

@@ -18,7 +18,7 @@ from rummy51.carousel.solver import _position_counts  # noqa: E402
 
 
 def _core_value(table, hand, rules):
-    left, cards = carousel.best_play_values([table], [hand], rules, threads=1)
+    left, cards = carousel.best_play_values([table], [hand], rules, workers=1)
     codes = _position_counts(table, hand, rules)[1]
     if cards[0] == 0:
         return 0
@@ -50,7 +50,7 @@ def test_big_positions_agree_with_the_integer_program(seed):
     from carousel_big import big_positions
     checked = 0
     for table, hand, rules in big_positions(6, 500 + seed):
-        left, _ = carousel.best_play_values([table], [hand], rules, threads=1, node_limit=200_000)
+        left, _ = carousel.best_play_values([table], [hand], rules, workers=1, node_limit=200_000)
         if left[0] == -2:
             continue
         assert _core_value(table, hand, rules) == _oracle(table, hand, rules)

@@ -173,9 +173,16 @@ def test_bad_input_is_one_line_and_the_game_goes_on(monkeypatch, capsys):
 def test_a_joker_is_declared_and_shown(monkeypatch, capsys):
     code, state, out, err = _play_forced(monkeypatch, capsys, ["meld QD KD JK", "pass"])
     assert code == 0 and err == []
-    shown = re.search(r"you meld QD KD JK\n\n.*\ntable:\n  \[1\] (.*)\n", out).group(1)
-    assert shown in ("JK(JD) QD KD", "QD KD JK(AD)")
+    said, shown = re.search(r"you meld QD KD JK\((..)\)\n\n.*\ntable:\n  \[1\] (.*)\n",
+                            out).groups()
+    assert shown in ("JK(JD) QD KD", "QD KD JK(AD)") and f"JK({said})" in shown
     assert state.round == 0 and any("QD KD" in m.text() for m in state.table)
+    # the joker's card named: exactly that play, either way
+    for card, table in (("AD", "QD KD JK(AD)"), ("JD", "JK(JD) QD KD")):
+        code, state, out, err = _play_forced(monkeypatch, capsys, [f"meld QD KD JK({card})",
+                                                                   "pass"])
+        assert code == 0 and err == [] and f"you meld QD KD JK({card})" in out
+        assert re.search(r"table:\n  \[1\] (.*)\n", out).group(1) == table
 
 
 def test_the_hint_and_meld_best(monkeypatch, capsys):

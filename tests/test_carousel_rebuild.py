@@ -21,7 +21,9 @@ test_table_joker_rebuild_matches   50 examples x 10: tables full of jokers      
                                                                               total  2500
 
 plus every case of tests/data/cases/carousel-edge.json, and wrong targets (one
-point or card more than the best value, or fewer) that make both give up alike.
+point or card more than the best value, or fewer) that make both give up alike; and
+the game kernel's way of the same reconstruction (``rebuild_counts(..., game=True)``:
+its round memo of the solver's answers and its shortcuts) gives the same melds.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ import pytest
 from hypothesis import given, note, settings
 
 from carousel_helpers import case_rules, check_play, describe
-from rummy51 import carousel
+from rummy51 import _carousel, carousel
 from rummy51.carousel import solver
 from rummy51.carousel.table import parse_table
 from test_carousel_properties import SETTINGS, seeded_batch, table_joker_batch
@@ -58,6 +60,7 @@ def compare(rules, positions, wrong_targets: bool = False) -> None:
             fast = solver._rebuild(counts, value, rules, core)
             slow = solver._rebuild_python(counts, value, rules, core)
             assert fast == slow, where
+            assert _game_way(counts, value, core) == _game_way(counts, value, core, False), where
         c_play = solver._best_play(table, hand, rules, solver._rebuild)
         py_play = solver._best_play(table, hand, rules, solver._rebuild_python)
         assert c_play == py_play, where
@@ -71,6 +74,15 @@ def compare(rules, positions, wrong_targets: bool = False) -> None:
             for target in (value + 1, value + 256, value - 1):
                 assert _outcome(solver._rebuild, counts, target, rules, core) == \
                     _outcome(solver._rebuild_python, counts, target, rules, core), (target, where)
+                assert _game_way(counts, target, core) == \
+                    _game_way(counts, target, core, False), (target, where)
+
+
+def _game_way(counts, target, core, game=True):
+    """``rebuild_counts`` the game kernel's way (its round memo and shortcuts: one compiled
+    copy of the same reconstruction) or the solver's: they must give the same melds."""
+    return _carousel.rebuild_counts(core, bytes(counts.T), bytes(counts.H), bytes(counts.D),
+                                    counts.JT, counts.JH, target, game=game)
 
 
 def _outcome(rebuild, counts, target, rules, core):

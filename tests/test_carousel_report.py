@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("matplotlib", reason="reports need matplotlib: pip install 'rummy51[report]'")
+pytest.importorskip("matplotlib", reason="reports need matplotlib: pip install \".[report]\" from a clone")
 
 from rummy51.carousel import CarouselRules  # noqa: E402
 from rummy51.cli import main  # noqa: E402

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-pytest.importorskip("matplotlib", reason="reports need matplotlib: pip install 'rummy51[report]'")
+pytest.importorskip("matplotlib", reason="reports need matplotlib: pip install \".[report]\" from a clone")
 
 from rummy51.analysis import blunder_table  # noqa: E402
 from rummy51.analysis.carousel import analyse_game  # noqa: E402

@@ -68,9 +68,10 @@ def test_out_interrupt_and_resume(tmp_path, capsys, monkeypatch):
             "--turn-deals", "300", "--turn-chunk-size", "100", "--turns", "3", "--threads", "1",
             "--no-progress"]
     # Ctrl-C after two chunks: exit 130, a message saying how to continue
-    import rummy51.studies.openings as mc
+    # the plan's chunk, run by _runner.execute
+    import rummy51.studies._openings_plan as mc
 
-    real = mc._compute_chunk
+    real = mc.play_chunk
     calls = {"n": 0}
 
     def flaky(spec):
@@ -79,12 +80,12 @@ def test_out_interrupt_and_resume(tmp_path, capsys, monkeypatch):
             raise KeyboardInterrupt
         return real(spec)
 
-    monkeypatch.setattr(mc, "_compute_chunk", flaky)
+    monkeypatch.setattr(mc, "play_chunk", flaky)
     code, out, err = run(capsys, *args, "--out", str(d))
     assert code == 130 and out == ""
     assert "interrupted: 2 of 6 chunks are saved" in err
     assert f"--resume {d}" in err
-    monkeypatch.setattr(mc, "_compute_chunk", real)
+    monkeypatch.setattr(mc, "play_chunk", real)
     code, out, err = run(capsys, "simulate", "openings", "--resume", str(d), "--no-progress")
     assert code == 0, err
     assert "run directory" in out

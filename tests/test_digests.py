@@ -25,7 +25,7 @@ def _digest(*frames) -> str:
 
 def _opening_tables():
     study = rummy51.simulate_openings(deals=20_000, seed=2026, turn_deals=400, turns=6,
-                                      players=(2, 4), threads=2, chunk_size=5_000,
+                                      players=(2, 4), workers=2, chunk_size=5_000,
                                       turn_chunk_size=100, progress=False)
     return (study.summary(), study.overview(), study.value_distribution(), study.by_turn(),
             study.by_turn(by_jokers=True))
@@ -44,7 +44,7 @@ PINNED = {
                                                     "tactician"))),
     "odds": lambda: _digest(rummy51.opening_odds(
         "6S 7S 8S 10D 10C 2H 3D 5C 9H KS QD 4C 8H AH", seen="10H JK", draws=4,
-        samples=4_000, seed=5, threads=2, chunk_size=1_000).table()),
+        samples=4_000, seed=5, workers=2, chunk_size=1_000).table()),
     "deal": lambda: hashlib.sha256(rummy51.deal(500, 15, seed=3).tobytes()).hexdigest()[:16],
 }
 
@@ -73,7 +73,7 @@ def test_report_numbers_unchanged(tmp_path):
     rummy51.simulate_games(games=60, bots=("greedy", "random"), seed=11, workers=1,
                            chunk_size=30, progress=False, out=tmp_path / "g")
     rummy51.simulate_openings(deals=10_000, seed=11, turn_deals=200, turns=4, players=(2,),
-                              threads=1, chunk_size=5_000, turn_chunk_size=100,
+                              workers=1, chunk_size=5_000, turn_chunk_size=100,
                               progress=False, out=tmp_path / "o")
     report = reports.build_report(reports.load_runs([tmp_path / "o", tmp_path / "g"]))
     # the Plackett-Luce table (issue 13) needs the optional openskill: pinned apart

@@ -34,8 +34,8 @@ def _sessions(path):
     return [b for b in _blocks(path) if b.lstrip().startswith(">>>")]
 
 
-#: optional libraries a document's snippets may need (the extras openspiel, pettingzoo)
-_OPTIONAL = ("pyspiel", "pettingzoo")
+#: optional libraries a document's snippets may need (the extras agents and train)
+_OPTIONAL = ("pyspiel", "pettingzoo", "sb3_contrib")
 
 
 @pytest.mark.parametrize("doc", [d for d in DOCS if _scripts(d)], ids=lambda d: d.name)

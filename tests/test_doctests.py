@@ -15,7 +15,8 @@ import pytest
 import rummy51
 
 #: optional libraries a module's import may need (the extras of pyproject.toml)
-OPTIONAL = ("gymnasium", "pettingzoo", "pyspiel", "matplotlib", "openskill", "dask", "distributed")
+OPTIONAL = ("gymnasium", "pettingzoo", "pyspiel", "open_spiel", "matplotlib", "openskill", "dask",
+            "distributed", "torch", "sb3_contrib", "stable_baselines3")
 
 
 def _modules_with_examples() -> list[str]:

@@ -1,6 +1,6 @@
 """The OpenSpiel door (rummy51.envs.openspiel): OpenSpiel's own checks and bots.
 
-Skipped when pyspiel is not installed (``pip install "rummy51[openspiel]"``).
+Skipped when pyspiel is not installed (``pip install ".[agents]" from a clone``).
 """
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel",
-                              reason="OpenSpiel is not installed (pip install \"rummy51[agents]\")")
+                              reason="OpenSpiel is not installed (pip install \".[agents]\" from a clone)")
 
 import rummy51.envs.openspiel as ros  # noqa: E402  (registers python_rummy51)
 from rummy51.r51.bots import GreedyBot  # noqa: E402
@@ -136,3 +136,25 @@ def test_engine_bot_plays_a_whole_opening():
     bots = [ros.EngineBot(GreedyBot(), 0), ros.EngineBot(GreedyBot(), 1)]
     state = _play(game, bots, seed=5)
     assert any(state.agent.game.opened)
+
+
+def test_every_rule_field_is_a_parameter_and_bad_ids_are_one_line():
+    import dataclasses
+
+    from rummy51 import RuleSet
+
+    params = pyspiel.load_game("python_rummy51").get_parameters()
+    match = {"match_deals", "match_points", "match_elimination"}   # a game is one deal
+    assert {f.name for f in dataclasses.fields(RuleSet)} - match <= set(params)
+    game = pyspiel.load_game("python_rummy51", {"players": 2})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        state.apply_action(int(rng.choice(outcomes, p=probs)))
+    before = str(state)
+    for bad in (-1, game.num_distinct_actions(), 10**6):
+        with pytest.raises(ValueError) as e:
+            state.apply_action(bad)
+        assert str(bad) in str(e.value) and "\n" not in str(e.value)
+    assert str(state) == before

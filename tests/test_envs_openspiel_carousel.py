@@ -1,7 +1,7 @@
 """OpenSpiel's python_carousel (rummy51.envs.openspiel_carousel): OpenSpiel's own
 random simulation test with serialisation, parameters, returns, resampling.
 
-Skipped when pyspiel is not installed (``pip install "rummy51[openspiel]"``).
+Skipped when pyspiel is not installed (``pip install ".[agents]" from a clone``).
 """
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
-                              "(pip install \"rummy51[openspiel]\")")
+                              "(pip install \".[agents]\" from a clone)")
 
 import rummy51.envs.openspiel  # noqa: E402,F401  (registers python_rummy51 and python_carousel)
 from rummy51.envs.openspiel_carousel import CarouselGame  # noqa: E402
@@ -85,3 +85,38 @@ def test_illegal_action_is_one_line_and_changes_nothing():
         over.apply_action(0)
     with pytest.raises(Exception, match="chance outcome 60 is not a card"):
         game.new_initial_state().apply_action(60)
+
+
+def test_every_rule_field_is_a_parameter():
+    """docs/agents.md promises every CarouselRules field: OpenSpiel refuses a parameter
+    its game type does not declare, so each must be there (None spelled -1)."""
+    import dataclasses
+
+    from rummy51.carousel import CarouselRules
+
+    params = pyspiel.load_game("python_carousel").get_parameters()
+    fields = {f.name for f in dataclasses.fields(CarouselRules)}
+    assert fields <= set(params)
+    game = pyspiel.load_game("python_carousel", {"max_jokers_per_meld": 1, "players": 3,
+                                                 "returns": "round"})
+    assert game.rules.max_jokers_per_meld == 1 and game.rules.players == 3
+    assert pyspiel.load_game("python_carousel").rules.max_jokers_per_meld is None
+    pyspiel.random_sim_test(game, 1, serialize=True, verbose=False)
+
+
+def test_unknown_parameters_and_bad_ids_are_one_line():
+    with pytest.raises(Exception) as e:
+        pyspiel.load_game("python_carousel", {"max_joker_per_meld": 1})
+    assert "max_joker_per_meld" in str(e.value)
+    with pytest.raises(ValueError, match="unknown python_carousel parameter") as e:
+        CarouselGame({"max_joker_per_meld": 1})
+    assert "\n" not in str(e.value)
+    rng = np.random.default_rng(1)
+    game = pyspiel.load_game("python_carousel", {"players": 2, "returns": "round"})
+    state = _play(game.new_initial_state(), rng, lambda s: not s.is_chance_node())
+    before = str(state)
+    for bad in (-1, 57, 10**6):
+        with pytest.raises(ValueError) as e:
+            state.apply_action(bad)
+        assert str(bad) in str(e.value) and "\n" not in str(e.value)
+    assert str(state) == before

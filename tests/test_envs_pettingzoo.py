@@ -1,6 +1,6 @@
 """The PettingZoo door (rummy51.envs.pettingzoo): PettingZoo's API test, seeding, errors.
 
-Skipped when pettingzoo is not installed (``pip install "rummy51[pettingzoo]"``).
+Skipped when pettingzoo is not installed (``pip install ".[agents]" from a clone``).
 """
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import warnings
 import numpy as np
 import pytest
 
-pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install \"rummy51[agents]\")")
+pytest.importorskip("pettingzoo",
+                    reason="PettingZoo is not installed (pip install \".[agents]\" from a clone)")
 
 from pettingzoo.test import api_test  # noqa: E402
 
@@ -171,3 +172,20 @@ def test_carousel_bad_actions_are_one_line_errors():
         carousel_env().step(0)
     with pytest.raises(TypeError):
         carousel_env(jokrs=3)
+
+
+def test_a_step_after_the_end_is_one_line_and_changes_nothing():
+    from rummy51.envs.pettingzoo import carousel_env
+
+    for e, words in ((env(players=2), "the deal is over"),
+                     (carousel_env(players=2, round_only=True), "the round is over")):
+        _random_deal(e, 3)
+        assert e.agents == []
+        before = e.state.observation(0).tobytes()
+        for bad in (0, None, 10**6):
+            with pytest.raises(ValueError, match=words) as info:
+                e.step(bad)
+            assert "\n" not in str(info.value) and "reset()" in str(info.value)
+        assert e.state.observation(0).tobytes() == before
+        e.reset(seed=4)         # and a reset starts another
+        assert len(e.agents) == 2

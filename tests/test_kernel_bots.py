@@ -13,13 +13,17 @@ from rummy51 import RuleSet
 from rummy51.r51.bots import GreedyBot, HandHunterBot, RandomBot, TacticianBot, play_deal
 from rummy51.r51.engine import GameState, LayDown, SwapJoker
 from rummy51.r51.fastgame import BOT_CODES, bot_code, kernel_bots, play_kernel_deal
-from rummy51.r51.search import SearchBot
+from rummy51.r51.learned import LearnedBot
+from rummy51.r51.search import LearnedSearchBot, PlainSearchBot, SearchBot
 from rummy51.studies.games import simulate_games, uses_kernel
 from test_fastgame import CONFIGS, assert_same_deal
 
 MAKE = {"random": lambda s: RandomBot(seed=s), "greedy": lambda s: GreedyBot(),
         "hand-hunter": lambda s: HandHunterBot(), "tactician": lambda s: TacticianBot(),
-        "search": lambda s: SearchBot(seed=s, rollouts=16)}
+        "search": lambda s: SearchBot(seed=s, rollouts=16),
+        "search-plain": lambda s: PlainSearchBot(seed=s, rollouts=16),
+        "search-learned": lambda s: LearnedSearchBot(seed=s, rollouts=16),
+        "learned": lambda s: LearnedBot()}
 TABLES = [("tactician",) * 4, ("hand-hunter",) * 4, ("random",) * 4,
           ("tactician", "hand-hunter", "random", "greedy"),
           ("random", "tactician", "greedy", "hand-hunter")]

@@ -127,6 +127,6 @@ def test_openings_run_killed_resumes_equal(tmp_path, sig):
                              capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     got = OpeningStudy.load(out)
-    want = simulate_openings(deals=400_000, chunk_size=4000, seed=5, players=(), threads=2,
+    want = simulate_openings(deals=400_000, chunk_size=4000, seed=5, players=(), workers=2,
                              progress=False)
     assert got.complete and got.same_counts(want)

@@ -116,3 +116,18 @@ def test_a_carousel_run_of_a_billion_games_starts(tmp_path):
         simulate_carousel(players=2, bots="greedy", games=10**9, chunk_size=1, seed=1,
                           workers=1, out=tmp_path / "c", progress=False, on_chunk=stop)
     assert seen == [10**9]
+
+
+def test_the_progress_bar_shows_before_the_first_chunk(tmp_path, capsys):
+    pytest.importorskip("tqdm")
+    seen = []
+
+    def stop(i, done, total):
+        seen.append(capsys.readouterr().err)
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        simulate_games(games=10**12, chunk_size=250, seed=1, workers=1, bots="greedy", players=2,
+                       out=tmp_path / "p", progress=True, on_chunk=stop)
+    # the bar was drawn (at 0 of a trillion deals) before the first chunk came back
+    assert seen and "games" in seen[0] and "1.00T" in seen[0], seen

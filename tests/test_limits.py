@@ -23,7 +23,7 @@ def test_batch_names_the_row_over_budget(small_budget):
     hands = rummy51.deal(3, 60, seed=4)
     hands[0, :] = 255  # an empty row is fine
     with pytest.raises(RuntimeError, match=r"hands\[1\] is too large to solve exactly"):
-        rummy51.best_opening_values(hands, threads=1)
+        rummy51.best_opening_values(hands, workers=1)
 
 
 def test_budget_does_not_touch_normal_hands(small_budget):

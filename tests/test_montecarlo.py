@@ -29,7 +29,7 @@ def small(**kw):
 @pytest.fixture(scope="module")
 def base():
     """The uninterrupted reference run of SMALL with seed 7."""
-    return small(seed=7, threads=2)
+    return small(seed=7, workers=2)
 
 
 def assert_same(a: OpeningStudy, b: OpeningStudy):
@@ -107,7 +107,7 @@ def test_chunk_seed_is_the_spawned_child():
 
 def test_reproducible_for_any_thread_count(base):
     for threads in (1, 3):
-        assert_same(small(seed=7, threads=threads), base)
+        assert_same(small(seed=7, workers=threads), base)
     assert base.entropy == 7 and base.complete
     assert base.chunks == 6
 
@@ -125,7 +125,7 @@ def test_chunks_in_any_order_sum_to_the_study(base):
 
 
 def test_seed_forms(base):
-    assert_same(small(seed=np.random.SeedSequence(7), threads=1), base)
+    assert_same(small(seed=np.random.SeedSequence(7), workers=1), base)
     other = small(seed=8)
     assert not other.same_counts(base)
     fresh = small(seed=None)
@@ -194,7 +194,8 @@ def test_only_first_hand_and_no_turns():
     (dict(players=7), "players must be 1..6"),
     (dict(players=(2, 2)), "players: 2 appears twice"),
     (dict(hands="first,fourth"), "'fourth' is not a hand"),
-    (dict(threads=0), "threads must be 1..1024"),
+    (dict(workers=0), "workers must be 1..1024"),
+    (dict(threads=0), "threads must be 1..1024"),       # the old name (deprecated)
     (dict(chunk_size=0), "chunk_size must be >= 1"),
     (dict(turns=0), "turns must be 1..10000"),
     (dict(backend="spark"), "backend must be 'local' or 'dask'"),
@@ -227,7 +228,7 @@ def stop_after(k):
 def test_interrupted_run_resumes_to_the_same_totals(tmp_path, base, fmt):
     d = tmp_path / "run"
     with pytest.raises(Stop):
-        small(seed=7, threads=2, out=d, chunk_format=fmt, on_chunk=stop_after(2))
+        small(seed=7, workers=2, out=d, chunk_format=fmt, on_chunk=stop_after(2))
     manifest = json.loads((d / "manifest.json").read_text())
     assert manifest["status"] == "interrupted"
     done = manifest["chunks"]["done_count"]
@@ -239,7 +240,7 @@ def test_interrupted_run_resumes_to_the_same_totals(tmp_path, base, fmt):
     part = OpeningStudy.load(d, partial=True)
     assert part.chunks_done == done and not part.complete
     # resume with other threads and no settings: they come from the manifest
-    resumed = simulate_openings(resume=d, threads=1, progress=False)
+    resumed = simulate_openings(resume=d, workers=1, progress=False)
     assert_same(resumed, base)
     assert resumed.complete and resumed.entropy == 7
     manifest = json.loads((d / "manifest.json").read_text())
@@ -262,7 +263,7 @@ def test_keyboard_interrupt_keeps_finished_chunks(tmp_path, base):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        small(seed=7, threads=1, out=d, on_chunk=ctrl_c)
+        small(seed=7, workers=1, out=d, on_chunk=ctrl_c)
     assert len(list((d / "chunks").glob("chunk-*"))) == 3
     assert_same(simulate_openings(resume=d, seed=7, deals=25_000, progress=False), base)
     # a finished run resumes to the same totals again, computing nothing
@@ -329,7 +330,7 @@ def test_chunk_from_another_run_is_refused(tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     small(seed=7, out=a, chunk_format="csv")
     with pytest.raises(Stop):
-        small(seed=8, out=b, chunk_format="csv", on_chunk=stop_after(1), threads=1)
+        small(seed=8, out=b, chunk_format="csv", on_chunk=stop_after(1), workers=1)
     # copy a's chunk 2 into b: same index, other seed
     (b / "chunks" / "chunk-000002.csv").write_bytes((a / "chunks" / "chunk-000002.csv").read_bytes())
     with pytest.warns(ChunkWarning, match="other settings"):
@@ -375,7 +376,7 @@ def test_dask_local_cluster_equals_local(dask_client, base, tmp_path):
 
 def test_dask_own_local_cluster(base):
     pytest.importorskip("distributed")
-    res = simulate_openings(deals=25_000, chunk_size=10_000, players=(), seed=7, threads=2,
+    res = simulate_openings(deals=25_000, chunk_size=10_000, players=(), seed=7, workers=2,
                             backend="dask", progress=False)
     np.testing.assert_array_equal(res.hist, base.hist)
     np.testing.assert_array_equal(res.goout, base.goout)
@@ -470,8 +471,8 @@ def test_odds_hand_that_opens_is_certain():
 
 def test_odds_cumulative_and_reproducible():
     hand = "6S 7S 8S 10D 10C 2H 3D 5C 9H KS QD 4C 8H AH"
-    a = opening_odds(hand, seen="10H JK", draws=6, samples=20_000, seed=4, threads=1)
-    b = opening_odds(hand, seen="10H JK", draws=6, samples=20_000, seed=4, threads=2,
+    a = opening_odds(hand, seen="10H JK", draws=6, samples=20_000, seed=4, workers=1)
+    b = opening_odds(hand, seen="10H JK", draws=6, samples=20_000, seed=4, workers=2,
                      chunk_size=25_000)
     np.testing.assert_array_equal(a.first_open, b.first_open)
     np.testing.assert_array_equal(a.first_out, b.first_out)

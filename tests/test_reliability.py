@@ -68,7 +68,7 @@ def test_big_hands_mean_is_not_capped():
     rules = RuleSet(hand_size=45)
     n = 600
     study = rummy51.simulate_openings(rules=rules, deals=n, seed=11, players=(), hands=("first",),
-                                      progress=False, threads=1)
+                                      progress=False, workers=1)
     row = study.summary(by_jokers=False).iloc[0]
     assert row.gave_up == 0 and row.hands == n
     rng = np.random.default_rng(12)
@@ -91,7 +91,7 @@ def tiny_budget():
 def test_deal_study_never_counts_a_give_up(tiny_budget):
     with pytest.warns(RuntimeWarning, match="gave up"):
         study = rummy51.simulate_openings(deals=3000, seed=1, players=(4,), turns=4,
-                                          turn_deals=300, progress=False, threads=2)
+                                          turn_deals=300, progress=False, workers=2)
     s = study.summary(by_jokers=False)
     assert (s.gave_up > 0).any()
     assert ((s.hands + s.gave_up) == 3000).all()
@@ -111,7 +111,7 @@ def test_odds_never_count_a_give_up(tiny_budget):
     _core._py_node_limit(2)
     with pytest.warns(RuntimeWarning, match="gave up"):
         o = rummy51.opening_odds("2C 5D KH 9S 3H 7D JC 4S 6H QD 8C", draws=4, samples=3000,
-                                 seed=3, threads=2)
+                                 seed=3, workers=2)
     assert 0 < o.gave_up < 3000
     t = o.table()
     assert (t.samples == 3000 - o.gave_up).all()

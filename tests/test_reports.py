@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-pytest.importorskip("matplotlib", reason="reports need matplotlib: pip install 'rummy51[report]'")
+pytest.importorskip("matplotlib", reason="reports need matplotlib: pip install \".[report]\" from a clone")
 
 import rummy51.ratings
 from rummy51.cli import main

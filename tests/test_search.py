@@ -14,7 +14,14 @@ from rummy51.r51.actions import Discard, DrawRecord, Phase
 from rummy51.r51.bots import BOTS, GreedyBot, HandHunterBot, TacticianBot, play_deal
 from rummy51.r51.engine import GameState
 from rummy51.r51.fastgame import greedy_kernel, play_kernel_deal, play_position, position, supported
-from rummy51.r51.search import DEFAULT_HORIZON, DEFAULT_ROLLOUTS, SearchBot, known_cards, view_position
+from rummy51.r51.search import (
+    DEFAULT_HORIZON,
+    DEFAULT_ROLLOUTS,
+    LearnedSearchBot,
+    SearchBot,
+    known_cards,
+    view_position,
+)
 
 R = RuleSet()
 
@@ -274,7 +281,9 @@ def test_the_horizon_cuts_rollouts_off():
     assert deal(horizon=10**6) == deal(horizon=0)
     assert deal(horizon=1) != deal(horizon=0)
     assert _game.search_params((40, 3, 1.0, 0.0)) == (40, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    assert SearchBot().params()[:5] == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
     assert SearchBot().params() == (DEFAULT_ROLLOUTS, 3, 1.0, 0.0, DEFAULT_HORIZON)
+    assert LearnedSearchBot().params()[5].game == "r51"    # the learned model, last
     k = play_kernel_deal([SearchBot(seed=5, rollouts=40), TacticianBot()], R, seed=5,
                          record=True)
     assert list(k.actions) == list(deal())
@@ -300,11 +309,14 @@ def test_a_position_plays_on_with_a_search_seat():
 def test_a_kernel_search_seat_refuses_bad_parameters_before_the_deal(par, msg):
     rng = np.random.default_rng(1)
     with pytest.raises(ValueError, match=msg):
-        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], [np.random.default_rng(1), None],
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [5, 3], [np.random.default_rng(1), None],
                          [par, None])
+    with pytest.raises(ValueError, match=msg):      # the same with the learned model last
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], [np.random.default_rng(1), None],
+                         [(*par, LearnedSearchBot().model), None])
     assert rng.bit_generator.state == np.random.default_rng(1).bit_generator.state
     with pytest.raises(ValueError, match="search bot: give its Generator"):
-        _game.play_table(greedy_kernel(R), rng, 2, 0, [4, 3], None, None)
+        _game.play_table(greedy_kernel(R), rng, 2, 0, [5, 3], None, None)
 
 
 def test_an_unknown_bot_is_named_before_any_deal(capsys):

@@ -88,16 +88,16 @@ def test_golden_cases_through_the_batch_functions(golden_cases, threads):
         rules = RuleSet(**json.loads(key))
         hands = pack_hands([c["cards"] for c in cases])
         assert hands.dtype == np.uint8 and hands.shape[0] == len(cases)
-        go_out = can_go_out_flags(hands, rules, threads=threads)
-        dead = min_deadwood_values(hands, rules, threads=threads)
+        go_out = can_go_out_flags(hands, rules, workers=threads)
+        dead = min_deadwood_values(hands, rules, workers=threads)
         assert go_out.dtype == bool and dead.dtype == np.int32
         for c, g, d in zip(cases, go_out.tolist(), dead.tolist(), strict=True):
             assert (g, d) == (c["can_hand"], c["min_deadwood"]), (c["text"], key)
         for keep in sorted({c["keep"] for c in cases}):
             sub = [c for c in cases if c["keep"] == keep]
             packed = pack_hands([c["cards"] for c in sub], width=22)
-            values = best_opening_values(packed, rules, keep=keep, threads=threads)
-            flags = can_open_flags(packed, rules, keep=keep, threads=threads)
+            values = best_opening_values(packed, rules, keep=keep, workers=threads)
+            flags = can_open_flags(packed, rules, keep=keep, workers=threads)
             assert values.dtype == np.int32 and flags.dtype == bool
             for c, v, f in zip(sub, values.tolist(), flags.tolist(), strict=True):
                 assert (v, f) == (c["best_opening"], c["can_open"]), (c["text"], keep, key)

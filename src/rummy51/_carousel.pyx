@@ -78,6 +78,8 @@ from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc, qsort
 from libc.string cimport memset, memcpy
 
+import threading
+
 import numpy as np
 cimport numpy as cnp
 

@@ -25,8 +25,10 @@ What a candidate does (``CA_*``):
   may knock).
 
 Two candidates that play the same hand cards (a different arrangement of the table)
-are one move to a player: the first is kept, and a played move playing those cards is
-that candidate.
+are one candidate: the first is kept. The played move is a candidate only when it makes
+the same table (the same cards, each joker standing for the same card: its text is the
+same, ``carousel.notation``); a played move playing those cards otherwise is a
+candidate of its own, scored on its own arrangement.
 """
 
 DEF CA_MAXCAND = 8          # CS_MAXCAND, the played move, a knock
@@ -54,6 +56,12 @@ cdef int _ca_same_cards(const CSView* v, const CSCand* a, const CSCand* b) noexc
     """Whether two plays place the same hand cards (the same table counts: every table
     card stays on the table, so the cards played are the new counts less the old)."""
     return a.nJT == b.nJT and memcmp(a.nT, b.nT, 52) == 0
+
+
+cdef int _ca_same_table(const CSCand* a, const CSCand* b) noexcept nogil:
+    """Whether two plays make the same table: the same counts, each joker standing for
+    the same card (one move text names both)."""
+    return a.nJT == b.nJT and memcmp(a.nT, b.nT, 52) == 0 and memcmp(a.nD, b.nD, 52) == 0
 
 
 cdef int _ca_eval(const CRules* r, const GRules* gr, const CSView* v, const CSCand* c,
@@ -120,7 +128,7 @@ def search_analyse(CoreRules core, game_rules, rng, int decision, const uint8_t[
     docstring of ``_carousel_analyse.pxi``); the view's arguments as ``search_decide``'s,
     the determinizations on ``rng``. ``played``: None, or the table after the move played
     (``(T, D, JT)``, 52 counts each as bytes) for a meld decision: a candidate of its own
-    unless one plays the same cards. ``rollouts``: the determinizations (each candidate
+    unless one makes the same table. ``rollouts``: the determinizations (each candidate
     is played on every one), 1..100000; ``seconds`` > 0: stop after the first batch of 4
     that ends past it (the numbers then depend on the timing).
 
@@ -223,7 +231,7 @@ def search_analyse(CoreRules core, game_rules, rng, int decision, const uint8_t[
                 K += 1
             if res == 0 and played is not None:
                 for j in range(K):
-                    if what[j] == CA_PLAY and _ca_same_cards(&v, &cand[j], &pl):
+                    if what[j] == CA_PLAY and _ca_same_table(&cand[j], &pl):
                         played_at = j
                 if played_at < 0:
                     cand[K] = pl

@@ -1,4 +1,4 @@
-# _carousel_bounds.pxi: bounds of a position's value (experiments).
+# _carousel_bounds.pxi: bounds of a position's value (beam searches, then the proof).
 #
 # (Included by _carousel.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _carousel.pyx.)
@@ -6,33 +6,24 @@
 
 DEF PROOF_BUDGET = 256    # states a proof may expand beyond twice the beams' (see _solve_bounded)
 
-# tuning (experiments): the cards from which bounds go first, the widths of the beams
-cdef int _bf_from = 40
+DEF BF_FROM = 40          # cards in a position from which bounds go first (_bounds_first)
+DEF BF_LB = 16            # the narrowest beam of a search for any play (a lower bound)
+
+# the widths of the beams, narrow to wide (_solve_bounded)
 cdef int64_t _bf_full[4]
 _bf_full[0] = 8
 _bf_full[1] = 64
 _bf_full[2] = 512
 _bf_full[3] = 4096
-cdef int64_t _bf_lb = 16
-
-
-
-def _set_bounds_params(int from_cards, full_beams, int64_t lb_beam):
-    global _bf_from, _bf_lb
-    cdef int i
-    _bf_from = from_cards
-    for i in range(4):
-        _bf_full[i] = full_beams[i] if i < len(full_beams) else 0
-    _bf_lb = lb_beam
 
 
 cdef inline int _bounds_first(const CRules* r, const Pos* pos) noexcept nogil:
     """Whether ``_solve_bounded`` answers ``pos`` (its forced jokers fixed, its hand
-    pruned): a hand card to place and at least ``_bf_from`` cards in the position."""
+    pruned): a hand card to place and at least ``BF_FROM`` cards in the position."""
     cdef int c, n = pos.JT + pos.JH
     for c in range(52):
         n += pos.T[c] + pos.H[c]
-    return 1 if n >= _bf_from else 0
+    return 1 if n >= BF_FROM else 0
 
 
 cdef inline int _stop(int32_t v) noexcept nogil:
@@ -63,16 +54,16 @@ cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t fu
     for i in range(5):
         width = _bf_full[i] if i < 4 else 0
         if width > 0:
-            v = _solve_dp(r, pos, w, full, path, width, _bf_debt)
+            v = _solve_dp(r, pos, w, full, path, width, BF_DEBT)
             if v == full or _stop(v):
                 return v
             if v > lb:
                 lb = v
                 lb_run = 0
                 lb_width = width
-            if width < _bf_lb:
-                width = _bf_lb
-            v = _solve_dp(r, pos, w, 0, path, width, _bf_debt)
+            if width < BF_LB:
+                width = BF_LB
+            v = _solve_dp(r, pos, w, 0, path, width, BF_DEBT)
             if _stop(v):
                 return v
             if v > lb:
@@ -91,84 +82,7 @@ cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t fu
         return v
     if path != NULL and lb > 0:
         # the play of value lb: its beam search again, keeping its path
-        v = _solve_dp(r, pos, w, full if lb_run == 0 else 0, path, lb_width, _bf_debt)
+        v = _solve_dp(r, pos, w, full if lb_run == 0 else 0, path, lb_width, BF_DEBT)
         if _stop(v):
             return v
     return lb
-
-
-def _debug_bounds(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                  const uint8_t[::1] D, int JT, int JH):
-    cdef Pos pos
-    cdef Work w
-    cdef int32_t v
-    cdef int64_t s0
-    cdef int b
-    _counts_pos(T, H, D, JT, JH, 15, &pos)
-    _fix_forced_jokers(&rules.r, &pos)
-    _prune_hand_fixpoint(&rules.r, &pos)
-    out = {"full": _hand_value(&rules.r, &pos)}
-    if _work_init(&w) != 0:
-        raise MemoryError()
-    for b in (4, 16, 64, 256):
-        s0 = _n_states
-        v = _solve_dp(&rules.r, &pos, &w, 0, NULL, b)
-        out[f"beam{b}"] = (v, _n_states - s0)
-    for b in (4, 16, 64, 256):
-        s0 = _n_states
-        v = _solve_dp(&rules.r, &pos, &w, out["full"], NULL, b)
-        out[f"fbeam{b}"] = (v, _n_states - s0)
-    s0 = _n_states
-    v = _solve_dp(&rules.r, &pos, &w, 0, NULL)
-    out["exact"] = (v, _n_states - s0)
-    s0 = _n_states
-    out["want_exact"] = (_solve_dp(&rules.r, &pos, &w, v, NULL), _n_states - s0)
-    s0 = _n_states
-    out["want_exact1"] = (_solve_dp(&rules.r, &pos, &w, v + 1, NULL), _n_states - s0)
-    s0 = _n_states
-    out["want_full"] = (_solve_dp(&rules.r, &pos, &w, out["full"], NULL), _n_states - s0)
-    _work_free(&w)
-    return out
-
-
-def _debug_states(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                  const uint8_t[::1] D, int JT, int JH, int32_t want, int64_t beam):
-    cdef Pos pos
-    cdef Work w
-    cdef int32_t v
-    cdef int64_t s0
-    _counts_pos(T, H, D, JT, JH, 15, &pos)
-    _fix_forced_jokers(&rules.r, &pos)
-    _prune_hand_fixpoint(&rules.r, &pos)
-    if _work_init(&w) != 0:
-        raise MemoryError()
-    s0 = _n_states
-    v = _solve_dp(&rules.r, &pos, &w, want, NULL, beam)
-    _work_free(&w)
-    return v, _n_states - s0
-
-
-def _debug_states2(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                   const uint8_t[::1] D, int JT, int JH, int32_t want, int64_t beam, int64_t debt):
-    cdef Pos pos
-    cdef Work w
-    cdef int32_t v
-    cdef int64_t s0
-    _counts_pos(T, H, D, JT, JH, 15, &pos)
-    _fix_forced_jokers(&rules.r, &pos)
-    _prune_hand(&rules.r, &pos)
-    if _work_init(&w) != 0:
-        raise MemoryError()
-    s0 = _n_states
-    v = _solve_dp(&rules.r, &pos, &w, want, NULL, beam, debt)
-    _work_free(&w)
-    return v, _n_states - s0
-
-
-def _debug_full(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                const uint8_t[::1] D, int JT, int JH):
-    cdef Pos pos
-    _counts_pos(T, H, D, JT, JH, 15, &pos)
-    _fix_forced_jokers(&rules.r, &pos)
-    _prune_hand(&rules.r, &pos)
-    return _hand_value(&rules.r, &pos)

@@ -5,6 +5,7 @@ DEF BOUND_FROM = 40       # cards in a position from which _solve tries the uppe
 DEF BEAM = 512            # states a layer of _solve_bounded's quick searches
 DEF BEAM_DEBT = 2048      # their value less this for each card a state still owes (8 points)
 DEF ANY_BEAM = 4          # states a layer of can_meld's quick search for a play
+DEF BF_DEBT = 256         # the bounds' beams: a state's value less this for each card its runs owe
 DEF BEAM_SLACK = 8        # a beam's next layer is cut back to the beam past this many times it
 #
 # The exact cuts before it (_prune_hand, _fix_forced_jokers), the layer-by-layer
@@ -14,6 +15,37 @@ DEF BEAM_SLACK = 8        # a beam's next layer is cut back to the beam past thi
 # (Included by _carousel.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _carousel.pyx.)
 
+cdef inline int _card_fits(const CRules* r, const Pos* pos, int c, int J,
+                           int P) noexcept nogil:
+    """1 if some meld could hold card ``c`` with the cards of table and hand and ``J``
+    jokers (at most a meld's): a set of its rank (other suits of that rank, plus jokers,
+    make 2), or three consecutive positions through it (of ``P``: 13, 14 ace high) whose
+    positions without a card of its suit are at most ``J``."""
+    cdef int s = c // 13, rank = c % 13, s2, k = 0, q, a, x, missing, n_pos = 1
+    cdef int qs[2]
+    for s2 in range(4):
+        if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
+            k += 1
+    if k + J >= 2:
+        return 1
+    qs[0] = rank + 1
+    if rank == 0 and r.ace_high:
+        qs[1] = 14
+        n_pos = 2
+    for k in range(n_pos):
+        q = qs[k]
+        for a in range(q - 2, q + 1):
+            if a < 1 or a + 2 > P:
+                continue
+            missing = 0
+            for x in range(a, a + 3):
+                if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
+                    missing += 1
+            if missing <= J:
+                return 1
+    return 0
+
+
 cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
     """Drop the hand cards no meld can hold (they stay in hand in every play): a card
     is kept if a set of its rank could hold it (other suits of that rank in table or
@@ -21,57 +53,12 @@ cdef void _prune_hand(const CRules* r, Pos* pos) noexcept nogil:
     (the positions without a card of its suit are at most the jokers a meld may hold)."""
     cdef int P = 14 if r.ace_high else 13
     cdef int J = pos.JT + pos.JH
-    cdef int c, s, rank, s2, k, q, a, x, missing, ok, n_pos
-    cdef int qs[2]
+    cdef int c
     if J > r.mj:
         J = r.mj
     for c in range(52):
-        if pos.H[c] == 0:
-            continue
-        s = c // 13
-        rank = c % 13
-        k = 0
-        for s2 in range(4):
-            if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
-                k += 1
-        ok = 1 if k + J >= 2 else 0
-        qs[0] = rank + 1
-        n_pos = 1
-        if rank == 0 and r.ace_high:
-            qs[1] = 14
-            n_pos = 2
-        for k in range(n_pos):
-            if ok:
-                break
-            q = qs[k]
-            for a in range(q - 2, q + 1):
-                if a < 1 or a + 2 > P:
-                    continue
-                missing = 0
-                for x in range(a, a + 3):
-                    if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
-                        missing += 1
-                if missing <= J:
-                    ok = 1
-                    break
-        if not ok:
+        if pos.H[c] != 0 and not _card_fits(r, pos, c, J, P):
             pos.H[c] = 0
-
-
-cdef int64_t _dbg_layer[16]
-cdef int64_t _bf_debt = 256
-cdef int64_t _bf_jw = 0
-
-def _set_bf_jw(int64_t x):
-    global _bf_jw
-    _bf_jw = x
-
-def _set_bf_debt(int64_t d):
-    global _bf_debt
-    _bf_debt = d
-
-def _dbg_layers():
-    return [_dbg_layer[i] for i in range(16)]
 
 
 cdef int _prune_hand_fixpoint(const CRules* r, Pos* pos) noexcept nogil:
@@ -110,7 +97,7 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w, int any_play=0) n
             return 0
         # a play a narrow beam search finds answers it; else the program, keeping only
         # the states that can still place a card
-        v = _solve_dp(r, &pp, w, 1, NULL, ANY_BEAM, _bf_debt)
+        v = _solve_dp(r, &pp, w, 1, NULL, ANY_BEAM, BF_DEBT)
         if v >= 1 or v == -2 or v == -4 or v == -5:
             return v
         v = _solve_dp(r, &pp, w, 1, NULL)
@@ -159,7 +146,7 @@ cdef int _beam_cut(Table* t, int64_t beam, int64_t debt_weight) noexcept nogil:
         return -1
     for e in range(t.n):
         debt = _run_debt(t.keys[3 * e]) + _run_debt(t.keys[3 * e + 1])
-        pr[e] = <int64_t>t.vals[e] - debt_weight * debt - _bf_jw * <int64_t>(t.keys[3 * e + 2] & 7)
+        pr[e] = <int64_t>t.vals[e] - debt_weight * debt
         pr[t.n + e] = pr[e]
     qsort(&pr[t.n], t.n, sizeof(int64_t), _cmp_desc64)
     thr = pr[t.n + beam - 1]
@@ -355,11 +342,12 @@ cdef inline double _now() noexcept nogil:
 cdef inline int _over_limit(Work* w) noexcept nogil:
     """Count one state expanded against the solve's limits (``Work.node_limit``,
     ``Work.deadline``): 0 within them, -4 past the node limit, -5 past the deadline
-    (the clock is read every 1024 states)."""
+    (the clock is read every 64 states: a state of a hard position can take tens of
+    microseconds, and a call returns within its time limit plus one such stretch)."""
     w.nodes += 1
     if w.node_limit > 0 and w.nodes > w.node_limit:
         return -4
-    if w.deadline > 0 and (w.nodes & 1023) == 0 and _now() > w.deadline:
+    if w.deadline > 0 and (w.nodes & 63) == 0 and _now() > w.deadline:
         return -5
     return 0
 
@@ -781,7 +769,6 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                 return -2
         if path != NULL and _path_keep(path, p, nxt) != 0:
             return -2
-        _dbg_layer[p] = nxt.n
         tmp = cur
         cur = nxt
         nxt = tmp
@@ -912,6 +899,20 @@ cdef int _set_limits(Work* w, int64_t node_limit, double time_limit) noexcept no
     return 0
 
 
+_NODES = threading.local()
+
+
+cdef void _record_nodes(int64_t n):
+    _NODES.n = n
+
+
+def last_nodes():
+    """The states the last limited solve of this thread expanded (``play_counts``,
+    ``rebuild_counts``, ``single_best``; counted only under a node or time limit): a
+    call's limits cover its search and its meld reconstruction together."""
+    return getattr(_NODES, "n", 0)
+
+
 def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
                 const uint8_t[::1] D, int JT, int JH, int64_t node_limit=0,
                 double time_limit=0, bint fast=True):
@@ -936,6 +937,7 @@ def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     with nogil:
         _set_limits(&w, node_limit, time_limit)
         v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT, 1 if fast else 0)
+    _record_nodes(w.nodes)
     _work_free_kept(&w)
     free(path.par)
     free(path.info)

@@ -12,9 +12,9 @@ The table is kept as counts (table naturals T, jokers declared D, table jokers J
 the solver's value depends on nothing else, and ``carousel.solver.best_play`` takes
 the table after the play from the dynamic program's path as counts
 (``_solve_play``), then only arranges those cards into melds. So the kernel takes the
-same counts from the same call and never builds melds. (``_cg_rebuild``, ``_rebuild``
-step for step, serves positions whose path cannot be read: more than 7 jokers, none
-in a real game.) A greedy turn:
+same counts from the same call and never builds melds. (``_rebuild`` with this file's
+context, ``CGCtx``, serves positions whose path cannot be read: more than 7 jokers,
+none in a real game.) A greedy turn:
 
 * draw; after a first or second draw that took a card, meld the best play if one
   exists (``_solve`` > 0), otherwise draw again; the third card ends the drawing;
@@ -115,9 +115,9 @@ cdef inline int32_t _cg_points(const CRules* r, const uint8_t* H, int JH) noexce
 
 
 # --------------------------------------------------------------------------- the rebuild
-# ``_rebuild`` and ``_rb_place`` of _carousel.pyx step for step (the same candidates, the
-# same fillings in the same order, the same first accepted), with two changes, neither
-# of which changes an answer:
+# ``_rebuild`` and ``_rb_place`` (_carousel_rebuild.pxi) with this file's context
+# (``CGCtx``): the same candidates, the same fillings in the same order, the same first
+# accepted, with two changes, neither of which changes an answer:
 #
 # * every question goes through ``_cg_solve``, which remembers the answers of the round
 #   (the same remainder comes back within a rebuild and between turns);
@@ -149,42 +149,11 @@ cdef int _cg_stranded(const CRules* r, const Pos* pos) noexcept nogil:
     """1 if a card that must stay on the table fits in no meld (see above)."""
     cdef int P = 14 if r.ace_high else 13
     cdef int J = pos.JT + pos.JH
-    cdef int c, s, rank, s2, k, q, a, x, missing, ok, n_pos
-    cdef int qs[2]
+    cdef int c
     if J > r.mj:
         J = r.mj
     for c in range(52):
-        if pos.T[c] == 0 and pos.D[c] == 0:
-            continue
-        s = c // 13
-        rank = c % 13
-        k = 0
-        for s2 in range(4):
-            if s2 != s and pos.T[13 * s2 + rank] + pos.H[13 * s2 + rank] > 0:
-                k += 1
-        if k + J >= 2:
-            continue
-        ok = 0
-        qs[0] = rank + 1
-        n_pos = 1
-        if rank == 0 and r.ace_high:
-            qs[1] = 14
-            n_pos = 2
-        for k in range(n_pos):
-            if ok:
-                break
-            q = qs[k]
-            for a in range(q - 2, q + 1):
-                if a < 1 or a + 2 > P:
-                    continue
-                missing = 0
-                for x in range(a, a + 3):
-                    if x != q and pos.T[_card_at(s, x)] + pos.H[_card_at(s, x)] == 0:
-                        missing += 1
-                if missing <= J:
-                    ok = 1
-                    break
-        if not ok:
+        if (pos.T[c] != 0 or pos.D[c] != 0) and not _card_fits(r, pos, c, J, P):
             return 1
     return 0
 
@@ -245,7 +214,8 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
                        CGCtx* x) noexcept nogil:
     """``_solve(pos)``, remembered for the round. With ``check``: -1 as soon as the
     exact tests above show that the value cannot be ``want`` (made on the position
-    the program would see, whose hand is pruned until nothing more drops out)."""
+    the program would see, whose hand is pruned until nothing more drops out), or when
+    its value is below ``want``; -2 no memory, -4 / -5 past a limit of the call."""
     cdef Pos key = pos[0]
     cdef uint64_t k[MEMO_KW]
     cdef uint64_t h = 0
@@ -288,8 +258,8 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
     # its fixed point: _solve would change nothing), so the program is asked directly;
     # with ``check`` only whether it reaches ``want`` (a shorter answer is "no")
     v = _solve_dp(r, &key, &x.w, want if check else 0, NULL)
-    if v == -2:
-        return v
+    if v == -2 or v == -4 or v == -5:
+        return v                # no memory, or past a limit of the call: not remembered
     if check and v < want:
         v = MEMO_BELOW - want   # remembered as "below want" only
     if 2 * m.n < MEMO_SIZE:
@@ -298,174 +268,7 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
             m.key[i][j] = k[j]
         m.val[i] = v
         m.n += 1
-    return v
-
-
-cdef int _cg_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* meld, int n,
-                   int anchor_natural, int anchor_card, int hand_phase, CGCtx* x,
-                   Rebuild* out) noexcept nogil:
-    """``_rb_place`` (the fillings of one candidate meld, in order; the first whose
-    remainder reaches the target is applied), asking ``_cg_solve``."""
-    cdef int limit = r.mj
-    cdef int jokers = st.JT + st.JH
-    cdef int anchor = -1, i, k, opt, n_opts, anchor_nat, max_j, nj, nr, ok, d, t
-    cdef int from_table, from_hand, m
-    cdef int rest[14]
-    cdef int comb[14]
-    cdef uint8_t isj[14]
-    cdef int32_t gain, v
-    cdef Pos nst
-    for i in range(n):
-        if meld[i] == anchor_card:
-            anchor = i
-            break
-    if anchor < 0:
-        return 0
-    nr = 0
-    for i in range(n):
-        if i != anchor:
-            rest[nr] = i
-            nr += 1
-    n_opts = 1 if anchor_natural else 2
-    for opt in range(n_opts):
-        anchor_nat = 1 if opt == 0 else 0
-        max_j = jokers - (0 if anchor_nat else 1)
-        if n - 1 < max_j:
-            max_j = n - 1
-        if limit - (0 if anchor_nat else 1) < max_j:
-            max_j = limit - (0 if anchor_nat else 1)
-        if max_j < 0:
-            max_j = 0
-        for nj in range(max_j + 1):
-            if nj > nr:
-                break
-            for i in range(nj):
-                comb[i] = i
-            while True:
-                memset(isj, 0, 14)
-                for i in range(nj):
-                    isj[rest[comb[i]]] = 1
-                if not anchor_nat:
-                    isj[anchor] = 1
-                k = nj + (0 if anchor_nat else 1)
-                if not (k == n or k > limit):
-                    nst = st[0]
-                    gain = 0
-                    ok = 1
-                    for i in range(n):
-                        d = meld[i]
-                        if nst.D[d] > 0:
-                            nst.D[d] -= 1
-                        if isj[i]:
-                            continue
-                        if nst.T[d] > 0 and not hand_phase:
-                            nst.T[d] -= 1
-                        elif nst.H[d] > 0:
-                            nst.H[d] -= 1
-                            gain += r.val[d] * VALMUL + 1
-                        else:
-                            ok = 0
-                            break
-                    if ok:
-                        from_table = k if k < st.JT else st.JT
-                        from_hand = k - from_table
-                        if from_hand <= st.JH:
-                            gain += from_hand * (r.val[52] * VALMUL + 1)
-                            nst.JT = st.JT - from_table
-                            nst.JH = st.JH - from_hand
-                            v = _cg_solve(r, &nst, 1, target[0] - gain, x)
-                            if v == -2:
-                                return -2
-                            if v >= 0 and v + gain == target[0]:
-                                if out.nmelds >= RB_MAXMELDS or out.nslots + n > RB_MAXSLOTS:
-                                    return -4
-                                m = out.nslots
-                                for i in range(n):
-                                    out.card[m + i] = 52 if isj[i] else meld[i]
-                                    out.rep[m + i] = meld[i]
-                                out.nslots += n
-                                out.mlen[out.nmelds] = n
-                                out.nmelds += 1
-                                out.hand_jokers += from_hand
-                                st[0] = nst
-                                target[0] -= gain
-                                return 1
-                i = nj - 1
-                while i >= 0 and comb[i] == nr - nj + i:
-                    i -= 1
-                if i < 0:
-                    break
-                comb[i] += 1
-                for t in range(i + 1, nj):
-                    comb[t] = comb[t - 1] + 1
-    return 0
-
-
-cdef void _cg_rebuild(const CRules* r, Pos* st, int32_t target, CGCtx* x,
-                      Rebuild* out) noexcept nogil:
-    """``_rebuild`` with ``_cg_place`` and ``_cg_solve``: the same melds."""
-    cdef int guard = 0, c, low, anchor_natural, hand_phase, nc, j, res
-    cdef uint8_t* cand
-    cdef int* clen
-    cdef Pos skip
-    cdef int32_t v
-    out.status = 0
-    out.detail = 0
-    out.nmelds = 0
-    out.nslots = 0
-    out.hand_jokers = 0
-    while True:
-        guard += 1
-        if guard > RB_GUARD:
-            out.status = 1
-            return
-        low = -1
-        for c in range(52):
-            if st.T[c] > 0 or st.D[c] > 0:
-                low = c
-                break
-        if low >= 0:
-            anchor_natural = 1 if st.T[low] > 0 else 0
-            hand_phase = 0
-        else:
-            if target == 0 and st.JT == 0:
-                return
-            for c in range(52):
-                if st.H[c] > 0:
-                    low = c
-                    break
-            if low < 0:
-                out.status = 2
-                return
-            skip = st[0]
-            skip.H[low] -= 1
-            v = _cg_solve(r, &skip, 1, target, x)
-            if v == -2:
-                out.status = -2
-                return
-            if v == target:
-                st[0] = skip
-                continue
-            anchor_natural = 1
-            hand_phase = 1
-        if x.ncand[low] == 0:
-            x.ncand[low] = _rb_candidates(low, r.ace_high, x.cand[low], x.clen[low])
-        nc = x.ncand[low]
-        cand = x.cand[low]
-        clen = x.clen[low]
-        res = 0
-        for j in range(nc):
-            res = _cg_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
-                            hand_phase, x, out)
-            if res != 0:
-                break
-        if res == -2 or res == -4:
-            out.status = res if res == -2 else 4
-            return
-        if res == 0:
-            out.status = 3
-            out.detail = low
-            return
+    return -1 if v <= MEMO_BELOW else v   # below want: "no", as the exact tests say
 
 
 cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
@@ -503,7 +306,7 @@ cdef int _cg_meld(const CRules* r, CGame* g, int p, CGCtx* x, Rebuild* rb,
         return -CG_BAD_TABLE
     if v == 0:
         return 0
-    _cg_rebuild(r, &pos, v, x, rb)
+    _rebuild(r, &pos, v, x, rb)
     if rb.status == -2:
         return -CG_NO_MEMORY
     if rb.status != 0:

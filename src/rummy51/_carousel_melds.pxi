@@ -428,7 +428,6 @@ cdef int _ar_walk(ArrCtx* a, const Pos* pp, int P, const uint64_t* keys,
             continue            # nothing at this position, nothing open
         res = _ar_position(a, p, 1 if p == P else 0, nc, nnc, nat, jok)
         if res != 0:
-            _dbg_stage[3] = p * 1000 + nat[0] * 100 + jok[0] * 10 + a.nopen[0]
             return res
     return 0
 
@@ -559,13 +558,15 @@ cdef void _arrange(const CRules* r, const uint8_t* nT, const uint8_t* slots, int
     free(path.keys)
 
 
-def arrange_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] S, int JT):
+def arrange_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] S, int JT,
+                   int64_t node_limit=0, double time_limit=0):
     """The melds of a table given as counts, read off one run of the program
     (``_arrange``): ``T`` the naturals of each card, ``S`` its slots (naturals and the
     jokers standing for it), ``JT`` the jokers. ``(status, melds)``, ``melds`` a list of
     lists of ``(card, represents)`` pairs (52 = joker); status 0 done, 3 the counts
     cannot be arranged, 4 too many melds, 5 the program's path could not be read (a
-    bug: the caller then rebuilds meld by meld). The GIL is released."""
+    bug: the caller then rebuilds meld by meld), -4 / -5 past ``node_limit`` /
+    ``time_limit`` (its states in ``last_nodes``). The GIL is released."""
     cdef Work w
     cdef Path dummy
     cdef Rebuild* out
@@ -584,7 +585,9 @@ def arrange_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] S, 
         free(out)
         raise MemoryError()
     with nogil:
+        _set_limits(&w, node_limit, time_limit)
         _arrange(&rules.r, &T[0], &S[0], JT, &w, out)
+    _record_nodes(w.nodes)
     _work_free_single(&w, &dummy)
     try:
         if out.status == -2:
@@ -672,14 +675,16 @@ cdef int _ar_before(const Rebuild* out, const int* start, int a, int b) noexcept
     return 0
 
 
-def play_melds(CoreRules core, const uint8_t[::1] T, const uint8_t[::1] S, int JT):
+def play_melds(CoreRules core, const uint8_t[::1] T, const uint8_t[::1] S, int JT,
+               int64_t node_limit=0, double time_limit=0):
     """The melds of a table given as counts (``arrange_counts``) as ``TableMeld``s in
     ``sort_melds``' order, each checked as ``make_meld`` checks a meld (in C); None when
     the reading failed or a meld did not pass (never expected: the caller then takes
-    the Python path, which arranges the melds meld by meld and reports any error)."""
+    the Python path, which arranges the melds meld by meld and reports any error);
+    -4 / -5 past ``node_limit`` / ``time_limit`` (its states in ``last_nodes``)."""
     if T.shape[0] != 52 or S.shape[0] != 52 or JT < 0 or JT > 15:
         return None
-    return _play_melds(core, &T[0], &S[0], JT)
+    return _play_melds(core, &T[0], &S[0], JT, node_limit, time_limit)
 
 
 cdef object _table_melds(const uint8_t* src, Py_ssize_t n):
@@ -704,7 +709,8 @@ cdef object _table_melds(const uint8_t* src, Py_ssize_t n):
     return tuple(melds)
 
 
-cdef object _play_melds(CoreRules core, const uint8_t* T, const uint8_t* S, int JT):
+cdef object _play_melds(CoreRules core, const uint8_t* T, const uint8_t* S, int JT,
+                        int64_t node_limit=0, double time_limit=0):
     """``play_melds`` of raw pointers."""
     cdef Work w
     cdef Path dummy
@@ -716,11 +722,15 @@ cdef object _play_melds(CoreRules core, const uint8_t* T, const uint8_t* S, int 
         free(out)
         raise MemoryError()
     with nogil:
+        _set_limits(&w, node_limit, time_limit)
         _arrange(&core.r, T, S, JT, &w, out)
+    _record_nodes(w.nodes)
     _work_free_single(&w, &dummy)
     try:
         if out.status == -2:
             raise MemoryError("the carousel solver ran out of memory")
+        if out.status == -4 or out.status == -5:
+            return out.status
         if out.status != 0:
             return None
         return _melds_objects(core, out)
@@ -732,10 +742,6 @@ cdef object _play_melds(CoreRules core, const uint8_t* T, const uint8_t* S, int 
 # in version 1 (naturals, slots, jokers), then the solved position's table naturals
 # (forced jokers as naturals) and hand aces, the positions, the run flags, and each
 # position's state (3 key words) and step (info).
-cdef int64_t _dbg_stage[4]
-
-def _dbg_stages():
-    return [_dbg_stage[i] for i in range(4)]
 
 DEF PS_HEAD = 164
 DEF PS_LAYER = 28
@@ -808,7 +814,6 @@ cdef object _source_path_melds(CoreRules core, const uint8_t* src, Py_ssize_t n)
             high[s] = (src[163] >> (2 + s)) & 1
         i = _ar_walk(&a, &pp, P, keys, infos, high)
         if i != 0:
-            _dbg_stage[0] += 1
             return None
         # the table jokers the program placed as naturals of their card (forced: they
         # keep their card) are jokers on the table: the naturals of a card beyond the
@@ -827,12 +832,8 @@ cdef object _source_path_melds(CoreRules core, const uint8_t* src, Py_ssize_t n)
                         out.card[i] = 52
                         excess -= 1
         if not _ar_check(out, src + 1, src + 53, src[105]):
-            _dbg_stage[1] += 1
             return None
-        got = _melds_objects(core, out)
-        if got is None:
-            _dbg_stage[2] += 1
-        return got
+        return _melds_objects(core, out)
     finally:
         free(out)
 
@@ -898,6 +899,7 @@ def play_source(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
         v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT, 1 if fast else 0, &solved)
         if v > 0:
             slen = _path_source(buf, &rules.r, &solved, &path)
+    _record_nodes(w.nodes)
     free(path.keys)
     path.keys = NULL
     path.with_keys = 0
@@ -914,16 +916,19 @@ def play_source(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
     return v, PyBytes_FromStringAndSize(<char*>buf, slen)
 
 
-def source_melds(CoreRules core, bytes source):
+def source_melds(CoreRules core, bytes source, int64_t node_limit=0, double time_limit=0):
     """The melds of a play's source (``play_source``) as ``TableMeld``s in ``sort_melds``'
-    order: read off its path, or off one run of the program on its counts; None when
-    both fail (never expected: the caller then rebuilds the melds meld by meld)."""
+    order: read off its path, or off one run of the program on its counts (within
+    ``node_limit`` / ``time_limit``: -4 / -5 past them); None when both fail (never
+    expected: the caller then rebuilds the melds meld by meld)."""
     cdef const uint8_t* src = <const uint8_t*>source
     cdef object got = None
     if len(source) < 106 or src[0] not in (1, 2):
         return None
     if src[0] == 2:
         got = _source_path_melds(core, src, len(source))
+        if got is not None:
+            _record_nodes(0)
     if got is None:
-        got = _play_melds(core, src + 1, src + 53, src[105])
+        got = _play_melds(core, src + 1, src + 53, src[105], node_limit, time_limit)
     return got

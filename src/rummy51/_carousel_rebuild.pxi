@@ -31,6 +31,34 @@ cdef struct Rebuild:
     uint8_t rep[RB_MAXSLOTS]
 
 
+# One reconstruction serves two callers, which differ in how they ask the solver (a
+# fused type: each gets its own compiled copy, with nothing to choose at run time):
+#
+# * ``Work``: the solver's own (``rebuild_counts``, ``best_play``'s fallback): ``_solve``,
+#   and on a hard big position first the candidates a beam search (``_solve_beam``)
+#   proves right;
+# * ``CGCtx``: the game kernel's (``_carousel_game.pxi``, for positions whose path
+#   cannot be read): ``_cg_solve``, which remembers the solver's answers for the round
+#   and refuses at once a remainder that cannot reach the value wanted, and each card's
+#   candidates made once a game. The same melds.
+cdef struct CGCtx           # defined in _carousel_game.pxi
+
+ctypedef fused RbCtx:
+    Work
+    CGCtx
+
+
+cdef inline int32_t _rb_solve(const CRules* r, const Pos* pos, int32_t want, int quick,
+                              RbCtx* x) noexcept nogil:
+    """The value of the remainder ``pos`` (a reconstruction step wants ``want``):
+    ``_solve`` (``quick``: ``_solve_beam``), or the game kernel's ``_cg_solve``, which may
+    answer -1 at once when the value cannot be ``want``."""
+    if RbCtx is Work:
+        return _solve_beam(r, pos, x) if quick else _solve(r, pos, x)
+    else:
+        return _cg_solve(r, pos, 1, want, x)
+
+
 cdef int _rb_candidates(int card, int ace_high, uint8_t* cand, int* clen) noexcept nogil:
     """``_candidates``: melds (the cards their slots stand for) with a slot of ``card``,
     shortest first (a stable sort by length of: sets of 3, the set of 4, then runs by
@@ -89,8 +117,8 @@ cdef inline void _rb_sort3(int* x) noexcept nogil:
 
 
 cdef int _rb_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* meld, int n,
-                   int anchor_natural, int anchor_card, int hand_phase, Work* w,
-                   Rebuild* out, int quick=0) noexcept nogil:
+                   int anchor_natural, int anchor_card, int hand_phase, RbCtx* x,
+                   Rebuild* out, int quick) noexcept nogil:
     """``_fills`` of one candidate meld, in its order; the first filling whose remaining
     value plus gain is the target is applied (1), or none is (0); -2 on no memory.
     ``quick``: the remaining value from a beam search (``_solve_beam``), which proves
@@ -163,9 +191,11 @@ cdef int _rb_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* mel
                             gain += from_hand * (r.val[52] * VALMUL + 1)
                             nst.JT = st.JT - from_table
                             nst.JH = st.JH - from_hand
-                            v = _solve_beam(r, &nst, w) if quick else _solve(r, &nst, w)
+                            v = _rb_solve(r, &nst, target[0] - gain, quick, x)
                             if v == -2:
                                 return -2
+                            if v == -4 or v == -5:
+                                return v - 10     # a limit of the call: -14 / -15
                             if v >= 0 and v + gain == target[0]:
                                 if out.nmelds >= RB_MAXMELDS or out.nslots + n > RB_MAXSLOTS:
                                     return -4
@@ -192,12 +222,16 @@ cdef int _rb_place(const CRules* r, Pos* st, int32_t* target, const uint8_t* mel
     return 0
 
 
-cdef void _rebuild(const CRules* r, Pos* st, int32_t target, Work* w, Rebuild* out) noexcept nogil:
+cdef void _rebuild(const CRules* r, Pos* st, int32_t target, RbCtx* x,
+                   Rebuild* out) noexcept nogil:
     """``_rebuild_python`` in C: melds placing every required card and reaching
-    ``target`` (the kernel's value of ``st``)."""
+    ``target`` (the kernel's value of ``st``). The limits set in its work (``_set_limits``)
+    cover every solve of it together: status -4 / -5 past them."""
     cdef int guard = 0, c, low, anchor_natural, hand_phase, nc, j, res
-    cdef uint8_t cand[RB_MAXCAND * 14]
-    cdef int clen[RB_MAXCAND]
+    cdef uint8_t cand_made[RB_MAXCAND * 14]
+    cdef int clen_made[RB_MAXCAND]
+    cdef uint8_t* cand
+    cdef int* clen
     cdef Pos skip
     cdef int32_t v
     out.status = 0
@@ -231,33 +265,47 @@ cdef void _rebuild(const CRules* r, Pos* st, int32_t target, Work* w, Rebuild* o
             # leave this card in hand if the rest still reaches the target
             skip = st[0]
             skip.H[low] -= 1
-            v = _solve(r, &skip, w)
-            if v == -2:
-                out.status = -2
+            v = _rb_solve(r, &skip, target, 0, x)
+            if v == -2 or v == -4 or v == -5:
+                out.status = v
                 return
             if v == target:
                 st[0] = skip
                 continue
             anchor_natural = 1
             hand_phase = 1
-        nc = _rb_candidates(low, r.ace_high, cand, clen)
+        if RbCtx is Work:
+            nc = _rb_candidates(low, r.ace_high, cand_made, clen_made)
+            cand = cand_made
+            clen = clen_made
+        else:
+            if x.ncand[low] == 0:
+                x.ncand[low] = _rb_candidates(low, r.ace_high, x.cand[low], x.clen[low])
+            nc = x.ncand[low]
+            cand = x.cand[low]
+            clen = x.clen[low]
         res = 0
-        if _hard_position(r, st):
-            # a hard big position: first the candidates a beam search proves right (most
-            # wrong ones take the exact program long to refute), then every candidate
-            for j in range(nc):
-                res = _rb_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
-                                hand_phase, w, out, 1)
-                if res != 0:
-                    break
+        if RbCtx is Work:
+            if _hard_position(r, st):
+                # a hard big position: first the candidates a beam search proves right
+                # (most wrong ones take the exact program long to refute), then every
+                # candidate
+                for j in range(nc):
+                    res = _rb_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural,
+                                    low, hand_phase, x, out, 1)
+                    if res != 0:
+                        break
         if res == 0:
             for j in range(nc):
                 res = _rb_place(r, st, &target, &cand[14 * j], clen[j], anchor_natural, low,
-                                hand_phase, w, out)
+                                hand_phase, x, out, 0)
                 if res != 0:
                     break
         if res == -2 or res == -4:
             out.status = res if res == -2 else 4
+            return
+        if res == -14 or res == -15:
+            out.status = res + 10
             return
         if res == 0:
             out.status = 3
@@ -266,27 +314,51 @@ cdef void _rebuild(const CRules* r, Pos* st, int32_t target, Work* w, Rebuild* o
 
 
 def rebuild_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
-                   const uint8_t[::1] D, int JT, int JH, int32_t target):
+                   const uint8_t[::1] D, int JT, int JH, int32_t target,
+                   int64_t node_limit=0, double time_limit=0, bint game=False):
     """The melds of a play of raw counts reaching ``target`` (the value ``solve_counts``
     gives them), rebuilt in C exactly as ``solver._rebuild_python`` does:
     ``(status, detail, melds, hand_jokers)``, ``melds`` a list of lists of
     ``(card, represents)`` pairs (52 = joker) in the order built; status 0 done, 1 did
     not converge, 2 ran out of cards, 3 found no meld for card ``detail``, 4 too many
-    melds. The GIL is released."""
+    melds, -4 / -5 past ``node_limit`` states / ``time_limit`` seconds (every solve of
+    the reconstruction together; 0: no limit). ``game``: the game kernel's way (its round
+    memo of the solver's answers and shortcuts, for positions whose path cannot be read),
+    which must give the same melds. The GIL is released; ``last_nodes()`` says how many
+    states it expanded."""
     cdef Pos pos
     cdef Work w
+    cdef CGCtx* x = NULL
     cdef Rebuild* out
     cdef int i, k, m, s
     _counts_pos(T, H, D, JT, JH, 7, &pos)
     out = <Rebuild*>malloc(sizeof(Rebuild))
     if out == NULL:
         raise MemoryError()
-    if _work_init_kept(&w) != 0:
-        free(out)
-        raise MemoryError()
-    with nogil:
-        _rebuild(&rules.r, &pos, target, &w, out)
-    _work_free_kept(&w)
+    if game:
+        x = <CGCtx*>calloc(1, sizeof(CGCtx))
+        if x == NULL or _work_init_kept(&x.w) != 0:
+            free(x)
+            free(out)
+            raise MemoryError()
+        with nogil:
+            _set_limits(&x.w, node_limit, time_limit)
+            _rebuild(&rules.r, &pos, target, x, out)
+        _record_nodes(x.w.nodes)
+        _work_free_kept(&x.w)
+        free(x.path.par)
+        free(x.path.info)
+        free(x.memo)
+        free(x)
+    else:
+        if _work_init_kept(&w) != 0:
+            free(out)
+            raise MemoryError()
+        with nogil:
+            _set_limits(&w, node_limit, time_limit)
+            _rebuild(&rules.r, &pos, target, &w, out)
+        _record_nodes(w.nodes)
+        _work_free_kept(&w)
     try:
         if out.status == -2:
             raise MemoryError("the carousel solver ran out of memory")

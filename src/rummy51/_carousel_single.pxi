@@ -36,12 +36,6 @@ cimport cython
 from dataclasses import FrozenInstanceError
 
 cdef object _TableMeld = None
-cdef int64_t _dbg_fallback[4]
-
-
-def _dbg_fallbacks():
-    return [_dbg_fallback[i] for i in range(4)]
-
 
 _PLAY_FIELDS = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
                 "hand_points")
@@ -121,10 +115,10 @@ cdef class Play:
                         # (_carousel_melds.pxi), no run of the program
                         got = _source_path_melds(<CoreRules>self._core, src,
                                                  len(<bytes>self._source))
-                    if got is None:
-                        _dbg_fallback[src[0]] += 1
-                        # a play: its melds read off one run of the program on its counts
-                        got = _play_melds(<CoreRules>self._core, src + 1, src + 53, src[105])
+                        if got is not None:
+                            _record_nodes(0)     # no state expanded (last_nodes)
+                    # else (no path, or it could not be read) _source_melds reads them
+                    # off one run of the program on its counts, within the call's limits
             self._melds = got if got is not None else _source_melds(self._source, self._rules)
             self._source = None
             self._rules = None
@@ -633,6 +627,7 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
         v = _solve_play(&core.r, &pos, &w, &path, nT, nD, &nJT, 1 if fast else 0, &solved)
         if v > 0:
             slen = _path_source(buf, &core.r, &solved, &path)
+    _record_nodes(w.nodes)
     free(path.keys)
     path.keys = NULL
     path.with_keys = 0

@@ -7,10 +7,12 @@ downstream computes in a numpy dtype.
 from __future__ import annotations
 
 import os
+import warnings
 
 import numpy as np
 
-__all__ = ["int_arg", "threads_arg", "range_text", "MAX_COUNT", "MAX_CHUNK", "MAX_GAME_CHUNK"]
+__all__ = ["int_arg", "threads_arg", "workers_arg", "workers_or_threads", "range_text",
+           "MAX_COUNT", "MAX_CHUNK", "MAX_GAME_CHUNK"]
 
 #: Most deals, games or samples one study may ask for (counts stay exact in int64 and in
 #: float64 means; at a million deals a second this is eleven days).
@@ -44,6 +46,23 @@ def range_text(value: int | np.integer, lo: int, hi: int | None) -> str:
 
 def threads_arg(threads: int | None) -> int:
     """A thread count: None means every core."""
-    if threads is None:
+    return workers_arg(threads, "threads")
+
+
+def workers_arg(workers: int | None, name: str = "workers") -> int:
+    """A worker count, 1..1024: None means every core (``name``: the argument as given)."""
+    if workers is None:
         return os.cpu_count() or 1
-    return int_arg("threads", threads, 1, 1024)
+    return int_arg(name, workers, 1, 1024)
+
+
+def workers_or_threads(workers: object, threads: object) -> tuple[object, str]:
+    """``(count, the name it was given by)``: ``workers``, or ``threads``, its old name
+    (deprecated for one release: it warns); both given and different is a ``ValueError``."""
+    if threads is None:
+        return workers, "workers"
+    warnings.warn("threads is deprecated: use workers (the same count)", DeprecationWarning,
+                  stacklevel=3)
+    if workers is not None and workers != threads:
+        raise ValueError(f"give workers or threads, not both ({workers} and {threads})")
+    return threads, "threads"

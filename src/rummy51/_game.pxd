@@ -9,6 +9,7 @@ from libc.stdint cimport uint8_t, int32_t
 from numpy.random cimport bitgen_t
 
 from rummy51._core cimport Rules
+from rummy51._net cimport Net
 
 cdef enum:
     JOKER = 52
@@ -64,7 +65,9 @@ cdef enum:
     B_GREEDY = 1
     B_HAND_HUNTER = 2
     B_TACTICIAN = 3
-    B_SEARCH = 4        # the search bot (issue 29: its decision loop in _game_searchbot.pxi)
+    B_SEARCH = 4        # the search bot, its horizon scored by the learned model (_game_learned.pxi)
+    B_SEARCH_PLAIN = 5  # the search bot scored by the static margin (issue 29's, _game_searchbot.pxi)
+    B_LEARNED = 6       # the learned model's greedy policy (_game_learned.pxi)
 
 
 ctypedef struct TMeld:
@@ -132,3 +135,5 @@ ctypedef struct Game:
     double s_ms[MAXP]
     int s_horizon[MAXP]         # rollout horizon in turns (0: to the deal's end)
     int known[MAXP][53]
+    # the learned model of a search or learned seat (nin 0: none)
+    Net net[MAXP]

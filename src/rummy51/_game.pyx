@@ -1,6 +1,6 @@
 # cython: language_level=3
 """rummy51 game kernel: whole deals of 2..8 built-in bots (random, greedy, hand-hunter,
-tactician, search) in C.
+tactician, search, search-plain, learned) in C.
 
 Private module: the public road is ``rummy51.fastgame`` (and ``simulate_games``,
 which takes it when every seat is a built-in bot).
@@ -23,7 +23,7 @@ Supported rules: everything in ``RuleSet`` except ``max_jokers_per_meld=2`` (the
 freed-joker meld search assumes at most one joker per meld); ``fastgame.supported``
 says so and the callers fall back to the Python engine.
 """
-from libc.stdint cimport int8_t, uint8_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy, memcmp
 from libc.stdlib cimport malloc, free
 from libc.math cimport sqrt
@@ -32,6 +32,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from numpy.random cimport bitgen_t
 
+from rummy51._net cimport Net, net_forward, net_bind
 from rummy51._core cimport (Rules, Hand, parse_hand, solve, core_rules_of, _bitgen_of,
                             MODE_BEST, MODE_CAN_OPEN, MODE_GO_OUT, MODE_DEADWOOD, MAX_DEPTH)
 
@@ -78,8 +79,10 @@ cdef void play(Game* G, Moves* M) noexcept nogil:
         b = G.bot[G.current]
         if b == B_RANDOM:
             random_move(G, M)
-        elif b == B_SEARCH:
+        elif b == B_SEARCH or b == B_SEARCH_PLAIN:
             search_move(G, M)
+        elif b == B_LEARNED:
+            learned_move(G, M)
         elif G.phase == PH_DRAW:
             if b == B_TACTICIAN:
                 tact_draw(G)
@@ -106,3 +109,4 @@ include "_game_api.pxi"  # GreedyKernel, play_greedy, play_table
 include "_game_search.pxi"  # Position, rollouts (the search bot)
 include "_game_searchbot.pxi"  # the search bot's decision loop (issue 29)
 include "_game_analyse.pxi"  # rollout analysis of one decision (issue 30)
+include "_game_learned.pxi"  # the learned evaluator: features, the learned bot, training data

@@ -137,7 +137,7 @@ cdef int joker_pairs(const Game* G, int p, int give, TMeld* best, int* best_v,
     cdef int reps[MAXMC]
     cdef int pa[2]
     cdef int pb[2]
-    cdef int k = 0, c, i, j, a, b, na, nb, x, y, lo, hi, wa, wb, n, q, suit
+    cdef int k = 0, c, i, j, a, b, na, nb, x, y, wa, wb, n, q, suit
     for c in range(52):
         if G.cnt[p][c] - (1 if c == give else 0) > 0:
             nat[k] = c
@@ -156,19 +156,7 @@ cdef int joker_pairs(const Game* G, int p, int give, TMeld* best, int* best_v,
                 nb = positions_of(g, b, pb)
                 for x in range(na):
                     for y in range(nb):
-                        lo = pa[x] if pa[x] < pb[y] else pb[y]
-                        hi = pa[x] + pb[y] - lo
-                        if hi - lo == 2:
-                            wa = lo
-                            wb = hi
-                        elif hi - lo == 1:
-                            if hi + 1 <= g.top:
-                                wa = lo
-                                wb = hi + 1
-                            else:
-                                wa = lo - 1
-                                wb = hi
-                        else:
+                        if not joker_window(g, pa[x], pb[y], &wa, &wb):
                             continue
                         if best == NULL:
                             return 1

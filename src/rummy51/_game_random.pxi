@@ -146,7 +146,7 @@ cdef int list_joker_melds(Game* G, Moves* M) noexcept nogil:
     cdef int pb[2]
     cdef int two[2]
     cdef TMeld m
-    cdef int k = 0, c, i, j, a, b, na, nb, x, y, lo, hi, wa, wb, q, suit
+    cdef int k = 0, c, i, j, a, b, na, nb, x, y, wa, wb, q, suit
     if G.cnt[p][JOKER] == 0 or g.mj < 1 or G.hn[p] < 4:
         return 0
     for c in range(52):
@@ -169,19 +169,7 @@ cdef int list_joker_melds(Game* G, Moves* M) noexcept nogil:
                 nb = positions_of(g, b, pb)
                 for x in range(na):
                     for y in range(nb):
-                        lo = pa[x] if pa[x] < pb[y] else pb[y]
-                        hi = pa[x] + pb[y] - lo
-                        if hi - lo == 2:
-                            wa = lo
-                            wb = hi
-                        elif hi - lo == 1:
-                            if hi + 1 <= g.top:
-                                wa = lo
-                                wb = hi + 1
-                            else:
-                                wa = lo - 1
-                                wb = hi
-                        else:
+                        if not joker_window(g, pa[x], pb[y], &wa, &wb):
                             continue
                         m.kind = RUN
                         m.owner = -1

@@ -62,8 +62,9 @@ cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) exce
         raise ValueError(f"{len(bots)} bots for {players} players")
     for i in range(players):
         b = B_GREEDY if bots is None else int(bots[i])
-        if not B_RANDOM <= b <= B_SEARCH:
-            raise ValueError(f"bot code {b} is not 0..4")
+        if not B_RANDOM <= b <= B_LEARNED:
+            raise ValueError(f"bot code {b} is not 0..6")
+        net_bind(&G.net[i], None, keep)
         G.bot[i] = b
         G.brng[i] = NULL
         G.p_hold[i] = 0.12
@@ -77,14 +78,28 @@ cdef int seat_bots(Game* G, int players, bots, bot_rngs, params, list keep) exce
         G.s_ms[i] = 0.0
         G.s_horizon[i] = S_DEFAULT_HORIZON
         par = None if params is None else params[i]
-        if b == B_RANDOM or b == B_SEARCH:
+        if b == B_SEARCH or b == B_LEARNED:
+            # the learned model: the last of the seat's parameters (never a default: the
+            # caller loads and checks it, rummy51.learned.load_model)
+            model = None if not par else par[len(par) - 1]
+            if model is None or isinstance(model, (int, float)):
+                what = "search" if b == B_SEARCH else "learned"
+                raise ValueError(f"seat {i} is a {what} bot: give its learned model as the last "
+                                 f"of its params (rummy51.learned.load_model('r51'))")
+            net_bind(&G.net[i], model, keep)
+            if G.net[i].nin != NF:
+                raise ValueError(f"seat {i}: the model has {G.net[i].nin} features, the kernel "
+                                 f"computes {NF} (feature version {R51_FEATURE_VERSION})")
+            if b == B_SEARCH:
+                par = par[:len(par) - 1] if len(par) > 1 else None
+        if b == B_RANDOM or b == B_SEARCH or b == B_SEARCH_PLAIN:
             if bot_rngs is None or bot_rngs[i] is None:
                 what = "random" if b == B_RANDOM else "search"
                 raise ValueError(f"seat {i} is a {what} bot: give its Generator in bot_rngs")
             bg = bot_rngs[i].bit_generator
             keep.append(bg)
             G.brng[i] = _bitgen_of(bg)
-            if b == B_SEARCH and par is not None:
+            if (b == B_SEARCH or b == B_SEARCH_PLAIN) and par is not None:
                 G.s_budget[i], G.s_cands[i], G.s_z[i], G.s_ms[i], G.s_horizon[i] = \
                     search_params(par)
         elif b == B_HAND_HUNTER and par is not None:
@@ -227,12 +242,15 @@ cdef class Position:
                 self.G.known[i][c] = known[i, c]
 
     def search(self, int32_t[::1] pool, int32_t[::1] hidden, rng, params,
-               int32_t[::1] log):
+               int32_t[::1] log, model=None):
         """The search bot's move from a view loaded here (``search.view_position``: the
         other hands hold their known cards only, ``hidden[q]`` more each, ``pool`` the
         unseen cards, ascending): the candidates raced with rollouts (``params``: budget,
-        discard candidates, z, ms) drawing from ``rng``, the chosen move logged to ``log``.
-        Returns ``(log_n, rollouts, searched, switched, candidates)``."""
+        discard candidates, z, ms) drawing from ``rng``, the chosen move logged to ``log``;
+        ``model``: the learned model scoring the rollouts at the horizon (None: the static
+        margin). Returns ``(log_n, rollouts, searched, switched, candidates)``."""
+        cdef Net net
+        cdef list keep = []
         cdef SearchWork* W
         cdef Moves* M
         cdef int q, i, c, sn, budget, cands, best, horizon, err = 0
@@ -245,6 +263,9 @@ cdef class Position:
         if pool.shape[0] > MAXDECK:
             raise ValueError("pool larger than a deck")
         budget, cands, z, ms, horizon = search_params(params)
+        net_bind(&net, model, keep)
+        if model is not None and net.nin != NF:
+            raise ValueError(f"the model has {net.nin} features, the kernel computes {NF}")
         sn = <int>pool.shape[0]
         for q in range(self.players):
             if hidden[q] < 0 or (q == G.current and hidden[q] != 0):
@@ -279,7 +300,7 @@ cdef class Position:
             bitgen = rng.bit_generator
             bg = _bitgen_of(bitgen)
             with bitgen.lock, nogil:
-                best = search_decide(W, M, bg, budget, cands, z, ms, horizon)
+                best = search_decide(W, M, bg, budget, cands, z, ms, horizon, &net)
                 if best >= 0:
                     W.G = W.V
                     W.G.log = &log[0]
@@ -404,7 +425,7 @@ cdef class Position:
                 raise ValueError(f"candidate {i}: kind {kinds[i]} is not -1, 0 or 4")
         seat_bots(&B, self.players, bots, None, params, keep)
         for q in range(self.players):
-            if B.bot[q] == B_RANDOM or B.bot[q] == B_SEARCH:
+            if B.bot[q] == B_RANDOM or B.bot[q] >= B_SEARCH:
                 raise ValueError("rollouts play greedy, hand-hunter or tactician seats only")
         B.log = NULL
         B.log_n = 0

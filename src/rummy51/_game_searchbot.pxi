@@ -325,9 +325,12 @@ cdef double static_margin(Game* G, int me) noexcept nogil:
 
 
 cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int want,
-                       double z, double ms, int horizon) noexcept nogil:
+                       double z, double ms, int horizon, const Net* net) noexcept nogil:
     """Choose among W.V's candidates (list_cands) by racing determinized rollouts; returns
-    the chosen candidate's index (0: the tactician's move), -1 on a kernel error."""
+    the chosen candidate's index (0: the tactician's move), -1 on a kernel error. A
+    rollout cut off at the horizon is scored by the learned model (``net``, when it has
+    one: the margin it expects for the deciding player from what that player would see
+    there) or else by the static margin."""
     cdef int i, j, r, q, k, me = W.V.current, alive, best, look, least, fresh = 0
     cdef double mean, zz, bz, bm, others, deadline = 0.0
     cdef double means[MAXCAND]
@@ -354,6 +357,9 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
         return -1
     if W.ncand < 2:
         return 0
+    if net != NULL and net.nin > 0 and S_PRIOR:
+        if model_first(W, net) < 0:
+            return -1
     W.searched = 1
     if ms > 0:
         deadline = now_ms() + ms
@@ -384,7 +390,10 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
                     W.V.err = W.G.err
                     return -1
                 if W.G.phase != PH_OVER:
-                    W.margin[i] = static_margin(&W.G, me)
+                    if net != NULL and net.nin > 0:
+                        W.margin[i] = horizon_value(&W.G, me, net)
+                    else:
+                        W.margin[i] = static_margin(&W.G, me)
                 else:
                     others = 0
                     for q in range(W.G.n):
@@ -513,7 +522,7 @@ cdef void search_move(Game* G, Moves* M) noexcept nogil:
         G.err = E_STATE
         return
     best = search_decide(W, M, G.brng[p], G.s_budget[p], G.s_cands[p], G.s_z[p], G.s_ms[p],
-                         G.s_horizon[p])
+                         G.s_horizon[p], &G.net[p] if G.bot[p] == B_SEARCH else NULL)
     if best < 0:
         G.err = W.V.err if W.V.err else E_STATE
         free(W)

@@ -187,6 +187,27 @@ cdef inline int positions_of(const GRules* g, int c, int* pos) noexcept nogil:
     return 1
 
 
+cdef inline int joker_window(const GRules* g, int pa, int pb, int* wa, int* wb) noexcept nogil:
+    """The three positions ``wa``..``wb`` of a run a joker completes through two cards of
+    one suit at positions ``pa`` and ``pb``: the joker between them (a gap of one), or
+    next to them (above, or below when they are at the top); 0 when no joker does."""
+    cdef int lo = pa if pa < pb else pb
+    cdef int hi = pa + pb - lo
+    if hi - lo == 2:
+        wa[0] = lo
+        wb[0] = hi
+    elif hi - lo == 1:
+        if hi + 1 <= g.top:
+            wa[0] = lo
+            wb[0] = hi + 1
+        else:
+            wa[0] = lo - 1
+            wb[0] = hi
+    else:
+        return 0
+    return 1
+
+
 cdef int joker_meld_possible(const Game* G, int p, int give) noexcept nogil:
     """rummy51.melds.joker_meld_possible of player p's hand less ``give`` plus a joker
     (one joker per meld: a pair of naturals a joker completes)."""

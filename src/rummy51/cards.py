@@ -46,6 +46,9 @@ __all__ = [
     "card_suit",
     "make_card",
     "to_codes",
+    "MAX_TEXT",
+    "shown",
+    "check_text",
 ]
 
 JOKER = 52
@@ -71,6 +74,32 @@ def _show(token: str, limit: int = 40) -> str:
     if len(token) <= limit:
         return repr(token)
     return f"{token[:limit // 2]!r}... ({len(token):,} characters)"
+
+
+#: Most characters of card text (a hand, a table, a move, a typed command) any parser of
+#: the package reads: about 250,000 cards, far more than any deck; longer text is
+#: refused at once (every parser is linear in its input up to here).
+MAX_TEXT = 1_000_000
+
+
+def shown(text: str, limit: int = 60, quote: bool = True) -> str:
+    """``repr(text)`` as an error message quotes it (``quote=False``: the text itself,
+    for a ``repr`` made already): cut to about ``limit`` characters when longer, with
+    its length (an error never echoes what was pasted whole)."""
+    if quote:
+        return _show(text, limit)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit // 2]}... ({len(text):,} characters)"
+
+
+def check_text(name: str, text: str) -> str:
+    """``text``, or a one-line ``ValueError`` naming ``name`` when it is longer than
+    ``MAX_TEXT`` characters (before any parsing)."""
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"{name}: {len(text):,} characters of text; at most {MAX_TEXT:,} are "
+                         f"read ({shown(text, 30)})")
+    return text
 # every accepted spelling (upper-cased) -> code, for the fast path of parse_card
 _FAST = {j: 52 for j in _JOKER_IN}
 _FAST.update({r + s: (si * 13 + rv - 1) for r, rv in _RANK_IN.items() for s, si in _SUIT_IN.items()})
@@ -143,6 +172,7 @@ def parse_cards(text: str) -> list[int]:
     """Parse a hand written as text (cards separated by spaces or commas)."""
     if not isinstance(text, str):
         raise TypeError(f"cards as text must be a str, got {type(text).__name__}")
+    check_text("cards", text)
     fast = _FAST
     out = [fast.get(tok) for tok in text.translate(_UPPER).replace(",", " ").replace(";", " ").split()]
     if None in out:

@@ -148,7 +148,7 @@ def plackett_luce(records: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame
     """Multiplayer ratings by OpenSkill's Plackett-Luce model (Weng and Lin 2011): every
     play is a match of its seats, ranked by score (lower is better, equal scores tie),
     rated in play order. Needs the optional ``openskill`` package (``pip install
-    'rummy51[ratings]'``). Seats of the same bot in one play are rated as separate
+    ".[ratings]"`` from a clone). Seats of the same bot in one play are rated as separate
     players and the bot takes the mean of their updates.
 
     Returns a DataFrame, best first: ``bot``, ``mu``, ``sigma``, ``mu_lo`` and
@@ -159,7 +159,8 @@ def plackett_luce(records: pd.DataFrame, *, level: float = 0.95) -> pd.DataFrame
     try:
         from openskill.models import PlackettLuce
     except ImportError:
-        raise ValueError("Plackett-Luce ratings need openskill: pip install 'rummy51[ratings]'") from None
+        raise ValueError('Plackett-Luce ratings need openskill: pip install ".[ratings]" '
+                         "from a clone of rummy51") from None
     from statistics import NormalDist
 
     z = NormalDist().inv_cdf(0.5 + level / 2)

@@ -16,19 +16,16 @@ True
 """
 from __future__ import annotations
 
-import itertools
-import os
-import threading
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from . import _core
+from ._batches import batch_workers, run_split
 from ._catalogue import build_catalogue, card_max_value, hand_value, joker_max_value
-from ._checks import int_arg
+from ._checks import int_arg, workers_or_threads
 from .cards import JOKER, PAD, CardsLike, card_text, cards_text, parse_card, to_codes
 from .rules import RuleSet
 
@@ -319,79 +316,51 @@ def _as_hands(hands: HandsLike) -> np.ndarray:
     return np.ascontiguousarray(hands, dtype=np.uint8)
 
 
-_pool: ThreadPoolExecutor | None = None
-_pool_pid = -1
-_pool_lock = threading.Lock()
+#: the fewest rows a thread of a batch gets when the count is the cores'
 _MIN_ROWS_PER_THREAD = 4096
 
 
-def _executor() -> ThreadPoolExecutor:
-    global _pool, _pool_pid
-    with _pool_lock:
-        if _pool is None or _pool_pid != os.getpid():
-            _pool = ThreadPoolExecutor(max_workers=max(4, os.cpu_count() or 1),
-                                       thread_name_prefix="rummy51")
-            _pool_pid = os.getpid()
-        return _pool
-
-
-def _threads(threads: int | None, n: int) -> int:
-    if threads is None:
-        return max(1, min(os.cpu_count() or 1, n // _MIN_ROWS_PER_THREAD))
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    return max(1, min(int(threads), n))
-
-
-def _batch(hands: HandsLike, rules: RuleSet | None, mode: str, keep: int, threads: int | None) -> np.ndarray:
+def _batch(hands: HandsLike, rules: RuleSet | None, mode: str, keep: int, workers: object,
+           threads: object) -> np.ndarray:
+    count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
     keep = _check_keep(keep)
     arr = _as_hands(hands)
     cr = compiled_rules(rules)
     n = arr.shape[0]
     out = np.empty(n, dtype=np.int32)
-    t = _threads(threads, n)
-    if t == 1:
-        _core.solve_batch(cr, arr, mode, keep, out, 0)
-        return out
-    bounds = np.linspace(0, n, t + 1).astype(np.int64)
-    futures = [
-        _executor().submit(_core.solve_batch, cr, arr[a:b], mode, keep, out[a:b], int(a))
-        for a, b in itertools.pairwise(bounds) if b > a
-    ]
-    errors = []
-    for f in futures:
-        try:
-            f.result()
-        except ValueError as e:
-            errors.append(e)
-    if errors:
-        raise errors[0]
+    run_split(n, batch_workers(count, n, _MIN_ROWS_PER_THREAD, name),
+              lambda a, b: _core.solve_batch(cr, arr[a:b], mode, keep, out[a:b], a))
     return out
 
 
 def best_opening_values(hands: HandsLike, rules: RuleSet | None = None, keep: int = 1,
-                        threads: int | None = None) -> np.ndarray:
-    """Best opening value of each row of ``hands`` (int32 array)."""
-    return _batch(hands, rules, "best", keep, threads)
+                        workers: int | None = None, *, threads: int | None = None) -> np.ndarray:
+    """Best opening value of each row of ``hands`` (int32 array). The rows are split over
+    ``workers`` threads (default: the cores, for batches of 4,096+ rows; ``threads`` is
+    its deprecated name); the GIL is released."""
+    return _batch(hands, rules, "best", keep, workers, threads)
 
 
 def can_open_flags(hands: HandsLike, rules: RuleSet | None = None, keep: int = 1,
-                   threads: int | None = None) -> np.ndarray:
-    """Whether each row of ``hands`` can open (bool array)."""
-    return _batch(hands, rules, "can_open", keep, threads).astype(bool)
+                   workers: int | None = None, *, threads: int | None = None) -> np.ndarray:
+    """Whether each row of ``hands`` can open (bool array; ``workers`` as in
+    ``best_opening_values``)."""
+    return _batch(hands, rules, "can_open", keep, workers, threads).astype(bool)
 
 
 def can_go_out_flags(hands: HandsLike, rules: RuleSet | None = None,
-                     threads: int | None = None) -> np.ndarray:
-    """Whether each row of ``hands`` can go out at once (bool array)."""
-    return _batch(hands, rules, "go_out", 0, threads).astype(bool)
+                     workers: int | None = None, *, threads: int | None = None) -> np.ndarray:
+    """Whether each row of ``hands`` can go out at once (bool array; ``workers`` as in
+    ``best_opening_values``)."""
+    return _batch(hands, rules, "go_out", 0, workers, threads).astype(bool)
 
 
 def min_deadwood_values(hands: HandsLike, rules: RuleSet | None = None, keep: int = 0,
-                        threads: int | None = None) -> np.ndarray:
-    """Least deadwood of each row of ``hands`` (int32 array)."""
-    return _batch(hands, rules, "deadwood", keep, threads)
+                        workers: int | None = None, *, threads: int | None = None) -> np.ndarray:
+    """Least deadwood of each row of ``hands`` (int32 array; ``workers`` as in
+    ``best_opening_values``)."""
+    return _batch(hands, rules, "deadwood", keep, workers, threads)
 
 
 # --------------------------------------------------------------------------- dealing

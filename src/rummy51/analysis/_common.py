@@ -1,15 +1,246 @@
-"""The game-independent part of the analysis: results, their JSON form, the tables."""
+"""The game-independent part of the analysis: results, their JSON form, the tables; the
+budget and seed of an analysis (``budget``, ``fresh_seed``, ``seed_of``), the one reader
+of hand histories (``read_histories``), the run of a game's decisions on threads with a
+progress bar (``run_decisions``) and the old positional arguments (``keyword_only``)."""
 from __future__ import annotations
 
+import functools
+import inspect
+import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import os
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from numbers import Integral, Real
+from pathlib import Path
+from typing import Any, TypeVar
 
+import numpy as np
+
+from .. import runs
+from .._checks import int_arg
 from ..stats import wilson
 
 __all__ = ["Candidate", "Decision", "GameAnalysis", "BlunderRow", "blunder_table",
-           "format_analysis", "format_decision", "candidate_from_sums"]
+           "format_analysis", "format_decision", "candidate_from_sums", "MAX_ROLLOUTS",
+           "budget", "fresh_seed", "seed_of", "read_histories", "parse_histories",
+           "one_history", "history_game", "run_decisions", "keyword_only", "deprecated_alias"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+#: The most rollouts per candidate of a decision, in either game (the kernels' bound).
+MAX_ROLLOUTS = 100_000
+
+
+# --------------------------------------------------------------------------- budget, seed
+def budget(rollouts: Any, time: Any, default: int) -> tuple[int, float]:
+    """``(rollouts, seconds)`` of an analysis' budget, checked (one line each):
+    ``rollouts`` per candidate (None: ``default``, or ``MAX_ROLLOUTS`` as a cap when
+    ``time`` is given), 1..``MAX_ROLLOUTS``; ``time`` seconds a decision (None: no
+    limit, 0.0), a positive number."""
+    seconds = 0.0
+    if time is not None:
+        if isinstance(time, (bool, np.bool_)) or not isinstance(time, Real):
+            raise TypeError(f"time must be a number of seconds, got {time!r}")
+        if not (float(time) > 0 and math.isfinite(float(time))):
+            raise ValueError(f"time must be a positive number of seconds, got {time}")
+        seconds = float(time)
+    if rollouts is None:
+        rollouts = MAX_ROLLOUTS if time is not None else default
+    if isinstance(rollouts, (bool, np.bool_)) or not isinstance(rollouts, Integral):
+        raise TypeError(f"rollouts must be an int, got {rollouts!r}")
+    if not 1 <= int(rollouts) <= MAX_ROLLOUTS:
+        raise ValueError(f"rollouts must be 1..{MAX_ROLLOUTS} (per candidate), got {rollouts}")
+    return int(rollouts), seconds
+
+
+def fresh_seed() -> int:
+    """A fresh analysis seed (64 bits of OS entropy), to record and print."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+
+
+def seed_of(seed: Any) -> int:
+    """The analysis seed as a whole number >= 0 (None: a ``fresh_seed()``, recorded)."""
+    if seed is None:
+        return fresh_seed()
+    return int_arg("seed", seed, 0)
+
+
+# --------------------------------------------------------------------------- hand histories
+#: The run kinds of the games (``runs``' manifests), the game's name and the command that
+#: analyses it: the reader says which one a run of another game needs.
+_GAMES = {"games": ("Rummy 51", "rummy51 analyse"),
+          "carousel": ("Carousel", "rummy51 carousel analyse")}
+#: The ``format`` of each game's hand history and its run kind.
+_FORMATS = {"rummy51/hand-history": "games", "rummy51/carousel-history": "carousel"}
+
+
+def history_game(history: Mapping[str, Any]) -> str:
+    """The run kind of a hand history (``"games"``: Rummy 51, ``"carousel"``) by its
+    ``format`` (a history without one is Rummy 51's, as the first ones were)."""
+    return _FORMATS.get(str(history.get("format", "rummy51/hand-history")), "games")
+
+
+def read_histories(source: Any, kind: str | None = None) -> list[dict]:
+    """The hand histories of ``source``, as dicts in order: a history dict, a state (its
+    ``to_dict()``), JSON text of one history or JSON Lines (one a line), a path to such a
+    file (gzip-compressed too), or a run directory made with histories (every chunk's
+    file verified against its chunk file: a missing or damaged one is refused, naming
+    it, so the plays keep their numbers). ``kind`` (``"games"``, ``"carousel"``): the
+    game whose run directory is wanted (None: whichever the directory holds)."""
+    if isinstance(source, Mapping):
+        return [dict(source)]
+    if hasattr(source, "to_dict") and not isinstance(source, (str, bytes, os.PathLike)):
+        return [source.to_dict()]
+    if isinstance(source, os.PathLike) or (
+            isinstance(source, str) and "{" not in source and source.strip()[:1] not in "[\""):
+        p = Path(source)
+        if p.is_dir():
+            return _run_histories(p, kind)
+        return parse_histories(runs.read_history_text(p), str(p))
+    if isinstance(source, str):
+        return parse_histories(source, "the history")
+    raise TypeError(f"a hand history must be a dict, a GameState, JSON text or a path, got "
+                    f"{type(source).__name__}")
+
+
+def _run_histories(path: Path, kind: str | None) -> list[dict]:
+    """The histories of a run directory, chunk by chunk, each file verified."""
+    if kind is None:
+        try:
+            kind = str(json.loads((path / "manifest.json").read_text(encoding="utf-8"))["kind"])
+        except (OSError, ValueError, KeyError, TypeError):
+            kind = "games"      # the reader below names what is wrong
+    try:
+        files = runs.chunk_histories(path, kind)
+    except ValueError as e:
+        for other, (name, command) in _GAMES.items():
+            if other != kind and f"'{other}' run" in str(e):
+                this = _GAMES.get(kind, (kind, ""))[0]
+                raise ValueError(f"{path} holds a {name} run, not a {this} one: analyse it "
+                                 f"with {command} {path}") from None
+        if "without histories" in str(e) or "has no manifest.json" in str(e):
+            raise ValueError(f"{path} holds no hand histories (histories/chunk-*.jsonl.gz: "
+                             "a run made with --histories)") from None
+        raise
+    out = []
+    for i, lines in files:
+        f = runs.histories_path(path, i)
+        for n, line in enumerate(lines, 1):
+            out.append(_history_object(runs.parse_line(line, f"{f} line {n}"), f"{f} line {n}"))
+    return out
+
+
+def _history_object(d: Any, where: str) -> dict:
+    if not isinstance(d, dict):
+        raise ValueError(f"{where} is not a hand history (a JSON object)")
+    return d
+
+
+def parse_histories(text: str, where: str = "the input") -> list[dict]:
+    """The hand histories of a text: one JSON object, or JSON Lines, as dicts in order."""
+    text = text.strip()
+    if not text:
+        raise ValueError(f"{where} holds no hand history")
+    if len(text) > runs.MAX_HISTORY_TEXT:
+        raise ValueError(f"{where} holds more than {runs.MAX_HISTORY_TEXT // 2**20} MiB of "
+                         "history text: split it into smaller files")
+    try:
+        one = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"{where} is not a hand history (JSON nested too deeply)") from None
+    except ValueError:
+        one = None
+    if isinstance(one, dict):
+        return [one]
+    return [_history_object(runs.parse_line(line, f"{where} line {n}"), f"{where} line {n}")
+            for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+
+
+def one_history(history: Any) -> dict:
+    """The one hand history ``history`` is (``read_histories``' sources); a source of
+    several is a ``ValueError``."""
+    games = read_histories(history)
+    if len(games) != 1:
+        raise ValueError(f"the source holds {len(games)} games, not one")
+    return games[0]
+
+
+# --------------------------------------------------------------------------- running
+def run_decisions(items: Sequence[Any], workers: Any, work: Callable[[Any], Decision],
+                  progress: Any, on_decision: Callable[[Decision], None] | None,
+                  label: str = "analyse") -> list[Decision]:
+    """``work(item)`` of every item on ``workers`` threads (the kernels release the
+    GIL: the numbers do not depend on them), in the items' order; ``progress`` a bar on
+    stderr (None: when stderr is a terminal; a callable ``progress(done, total)``, the
+    old Carousel form, is deprecated; ``label`` names the bar); ``on_decision(d)`` as
+    each finishes."""
+    workers = int_arg("workers", workers, 1, 1024)
+    call = None
+    if callable(progress):
+        warnings.warn("progress=callable(done, total) is deprecated: progress is a bool (a "
+                      "bar on stderr); use on_decision(decision) for a callback",
+                      DeprecationWarning, stacklevel=3)
+        call, progress = progress, False
+    bar = runs.Progress(progress, len(items), 0, label, unit=" decisions")
+    out: dict[int, Decision] = {}
+
+    def done(spec: dict, d: Decision) -> None:
+        out[spec["index"]] = d
+        bar.update(1)
+        if call is not None:
+            call(len(out), len(items))
+        if on_decision is not None:
+            on_decision(d)
+
+    try:
+        runs.run_threads([{"index": k, "n": 1, "item": t} for k, t in enumerate(items)],
+                         workers, lambda spec: work(spec["item"]), done)
+    finally:
+        bar.close()
+    return [out[k] for k in range(len(items))]
+
+
+def keyword_only(*names: str) -> Callable[[_F], _F]:
+    """Arguments ``names`` (in this order) that an old signature took by position and
+    the new one takes by keyword only: still accepted by position for one release, with
+    a ``DeprecationWarning``."""
+    def deco(fn: _F) -> _F:
+        params = inspect.signature(fn).parameters.values()
+        n = sum(1 for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kw: Any) -> Any:
+            if len(args) > n:
+                extra = args[n:]
+                if len(extra) > len(names):
+                    raise TypeError(f"{fn.__name__}() takes at most {n + len(names)} "
+                                    f"positional arguments ({len(args)} given)")
+                given = names[:len(extra)]
+                warnings.warn(f"{fn.__name__}(): pass {', '.join(given)} by keyword (by "
+                              "position is deprecated)", DeprecationWarning, stacklevel=2)
+                for k, v in zip(given, extra, strict=True):
+                    if k in kw:
+                        raise TypeError(f"{fn.__name__}() got multiple values for argument {k!r}")
+                    kw[k] = v
+                args = args[:n]
+            return fn(*args, **kw)
+        return wrapper  # type: ignore[return-value]
+    return deco
+
+
+def deprecated_alias(fn: _F, old: str, new: str) -> _F:
+    """``fn`` under its old name ``old``: it warns (``DeprecationWarning``) that the name
+    is ``new`` now, for one release."""
+    @functools.wraps(fn)
+    def alias(*args: Any, **kw: Any) -> Any:
+        warnings.warn(f"{old} is deprecated: use {new} (the same function)",
+                      DeprecationWarning, stacklevel=2)
+        return fn(*args, **kw)
+    alias.__name__ = alias.__qualname__ = old.rsplit(".", 1)[-1]
+    alias.__doc__ = f"Deprecated: ``{new}`` (``{old}`` is kept for one release)."
+    return alias  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

@@ -19,80 +19,59 @@ the others (the search bot's margin); its ``win`` the share of rollouts in which
 player won the round (was one of ``moves.score_round``'s winners: the lowest hand, a
 knocker tied for it losing).
 
-Moves are written as ``rummy51 carousel play`` reads them: ``meld 7S 9H JK`` (the hand
-cards played, sorted, jokers last), ``draw``, ``pass``, ``knock``.
+Moves are written as ``rummy51 carousel play`` reads them: ``meld 7S 9H JK(10H)`` (the
+hand cards played, sorted, each joker with the card it stands for, and a table joker a
+natural frees with its old and new card: ``JK(7D->KC)``; ``carousel.notation``),
+``draw``, ``pass``, ``knock``. Typed back (``play``, ``--played``) a candidate's text
+makes exactly the play whose table was scored.
 
 Every decision draws its determinizations from ``SeedSequence(seed, spawn_key=(game,
 index))``: the same seed gives the same numbers, whatever ``workers``. With ``time`` (a
 budget in seconds per decision) the number of rollouts depends on the machine's speed,
 and so do the numbers.
+
+The API is Rummy 51's (``rummy51.analysis.rummy51``) name for name: ``analyse_position``,
+``analyse_game``, ``analyse_games``, ``read_histories``, ``DEFAULT_ROLLOUTS``,
+``HINT_ROLLOUTS``, ``MAX_ROLLOUTS`` and ``fresh_seed``, the same budget and keywords.
 """
 from __future__ import annotations
 
-import json
-import math
-import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 
-from .. import _carousel, runs
-from ..cards import JOKER, cards_text
+from .. import _carousel
+from .._checks import int_arg
+from ..cards import cards_text
 from ..carousel.actions import Draw, Knock, Meld, Pass, Phase, TurnInfo
 from ..carousel.bots import check_search_rules, core_rules, game_rules, hand_counts, table_counts
 from ..carousel.engine import GameState, PlayerView, rules_from_dict, rules_to_dict
+from ..carousel.notation import counts_meld_text, parse_meld_play
 from ..carousel.rules import CarouselRules
 from ..carousel.solver import can_meld
 from ..carousel.table import parse_hand, parse_table
-from ._common import Candidate, Decision, GameAnalysis, candidate_from_sums
+from . import _common
+from ._common import MAX_ROLLOUTS, Candidate, Decision, GameAnalysis, fresh_seed
+from ._common import read_histories as _read_histories
 
 __all__ = ["analyse_position", "analyse_game", "analyse_games", "position_view", "game_decisions",
-           "read_carousel_histories", "CarouselSpot", "DEFAULT_ROLLOUTS", "HINT_ROLLOUTS",
-           "HINT_SECONDS"]
+           "read_histories", "read_carousel_histories", "CarouselSpot", "DEFAULT_ROLLOUTS",
+           "HINT_ROLLOUTS", "HINT_SECONDS", "MAX_ROLLOUTS", "fresh_seed"]
 
 #: rollouts per candidate of a decision by default (``rummy51 carousel analyse``)
 DEFAULT_ROLLOUTS = 200
 #: the budget of ``hint`` in ``rummy51 carousel play``: rollouts per candidate, seconds
 HINT_ROLLOUTS = 2000
 HINT_SECONDS = 0.8
-#: the most rollouts per candidate (the kernel's bound)
-MAX_ROLLOUTS = 100_000
 
 _KINDS = {_carousel.SEARCH_MELD: "meld", _carousel.SEARCH_NODRAW: "no draw",
           _carousel.SEARCH_KNOCK: "knock"}
 
 
-# --------------------------------------------------------------------------- budgets
-def _rollouts(rollouts: Any) -> int:
-    if isinstance(rollouts, bool) or not isinstance(rollouts, Integral):
-        raise TypeError(f"rollouts must be an int, got {rollouts!r}")
-    if not 1 <= int(rollouts) <= MAX_ROLLOUTS:
-        raise ValueError(f"rollouts must be 1..{MAX_ROLLOUTS} (per candidate), got {rollouts}")
-    return int(rollouts)
-
-
-def _seconds(time: Any) -> float:
-    if time is None:
-        return 0.0
-    if isinstance(time, bool) or not isinstance(time, Real):
-        raise TypeError(f"time must be a number of seconds, got {time!r}")
-    if not (float(time) > 0 and math.isfinite(float(time))):
-        raise ValueError(f"time must be a positive number of seconds, got {time}")
-    return float(time)
-
-
-def _seed(seed: Any) -> int:
-    """The analysis' seed as an int (None: fresh entropy, recorded)."""
-    if seed is None:
-        return int(np.random.SeedSequence().entropy)    # type: ignore[arg-type]
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or int(seed) < 0:
-        raise ValueError(f"seed must be an int >= 0 or None, got {seed!r}")
-    return int(seed)
-
-
+# --------------------------------------------------------------------------- seeds
 def _rng(seed: int, game: int, index: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(game, index)))
 
@@ -122,9 +101,10 @@ class CarouselSpot:
     info: Mapping[str, Any] | None = None
 
 
-def _play_text(T: bytes, nT: bytes, JT: int, nJT: int) -> str:
-    cards = [c for c in range(52) for _ in range(nT[c] - T[c])] + [JOKER] * (nJT - JT)
-    return "meld " + cards_text(cards)
+def _play_text(T: bytes, D: bytes, JT: int, nT: bytes, nD: bytes, nJT: int) -> str:
+    """The canonical text of a play (``carousel.notation``): typed back, it makes the
+    play whose table was scored, each joker standing for the same card."""
+    return counts_meld_text(T, D, JT, nT, nD, nJT)
 
 
 def _spot_of_view(view: PlayerView, index: int = 0, played: Any = None,
@@ -154,13 +134,13 @@ def _spot_of_view(view: PlayerView, index: int = 0, played: Any = None,
                          "after a draw: meld or not, or at the end of the turn: knock or not)")
     H, jh = hand_counts(view.hand)
     T, D, jt = table_counts(view.table)
-    text, table = _played(played, decision, view, T, jt)
+    text, table = _played(played, decision, view, T, D, jt)
     return CarouselSpot(index, view.player, decision, view.rules, H, jh, T, D, jt,
                         tuple(view.hand_sizes), view.stock_count, view.turn_info.draws,
                         bool(view.stock_out), text, table, info)
 
 
-def _played(played: Any, decision: int, view: PlayerView, T: bytes,
+def _played(played: Any, decision: int, view: PlayerView, T: bytes, D: bytes,
             JT: int) -> tuple[str | None, tuple[bytes, bytes, int] | None]:
     """The played move's text (and table after a meld) from an action or a move text."""
     if played is None:
@@ -173,10 +153,8 @@ def _played(played: Any, decision: int, view: PlayerView, T: bytes,
         if w in ("draw", "pass", "knock") and len(words) == 1:
             played = {"draw": Draw(), "pass": Pass(), "knock": Knock()}[w]
         elif w == "meld" and len(words) > 1:
-            from ..carousel.solver import play_cards
-
-            played = Meld(play_cards(list(view.table), " ".join(words[1:]), list(view.hand),
-                                     view.rules).melds)
+            played = Meld(parse_meld_play(played.split(None, 1)[1], list(view.table),
+                                          list(view.hand), view.rules, name="played").melds)
         else:
             raise ValueError(f"played {played!r} is not a move: meld CARDS, draw, pass or knock")
     if isinstance(played, Draw):
@@ -195,7 +173,7 @@ def _played(played: Any, decision: int, view: PlayerView, T: bytes,
         if decision == _carousel.SEARCH_KNOCK:
             raise ValueError("played meld: the player has melded in this turn already")
         nT, nD, njt = table_counts(view.verify_meld(played)[0])
-        return _play_text(T, nT, JT, njt), (nT, nD, njt)
+        return _play_text(T, D, JT, nT, nD, njt), (nT, nD, njt)
     raise TypeError(f"played must be a move text or a carousel action, got {played!r}")
 
 
@@ -207,14 +185,14 @@ def _analyse_spot(spot: CarouselSpot, seed: int, game: int, rollouts: int,
         spot.H, spot.JH, spot.T, spot.D, spot.JT, spot.sizes, spot.player, spot.stock,
         spot.draws, spot.stock_out, spot.played_table, rollouts, seconds)
     cands: list[Candidate] = []
-    for what, nT, _nD, njt, n, total, total_sq, wins in res:
+    for what, nT, nD, njt, n, total, total_sq, wins in res:
         if what == _carousel.ANALYSE_PLAY:
-            assert nT is not None
-            move = _play_text(spot.T, nT, spot.JT, njt)
+            assert nT is not None and nD is not None
+            move = _play_text(spot.T, spot.D, spot.JT, nT, nD, njt)
         else:
             move = {_carousel.ANALYSE_DRAW: "draw", _carousel.ANALYSE_PASS: "pass",
                     _carousel.ANALYSE_KNOCK: "knock"}[what]
-        cands.append(candidate_from_sums(move, n, total, total_sq, wins))
+        cands.append(_common.candidate_from_sums(move, n, total, total_sq, wins))
     played = spot.played
     if played_at >= 0:
         played = cands[played_at].move
@@ -291,17 +269,22 @@ def position_view(rules: CarouselRules, hand: Any, table: Any = None, *,
         totals=(0,) * n, rounds_won=(0,) * n, stock_out=bool(stock_out))
 
 
-def analyse_position(view: PlayerView | None = None, rules: CarouselRules | None = None, *,
-                     hand: Any = None, table: Any = None, sizes: Sequence[int] | None = None,
+@_common.keyword_only("rules")
+def analyse_position(view: PlayerView | None = None, *, rollouts: int | None = None,
+                     time: float | None = None, seed: int | None = None, played: Any = None,
+                     index: int = 0, rules: CarouselRules | None = None, hand: Any = None,
+                     table: Any = None, sizes: Sequence[int] | None = None,
                      stock: int | None = None, player: int = 0, phase: str = "meld",
-                     draws: int | None = None, rollouts: int = DEFAULT_ROLLOUTS,
-                     time: float | None = None, seed: Any = None, played: Any = None,
-                     index: int = 0) -> Decision:
+                     draws: int | None = None) -> Decision:
     """Every candidate move of the decision ``view`` faces, by rollouts (module
     docstring): a :class:`Decision` (best first; ``played``, a move text like ``meld 7S
     9H JK`` / ``draw`` / ``pass`` / ``knock`` or an action, is among the candidates and
-    its ``loss`` measured; without it ``loss`` is None). ``rollouts`` per candidate,
-    ``time`` seconds at most (then fewer rollouts), ``seed`` an int (None: fresh).
+    its ``loss`` measured; without it ``loss`` is None).
+
+    Budget: ``rollouts`` per candidate (default 200), or ``time`` seconds for the
+    decision (``rollouts`` then caps it, ``MAX_ROLLOUTS`` when not given); ``seed`` an int
+    (None: fresh); the determinizations come from ``SeedSequence(seed, spawn_key=(0,
+    index))``.
 
     A position given directly: no ``view`` but ``rules`` (default: two players) and
     ``hand``, ``table``, ``sizes``, ``stock``, ``player``, ``phase``, ``draws``, as
@@ -315,83 +298,27 @@ def analyse_position(view: PlayerView | None = None, rules: CarouselRules | None
     elif hand is not None or table is not None or rules is not None:
         raise TypeError("analyse_position takes a view, or a position (rules, hand, table, "
                         "...), not both")
-    n = _rollouts(rollouts)
-    sec = _seconds(time)
+    n, sec = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
+    index = int_arg("index", index, 0)
     spot = _spot_of_view(view, index, played)
     check_search_rules(view.rules)
-    return _analyse_spot(spot, _seed(seed), 0, n, sec)
+    return _analyse_spot(spot, _common.seed_of(seed), 0, n, sec)
 
 
 # --------------------------------------------------------------------------- whole games
-def read_carousel_histories(source: Any) -> list[dict]:
+def read_histories(source: Any) -> list[dict]:
     """The games of ``source``: a history dict, a ``GameState``, a JSON text of one game
-    or JSON Lines (one game a line), a path to such a file (``.gz`` too), or a run
-    directory made with histories (its chunks' games in order)."""
-    if isinstance(source, GameState):
-        return [source.to_dict()]
-    if isinstance(source, Mapping):
-        return [dict(source)]
-    if isinstance(source, (os.PathLike,)) or (isinstance(source, str) and "{" not in source):
-        from pathlib import Path
-
-        p = Path(source)
-        if p.is_dir():      # a run directory made with --histories: its chunks in order
-            return _run_histories(p)
-        return _parse_histories(runs.read_history_text(p), str(p))
-    if isinstance(source, str):
-        return _parse_histories(source, "the history")
-    raise TypeError(f"a Carousel history must be a dict, a GameState, JSON text or a path, got "
-                    f"{type(source).__name__}")
+    or JSON Lines (one game a line), a path to such a file (``.gz`` too), or a Carousel run
+    directory made with histories (its chunks' games in order, every chunk's file
+    verified against its chunk file: a missing or damaged one is refused, naming it, so
+    the games never shift). (Rummy 51's reader is the same.)"""
+    return _read_histories(source, "carousel")
 
 
-def _run_histories(path: Any) -> list[dict]:
-    """The games of a Carousel run directory made with histories, every chunk's file
-    verified against its chunk file (a missing or damaged one is refused, naming it: the
-    games never shift)."""
-    try:
-        files = runs.chunk_histories(path, "carousel")
-    except ValueError as e:
-        if "'games' run" in str(e):
-            raise ValueError(f"{path} holds a Rummy 51 games run, not a Carousel one: analyse "
-                             f"it with rummy51 analyse {path}") from None
-        if "without histories" in str(e) or "has no manifest.json" in str(e):
-            raise ValueError(f"{path} holds no hand histories (histories/chunk-*.jsonl.gz: "
-                             "a run made with --histories)") from None
-        raise
-    games = []
-    for i, lines in files:
-        f = runs.histories_path(path, i)
-        for n, line in enumerate(lines, 1):
-            g = runs.parse_line(line, f"{f} line {n}")
-            if not isinstance(g, dict):
-                raise ValueError(f"{f} line {n} is not a Carousel history (a JSON object)")
-            games.append(g)
-    return games
-
-
-def _parse_histories(text: str, where: str) -> list[dict]:
-    text = text.strip()
-    if not text:
-        raise ValueError(f"{where} is empty")
-    if len(text) > runs.MAX_HISTORY_TEXT:
-        raise ValueError(f"{where} holds more than {runs.MAX_HISTORY_TEXT // 2**20} MiB of "
-                         "history text: split it into smaller files")
-    try:
-        one = json.loads(text)
-    except RecursionError:
-        raise ValueError(f"{where} is not a Carousel history (JSON nested too deeply)") from None
-    except ValueError:
-        one = None
-    if isinstance(one, dict):
-        return [one]
-    games = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            g = runs.parse_line(line, f"{where} line {n}")
-            if not isinstance(g, dict):
-                raise ValueError(f"{where} line {n} is not a Carousel history (a JSON object)")
-            games.append(g)
-    return games
+#: Deprecated: ``read_histories`` (the same reader as Rummy 51's; kept for one release).
+read_carousel_histories = _common.deprecated_alias(
+    read_histories, "rummy51.analysis.carousel.read_carousel_histories",
+    "rummy51.analysis.carousel.read_histories")
 
 
 def _replayed(history: Mapping, rules: CarouselRules | None) -> tuple[GameState, list]:
@@ -406,6 +333,7 @@ def _replayed(history: Mapping, rules: CarouselRules | None) -> tuple[GameState,
         d["rules"] = rules_to_dict(rules)
         d.pop("rounds", None)   # other rules score other rounds; the actions must replay
         d.pop("final", None)
+        d.pop("winners", None)
     try:
         GameState.from_dict(d)
         start = GameState.from_dict(dict(d, actions=[], rounds=[], final=None))
@@ -418,12 +346,9 @@ def _replayed(history: Mapping, rules: CarouselRules | None) -> tuple[GameState,
 
 
 def game_decisions(history: Any, rules: CarouselRules | None = None) -> list[CarouselSpot]:
-    """The decisions of a game (one history, see :func:`read_carousel_histories`) that
-    the analysis covers, in order (``index`` 0, 1, ...), each with the move played."""
-    games = read_carousel_histories(history)
-    if len(games) != 1:
-        raise ValueError(f"the source holds {len(games)} games, not one")
-    s, actions = _replayed(games[0], rules)
+    """The decisions of a game (one history, see :func:`read_histories`) that the
+    analysis covers, in order (``index`` 0, 1, ...), each with the move played."""
+    s, actions = _replayed(_common.one_history(history), rules)
     check_search_rules(s.rules)
     spots: list[CarouselSpot] = []
     for i, a in enumerate(actions):
@@ -447,25 +372,23 @@ def game_decisions(history: Any, rules: CarouselRules | None = None) -> list[Car
 
 
 def analyse_game(history: Any, rules: CarouselRules | None = None, *,
-                 rollouts: int = DEFAULT_ROLLOUTS, time: float | None = None, seed: Any = None,
-                 workers: int = 1, decision: int | None = None,
-                 progress: Callable[[int, int], None] | None = None,
+                 rollouts: int | None = None, time: float | None = None, seed: Any = None,
+                 workers: int = 1, decision: int | None = None, progress: Any = None,
+                 on_decision: Callable[[Decision], None] | None = None,
                  game: int = 0) -> GameAnalysis:
     """Every decision of one Carousel game (a history: ``GameState.to_json()``, a line
-    of ``--histories``; see :func:`read_carousel_histories`), replayed under ``rules``
-    (default: its own), analysed as :func:`analyse_position` does, the move played among
-    the candidates and its loss measured. ``decision``: only that index (of the
-    decisions analysed, 0-based). ``workers`` threads (the rollouts run without the
-    GIL); decision ``i`` draws its rollouts from ``SeedSequence(seed, spawn_key=(game,
-    i))``, so the numbers do not depend on ``workers``. ``progress(done, total)`` is
-    called as decisions finish."""
-    from ..runs.executors import run_threads
-
-    n = _rollouts(rollouts)
-    sec = _seconds(time)
-    if isinstance(workers, bool) or not isinstance(workers, Integral) or workers < 1:
-        raise ValueError(f"workers must be an int >= 1, got {workers!r}")
-    sd = _seed(seed)
+    of ``--histories``; see :func:`read_histories`), replayed under ``rules`` (default:
+    its own), analysed as :func:`analyse_position` does, the move played among the
+    candidates and its loss measured. ``decision``: only that index (of the decisions
+    analysed, 0-based). ``workers`` threads (the rollouts run without the GIL); decision
+    ``i`` draws its rollouts from ``SeedSequence(seed, spawn_key=(game, i))``, so the
+    numbers do not depend on ``workers``. ``progress`` shows a bar on stderr (None: when
+    stderr is a terminal; a callable ``progress(done, total)`` is deprecated);
+    ``on_decision(d)`` is called as each decision is done."""
+    n, sec = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
+    sd = _common.seed_of(seed)
+    game = int_arg("game", game, 0)
+    history = _common.one_history(history)
     spots = game_decisions(history, rules)
     if decision is not None:
         if isinstance(decision, bool) or not isinstance(decision, Integral):
@@ -478,27 +401,18 @@ def analyse_game(history: Any, rules: CarouselRules | None = None, *,
                              f"decisions analysed (0..{len(spots) - 1})")
         spots = [spots[int(decision)]]
     rules_used = spots[0].rules if spots else (
-        rules or rules_from_dict(read_carousel_histories(history)[0]["rules"], recorded=True))
-    out: dict[int, Decision] = {}
-
-    def work(spec: dict) -> Decision:
-        return _analyse_spot(spec["spot"], sd, game, n, sec)
-
-    def done(spec: dict, d: Decision) -> None:
-        out[spec["spot"].index] = d
-        if progress is not None:
-            progress(len(out), len(spots))
-
-    run_threads([{"spot": s} for s in spots], int(workers), work, done)
+        rules or rules_from_dict(history["rules"], recorded=True))
+    decisions = _common.run_decisions(spots, workers, lambda spot: _analyse_spot(spot, sd, game, n, sec),
+                              progress, on_decision, f"game {game}")
     meta = {"game": "carousel", "rules": rules_to_dict(rules_used), "players": rules_used.players,
             "seed": sd, "index": game, "rollouts": n, "time": sec or None,
             "decisions": len(spots)}
-    return GameAnalysis(meta, tuple(out[s.index] for s in spots))
+    return GameAnalysis(meta, tuple(decisions))
 
 
 def analyse_games(source: Any, rules: CarouselRules | None = None, **kw: Any
                   ) -> Iterable[GameAnalysis]:
     """:func:`analyse_game` of every game of ``source`` (game ``g`` seeded with
     ``spawn_key`` ``(g, i)``)."""
-    for g, h in enumerate(read_carousel_histories(source)):
+    for g, h in enumerate(read_histories(source)):
         yield analyse_game(h, rules, game=g, **kw)

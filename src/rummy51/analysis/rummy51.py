@@ -16,8 +16,14 @@ is better) with its standard error; ``win`` the share of rollouts the player won
 
 Moves are written as ``rummy51 play`` reads them (``rummy51.r51.notation``); the played
 move is written as the candidate it equals. Seeding: decision ``i`` of a game draws its
-determinizations from ``SeedSequence((seed, i))``, so the numbers do not depend on
-``workers`` or on which decisions are analysed.
+determinizations from ``SeedSequence((seed, i))`` (of game ``g`` > 0 of a source, from
+``SeedSequence((seed, i, g))``), so the numbers do not depend on ``workers`` or on which
+decisions are analysed.
+
+The API is Carousel's (``rummy51.analysis.carousel``) name for name: ``analyse_position``,
+``analyse_game``, ``analyse_games``, ``read_histories``, ``DEFAULT_ROLLOUTS``,
+``HINT_ROLLOUTS``, ``MAX_ROLLOUTS`` and ``fresh_seed``, the same budget (``rollouts`` 1..
+``MAX_ROLLOUTS`` per candidate, or ``time`` seconds a decision) and the same keywords.
 
 >>> from rummy51 import RuleSet
 >>> from rummy51.r51.engine import GameState
@@ -27,15 +33,12 @@ determinizations from ``SeedSequence((seed, i))``, so the numbers do not depend 
 """
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from numbers import Real
-from pathlib import Path
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
-from .. import _game, runs
+from .. import _game
 from .._checks import int_arg
 from ..r51 import fastgame
 from ..r51.actions import Discard, Draw, LayDown, LayOff, Phase, SwapJoker
@@ -44,11 +47,13 @@ from ..r51.melds import HIGH, LOW, RUN
 from ..r51.notation import action_text, parse_action
 from ..r51.search import view_position
 from ..rules import RuleSet, rules_to_dict
-from ..runs import Progress, run_threads
-from ._common import Decision, GameAnalysis, candidate_from_sums
+from . import _common
+from ._common import MAX_ROLLOUTS, Decision, GameAnalysis, fresh_seed
+from ._common import parse_histories as _parse_histories
+from ._common import read_histories as _read_histories
 
-__all__ = ["DEFAULT_ROLLOUTS", "HINT_ROLLOUTS", "analyse_position", "analyse_game",
-           "read_histories", "parse_histories", "fresh_seed"]
+__all__ = ["DEFAULT_ROLLOUTS", "HINT_ROLLOUTS", "MAX_ROLLOUTS", "analyse_position",
+           "analyse_game", "analyse_games", "read_histories", "parse_histories", "fresh_seed"]
 
 #: rollouts per candidate of a decision by default (``rummy51 analyse``)
 DEFAULT_ROLLOUTS = 200
@@ -56,43 +61,13 @@ DEFAULT_ROLLOUTS = 200
 HINT_ROLLOUTS = 800
 #: discard candidates (the search bot's default)
 DEFAULT_CANDIDATES = 3
-_MAX_ROLLOUTS = 10**6
 _SIDE_CODES = {None: 0, LOW: 1, HIGH: 2}
 
 
 # --------------------------------------------------------------------------- arguments
-def _budget(rollouts: Any, time: Any) -> tuple[int, float]:
-    """``(rollouts, ms)`` of a budget: ``rollouts`` per candidate (default 200) and/or
-    ``time`` seconds a decision (then ``rollouts`` is a cap)."""
-    ms = 0.0
-    if time is not None:
-        if isinstance(time, (bool, np.bool_)) or not isinstance(time, Real):
-            raise TypeError(f"time must be a number of seconds, got {time!r}")
-        if not 0 < float(time) < float("inf"):
-            raise ValueError(f"time must be > 0 (seconds a decision), got {time}")
-        ms = 1000.0 * float(time)
-    if rollouts is None:
-        rollouts = _MAX_ROLLOUTS if time is not None else DEFAULT_ROLLOUTS
-    if isinstance(rollouts, (int, np.integer)) and not isinstance(rollouts, (bool, np.bool_)) \
-            and rollouts < 2:
-        raise ValueError(f"rollouts must be >= 2 (rollouts per candidate), got {rollouts}")
-    return int_arg("rollouts", rollouts, 2, _MAX_ROLLOUTS), ms
-
-
-def fresh_seed() -> int:
-    """A fresh analysis seed (64 bits of OS entropy), to record and print."""
-    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-
-
-def _seed_of(seed: Any) -> int:
-    """The analysis seed as a whole number (None: fresh entropy, recorded)."""
-    if seed is None:
-        return fresh_seed()
-    return int_arg("seed", seed, 0)
-
-
-def _rng(seed: int, index: int) -> np.random.Generator:
-    return np.random.default_rng(np.random.SeedSequence((seed, index)))
+def _rng(seed: int, index: int, game: int = 0) -> np.random.Generator:
+    key = (seed, index) if game == 0 else (seed, index, game)
+    return np.random.default_rng(np.random.SeedSequence(key))
 
 
 def _played_spec(view: PlayerView, action: Any) -> tuple:
@@ -135,12 +110,13 @@ def _as_action(played: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- one decision
-def _analyse(view: PlayerView, action: Any, rollouts: int, ms: float, seed: int, index: int,
-             candidates: int) -> Decision:
+def _analyse(view: PlayerView, action: Any, rollouts: int, seconds: float, seed: int,
+             index: int, candidates: int, game: int = 0) -> Decision:
     pos, pool, hidden = view_position(view)
     spec = None if action is None else _played_spec(view, action)
-    logs, stats, played, n, separate = _game.analyse(pos, pool, hidden, _rng(seed, index),
-                                                     rollouts, candidates, ms, spec)
+    logs, stats, played, n, separate = _game.analyse(pos, pool, hidden, _rng(seed, index, game),
+                                                     rollouts, candidates, 1000.0 * seconds,
+                                                     spec)
     moves = []
     for i, log in enumerate(logs):
         if separate and i == played:
@@ -159,7 +135,7 @@ def _analyse(view: PlayerView, action: Any, rollouts: int, ms: float, seed: int,
             moves[i] = f"{m} [{seen[m]}]"
         else:
             seen[m] = 1
-    cands = tuple(candidate_from_sums(m, int(k), s1, s2, int(w))
+    cands = tuple(_common.candidate_from_sums(m, int(k), s1, s2, int(w))
                   for m, (k, s1, s2, w) in zip(moves, stats, strict=True))
     info = {"turn": int(view.turn), "tactician": moves[0], "determinizations": int(n)}
     kind = "draw" if view.phase is Phase.DRAW else "play"
@@ -167,17 +143,20 @@ def _analyse(view: PlayerView, action: Any, rollouts: int, ms: float, seed: int,
                     cands, kind, info)
 
 
-def analyse_position(view: PlayerView, rollouts: int | None = None, seed: int | None = None,
-                     played: Any = None, time: float | None = None, index: int = 0,
-                     candidates: int = DEFAULT_CANDIDATES) -> Decision:
+@_common.keyword_only("rollouts", "seed", "played", "time", "index", "candidates")
+def analyse_position(view: PlayerView, *, rollouts: int | None = None,
+                     time: float | None = None, seed: int | None = None, played: Any = None,
+                     index: int = 0, candidates: int = DEFAULT_CANDIDATES) -> Decision:
     """Rank the candidate moves of the player on turn in ``view`` (their own
     ``PlayerView``): each with its equity (mean margin of rollouts to the end of the deal),
     standard error and win share. ``played`` (an action or its text), if given, is among
     the candidates and the decision's ``loss`` says what it lost against the best.
 
     Budget: ``rollouts`` per candidate (default 200), or ``time`` seconds for the
-    decision (``rollouts`` then caps it; the numbers then depend on the machine). The
-    determinizations come from ``SeedSequence((seed, index))``."""
+    decision (``rollouts`` then caps it, ``MAX_ROLLOUTS`` when not given; the numbers
+    then depend on the machine). ``seed`` an int (None: fresh); the determinizations
+    come from ``SeedSequence((seed, index))``. ``candidates``: the discards considered
+    (the search bot's, 1..16)."""
     if not isinstance(view, PlayerView):
         raise TypeError(f"view must be a PlayerView, got {type(view).__name__}")
     if view.phase is Phase.OVER:
@@ -186,34 +165,14 @@ def analyse_position(view: PlayerView, rollouts: int | None = None, seed: int | 
         raise ValueError(f"this is player {view.player}'s view but player {view.current} "
                          "is on turn: a decision is analysed from the view of the player "
                          "on turn")
-    r, ms = _budget(rollouts, time)
-    s = _seed_of(seed)
+    r, seconds = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
+    s = _common.seed_of(seed)
     index = int_arg("index", index, 0)
     candidates = int_arg("candidates", candidates, 1, 16)
-    return _analyse(view, _as_action(played), r, ms, s, index, candidates)
+    return _analyse(view, _as_action(played), r, seconds, s, index, candidates)
 
 
 # --------------------------------------------------------------------------- a whole deal
-def _history_dict(history: Any) -> dict:
-    if isinstance(history, GameState):
-        return history.to_dict()
-    if isinstance(history, dict):
-        return history
-    if isinstance(history, str):
-        try:
-            d = json.loads(history)
-        except RecursionError:
-            raise ValueError("the hand history is not a hand history (JSON nested too deeply)"
-                             ) from None
-        except json.JSONDecodeError as e:
-            raise ValueError(f"the hand history is not JSON: {e}") from None
-        if not isinstance(d, dict):
-            raise ValueError(f"a hand history is a JSON object, got {type(d).__name__}")
-        return d
-    raise TypeError(f"history must be a GameState, a dict or JSON text, got "
-                    f"{type(history).__name__}")
-
-
 def _decisions(d: dict, rules: RuleSet | None) -> tuple[GameState, list[tuple[int, PlayerView, Any]]]:
     """The deal replayed (under ``rules`` if given): its final state and every decision
     as ``(index, view of the player on turn, the action played)``."""
@@ -238,115 +197,64 @@ def _decisions(d: dict, rules: RuleSet | None) -> tuple[GameState, list[tuple[in
     return final, out
 
 
-def analyse_game(history: Any, rules: RuleSet | None = None, rollouts: int | None = None,
-                 seed: int | None = None, workers: int = 1, decision: int | None = None,
-                 progress: bool | None = None, time: float | None = None,
-                 candidates: int = DEFAULT_CANDIDATES,
-                 on_decision: Callable[[Decision], None] | None = None) -> GameAnalysis:
+@_common.keyword_only("rollouts", "seed", "workers", "decision", "progress", "time", "candidates",
+              "on_decision")
+def analyse_game(history: Any, rules: RuleSet | None = None, *, rollouts: int | None = None,
+                 time: float | None = None, seed: int | None = None, workers: int = 1,
+                 decision: int | None = None, progress: bool | None = None,
+                 on_decision: Callable[[Decision], None] | None = None, game: int = 0,
+                 candidates: int = DEFAULT_CANDIDATES) -> GameAnalysis:
     """Analyse every decision (every action) of a Rummy 51 deal, or only ``decision``
-    (its index in the deal's actions): ``history`` is a ``GameState``, its ``to_dict()``
-    or its JSON text. ``rules`` replays it under other rules than the recorded ones
-    (a ``ValueError`` if it does not replay). ``workers`` threads (the kernel releases
-    the GIL) change nothing in the numbers; ``progress`` shows a bar on stderr (None:
-    when stderr is a terminal). Budget and seeding as ``analyse_position``; the
-    ``game`` mapping of the result records them (the seed drawn when None)."""
-    r, ms = _budget(rollouts, time)
-    s = _seed_of(seed)
-    workers = int_arg("workers", workers, 1, 1024)
+    (its index in the deal's actions): ``history`` is one deal (``read_histories``' sources:
+    a ``GameState``, its ``to_dict()``, its JSON text, a file of one). ``rules`` replays it
+    under other rules than the recorded ones (a ``ValueError`` if it does not replay).
+    ``workers`` threads (the kernel releases the GIL) change nothing in the numbers;
+    ``progress`` shows a bar on stderr (None: when stderr is a terminal);
+    ``on_decision(d)`` is called as each decision is done. Budget and seeding as
+    ``analyse_position``, ``game`` the deal's index in its source (its decisions draw
+    from ``SeedSequence((seed, i, game))``, game 0 from ``(seed, i)``); the ``game``
+    mapping of the result records them (the seed drawn when None)."""
+    r, seconds = _common.budget(rollouts, time, DEFAULT_ROLLOUTS)
+    s = _common.seed_of(seed)
     candidates = int_arg("candidates", candidates, 1, 16)
-    final, todo = _decisions(_history_dict(history), rules)
+    game = int_arg("game", game, 0)
+    final, todo = _decisions(_common.one_history(history), rules)
     if decision is not None:
         decision = int_arg("decision", decision, 0)
         if decision >= len(todo):
             raise ValueError(f"decision {decision} is out of range: the deal has "
                              f"{len(todo)} decisions (0..{len(todo) - 1})")
         todo = [todo[decision]]
-    results: dict[int, Decision] = {}
-    bar = Progress(progress, len(todo), 0, "analyse", unit=" decisions")
-
-    def work(spec: dict) -> Decision:
-        i, view, a = spec["item"]
-        return _analyse(view, a, r, ms, s, i, candidates)
-
-    def done(spec: dict, d: Decision) -> None:
-        results[d.index] = d
-        bar.update(1)
-        if on_decision is not None:
-            on_decision(d)
-
-    try:
-        run_threads([{"index": k, "n": 1, "item": t} for k, t in enumerate(todo)],
-                    workers, work, done)
-    finally:
-        bar.close()
+    decisions = _common.run_decisions(todo, workers, lambda t: _analyse(
+        t[1], t[2], r, seconds, s, t[0], candidates, game), progress, on_decision)
     res = final.result
-    game = {"game": "rummy51", "rules": rules_to_dict(final.rules), "players": final.n_players,
+    meta = {"game": "rummy51", "rules": rules_to_dict(final.rules), "players": final.n_players,
             "first": final.first, "deal_seed": final.seed, "actions": len(final.actions),
             "result": None if res is None else {"winner": res.winner, "how": res.how,
                                                 "scores": list(res.scores)},
             "rollouts": r, "time": None if time is None else float(time),
             "candidates": candidates, "seed": s}
-    return GameAnalysis(game, tuple(results[i] for i, _, _ in todo))
+    if game:
+        meta["index"] = game
+    return GameAnalysis(meta, tuple(decisions))
 
 
-def read_histories(path: str | Path) -> list[dict]:
-    """The hand histories of a file: one JSON object, or JSON Lines (one a line; a
-    ``.gz`` file is read compressed), as dicts in order; or of a games run directory
-    made with histories (every chunk's file verified against its chunk file: a missing
-    or damaged one is refused, naming it, so the deals keep their numbers)."""
-    p = Path(path)
-    if p.is_dir():
-        return _run_histories(p)
-    return parse_histories(runs.read_history_text(p), str(p))
+def analyse_games(source: Any, rules: RuleSet | None = None, **kw: Any) -> Iterable[GameAnalysis]:
+    """:func:`analyse_game` of every deal of ``source`` (``read_histories``' sources),
+    deal ``g`` as ``game=g``."""
+    for g, h in enumerate(read_histories(source)):
+        yield analyse_game(h, rules, game=g, **kw)
 
 
-def _run_histories(path: Path) -> list[dict]:
-    try:
-        files = runs.chunk_histories(path, "games")
-    except ValueError as e:
-        if "'carousel' run" in str(e):
-            raise ValueError(f"{path} holds a Carousel run, not a Rummy 51 one: analyse it "
-                             f"with rummy51 carousel analyse {path}") from None
-        raise
-    out = []
-    for i, lines in files:
-        f = runs.histories_path(path, i)
-        for k, line in enumerate(lines, 1):
-            d = runs.parse_line(line, f"{f} line {k}")
-            if not isinstance(d, dict):
-                raise ValueError(f"{f}, line {k}: a hand history is a JSON object")
-            out.append(d)
-    return out
+def read_histories(source: Any) -> list[dict]:
+    """The hand histories of ``source``: a history dict, a ``GameState``, JSON text of
+    one deal or JSON Lines (one a line), a file of them (``.gz`` too), or a games run
+    directory made with histories (every chunk's file verified against its chunk file:
+    a missing or damaged one is refused, naming it, so the deals keep their numbers);
+    as dicts in order. (Carousel's reader is the same.)"""
+    return _read_histories(source, "games")
 
 
-def parse_histories(text: str, where: str = "the input") -> list[dict]:
-    """The hand histories of a text: one JSON object, or JSON Lines, as dicts in order."""
-    text = text.strip()
-    if not text:
-        raise ValueError(f"{where}: no hand history")
-    if len(text) > runs.MAX_HISTORY_TEXT:
-        raise ValueError(f"{where} holds more than {runs.MAX_HISTORY_TEXT // 2**20} MiB of "
-                         "history text: split it into smaller files")
-    try:
-        one = json.loads(text)
-    except RecursionError:
-        raise ValueError(f"{where}: not a hand history (JSON nested too deeply)") from None
-    except json.JSONDecodeError:
-        one = None
-    if isinstance(one, dict):
-        return [one]
-    out = []
-    for k, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            d = json.loads(line)
-        except RecursionError:
-            raise ValueError(f"{where}, line {k}: not a hand history (JSON nested too deeply)"
-                             ) from None
-        except json.JSONDecodeError as e:
-            raise ValueError(f"{where}, line {k}: not JSON ({e})") from None
-        if not isinstance(d, dict):
-            raise ValueError(f"{where}, line {k}: a hand history is a JSON object")
-        out.append(d)
-    return out
+#: Deprecated: ``read_histories`` reads text too (kept for one release).
+parse_histories = _common.deprecated_alias(_parse_histories, "rummy51.analysis.rummy51.parse_histories",
+                                   "rummy51.analysis.read_histories(text)")

@@ -25,6 +25,7 @@ from .solver import (
     max_cards_played_counts,
     pack_positions,
     play_cards,
+    play_declared,
     playable_cards,
 )
 from .table import TableMeld, parse_hand, parse_meld, parse_table, table_codes, table_text
@@ -49,6 +50,7 @@ __all__ = [
     "parse_meld",
     "parse_table",
     "play_cards",
+    "play_declared",
     "playable_cards",
     "table_codes",
     "table_text",

@@ -8,6 +8,8 @@ never the state.
 * ``GreedyBot``: the best play whenever it has one, knocks as soon as it may.
 * ``CarefulBot``: greedy play, but knocks only when an undercut looks unlikely from
   what it has seen.
+* ``PolicyBot`` (``ppo``, ``rummy51.carousel.policy``): the trained policy network of
+  ``bench/train_ppo.py`` (2-player games).
 * ``SearchBot``: tries the solver's candidate plays, drawing on and knocking or not by
   determinized rollouts of the rest of the round (in C; the kernel plays it too).
 
@@ -27,13 +29,15 @@ from typing import Any, Protocol
 import numpy as np
 
 from .. import _carousel
+from ..common.bots import registry_key
 from .actions import Action, Draw, Knock, Meld, Pass, Phase
 from .engine import GameState, PlayerView
+from .policy import PolicyBot
 from .rules import CarouselRules
 from .solver import best_play, can_meld
 from .table import TableMeld
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "BOTS", "make_bot",
+__all__ = ["Bot", "RandomBot", "GreedyBot", "CarefulBot", "SearchBot", "PolicyBot", "BOTS", "make_bot",
            "parse_bot", "play_game"]
 
 _DRAW, _KNOCK, _PASS = Draw(), Knock(), Pass()
@@ -370,7 +374,8 @@ class SearchBot:
 
 
 #: The built-in bots by name (``--bots`` names).
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot, "search": SearchBot}
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "careful": CarefulBot, "search": SearchBot,
+        "ppo": PolicyBot}
 
 
 def parse_bot(spec: str) -> tuple[str, dict]:
@@ -378,8 +383,8 @@ def parse_bot(spec: str) -> tuple[str, dict]:
     (a search bot with ``N`` rollouts a decision). ValueError (one line) otherwise."""
     text = str(spec).strip()
     name, _, opt = text.partition(":")
-    key = name.strip().lower().replace("-", "").replace("_", "")
-    if key not in BOTS:
+    key = registry_key(name, BOTS)
+    if key is None:
         raise ValueError(f"bots: {text!r} is not a Carousel bot: choose from {', '.join(BOTS)}")
     if not opt:
         return key, {}

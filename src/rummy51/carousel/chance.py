@@ -94,6 +94,16 @@ class CarouselChanceState(CarouselAgentState):
     def __deepcopy__(self, memo: dict) -> CarouselChanceState:
         return self.copy()
 
+    @property
+    def dealing(self) -> bool:
+        """A round is being dealt (card by card, by chance outcomes)."""
+        return self._dealing is not None
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """The cards of the round being dealt so far, in order (empty when none is)."""
+        return tuple(self._dealing or ())
+
     # ------------------------------------------------------------------ who moves
     def is_terminal(self) -> bool:
         return super().is_terminal() or (self.game.round >= self.max_rounds)

@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from .._checks import int_arg
-from ..cards import JOKER, cards_text, to_codes
+from ..cards import JOKER, cards_text, shown, to_codes
 from ..common.seeds import normalize_seed
 from ..common.state import StateBase, ViewBase, deprecated_clone
 from .actions import (
@@ -479,7 +479,7 @@ class GameState(StateBase, MoveRules):
     @classmethod
     def from_dict(cls, d: dict) -> GameState:
         """Rebuild a game from its history, replaying every action on the recorded decks
-        (no RNG); the recorded rounds and final scores must match."""
+        (no RNG); the recorded rounds, final scores and winners must match."""
         if not isinstance(d, dict) or d.get("format") != HISTORY_FORMAT:
             raise ValueError("not a Carousel history (format "
                              f"{d.get('format') if isinstance(d, dict) else None!r})")
@@ -495,13 +495,19 @@ class GameState(StateBase, MoveRules):
             try:
                 s.apply(action_from_json(a))
             except (ValueError, TypeError, KeyError) as e:
-                raise ValueError(f"history action {i} ({a}) cannot be replayed: {e}") from None
+                raise ValueError(f"history action {i} ({shown(repr(a), quote=False)}) cannot be "
+                                 f"replayed: {e}") from None
         got = [x.to_dict() for x in s.rounds]
         if "rounds" in d and got != d["rounds"]:
             raise ValueError("the history's round results differ from the replayed ones")
         final = None if s.final is None else list(s.final)
         if "final" in d and d["final"] != final:
-            raise ValueError(f"the history's final scores {d['final']} differ from {final}")
+            raise ValueError(f"the history's final scores {shown(repr(d['final']), quote=False)} differ "
+                             f"from {final}")
+        winners = list(s.winners)
+        if d.get("final") is not None and "winners" in d and d["winners"] != winners:
+            raise ValueError(f"the history's winners {shown(repr(d['winners']), quote=False)} differ from "
+                             f"the replayed {winners}")
         return s
 
     @classmethod

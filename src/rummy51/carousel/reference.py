@@ -104,81 +104,40 @@ def solve_counts(T: Sequence[int], H: Sequence[int], D: Sequence[int], JT: int, 
 
     Returns ``(points, cards, melds)`` or None, ``melds`` a list of ``(card,
     stands_for)`` pair lists (card 52 for a joker)."""
-    limit = rules.max_jokers_per_meld
-    joker_cap = 99 if limit is None else limit
-    ace_high = rules.ace_high
-    value = [rules.card_value(c) for c in range(52)]
-    jv = rules.joker_value
-    hand_cards = [c for c in range(52) if H[c]]
-    demanded = [c for c in range(52) if D[c]]
-    memo: dict = {}
+    cover = _Cover(rules, H, D)
+    start = (bytes(T), bytes(H), bytes(D), JT + JH, JT)
+    top = cover.best(*start)
+    if top is None:
+        return None
+    return top[0], top[1], cover.melds(start)
 
-    def moves(req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int,
-              low: int) -> Iterator[tuple[int, int, tuple, tuple[tuple[int, int], ...] | None]]:
-        """Every way to decide a copy of ``low``: ``(points, cards, next state, meld)``
-        with the points and cards of hand cards it places (``meld`` None: leave the
-        undecided hand copies of ``low`` in the hand)."""
-        # cards with a copy to place (a necessary condition, used only to skip melds
-        # that would need more jokers than there are: each exact check is below)
-        avail = 0
-        for c in range(52):
-            if req[c] or opt[c]:
-                avail |= 1 << c
-        for meld, anchor, mask in _candidates(low, ace_high):
-            n = len(meld)
-            most = min(jleft, n - 1, joker_cap)
-            if n - (mask & avail).bit_count() > most:
-                continue
-            # slots whose card has no copy left must be jokers; the others may be either
-            forced: list[int] = []
-            free: list[int] = []
-            for i, c in enumerate(meld):
-                if i != anchor:
-                    copies = req[c] + opt[c] - (1 if c == low else 0)
-                    (free if copies > 0 else forced).append(i)
-            for extra in range(most - len(forced) + 1):
-                for more in combinations(free, extra):
-                    jset = forced + list(more)
-                    nj = len(jset)
-                    r, o, d = bytearray(req), bytearray(opt), bytearray(dem)
-                    pts = cards = 0
-                    ok = True
-                    for i, c in enumerate(meld):
-                        if d[c]:
-                            d[c] -= 1
-                        if i in jset:
-                            continue
-                        if r[c]:
-                            r[c] -= 1
-                        elif o[c]:
-                            o[c] -= 1
-                            pts += value[c]
-                            cards += 1
-                        else:
-                            ok = False
-                            break
-                    if not ok:
-                        continue
-                    from_table = min(nj, jneed)
-                    from_hand = nj - from_table
-                    pairs = tuple((JOKER if i in jset else c, c) for i, c in enumerate(meld))
-                    yield (pts + from_hand * jv, cards + from_hand,
-                           (bytes(r), bytes(o), bytes(d), jleft - nj, jneed - from_table), pairs)
-        if req[low] == 0:
-            o = bytearray(opt)
-            o[low] = 0
-            yield 0, 0, (req, bytes(o), dem, jleft, jneed), None
 
-    def best(req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int) -> tuple | None:
+class _Cover:
+    """The memoised exact cover of one position's counts (``solve_counts``).
+
+    A state is ``(req, opt, dem, jleft, jneed)``: ``req`` the table copies still to
+    place, ``opt`` the hand copies still undecided, ``dem`` the demand left per card
+    (52 counts each), ``jleft`` the jokers not yet placed (table's and hand's),
+    ``jneed`` the table jokers not yet placed (jokers are placed table ones first, so
+    the hand jokers played are those placed beyond JT)."""
+
+    def __init__(self, rules: CarouselRules, H: Sequence[int], D: Sequence[int]) -> None:
+        limit = rules.max_jokers_per_meld
+        self.joker_cap = 99 if limit is None else limit
+        self.ace_high = rules.ace_high
+        self.value = [rules.card_value(c) for c in range(52)]
+        self.jv = rules.joker_value
+        self.hand_cards = [c for c in range(52) if H[c]]
+        self.demanded = [c for c in range(52) if D[c]]
+        self.memo: dict = {}
+
+    def best(self, req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int) -> tuple | None:
         """``(points, cards, choice)``, the best from this state, None if infeasible.
 
-        ``req``: table copies still to place, ``opt``: hand copies still undecided,
-        ``dem``: demand left per card (52 counts each), ``jleft``: jokers not yet
-        placed (table's and hand's), ``jneed``: table jokers not yet placed (jokers
-        are placed table ones first, so the hand jokers played are those placed
-        beyond JT). The search of a state stops early once it places every hand card
-        it still could (nothing can beat that), and gives up on a state whose demand
-        needs more jokers than are left."""
+        The search of a state stops early once it places every hand card it still could
+        (nothing can beat that), and gives up on a state whose demand needs more jokers
+        than are left."""
+        memo, value, jv, hand_cards = self.memo, self.value, self.jv, self.hand_cards
         key = (req, opt, dem, jleft, jneed)
         if key in memo:
             return memo[key]
@@ -191,14 +150,14 @@ def solve_counts(T: Sequence[int], H: Sequence[int], D: Sequence[int], JT: int, 
             return result
         # a card's slots still to come are its copies left or jokers: demand beyond the
         # copies needs jokers (a necessary condition, to drop hopeless states early)
-        if sum(max(0, dem[c] - req[c] - opt[c]) for c in demanded) > jleft:
+        if sum(max(0, dem[c] - req[c] - opt[c]) for c in self.demanded) > jleft:
             memo[key] = None
             return None
         ceiling = (sum(value[c] * opt[c] for c in hand_cards) + (jleft - jneed) * jv,
                    sum(opt[c] for c in hand_cards) + jleft - jneed)
         result = None
-        for pts, cards, nxt, pairs in moves(req, opt, dem, jleft, jneed, low):
-            sub = best(*nxt)
+        for pts, cards, nxt, pairs in self.moves(req, opt, dem, jleft, jneed, low):
+            sub = self.best(*nxt)
             if sub is None:
                 continue
             cand = (sub[0] + pts, sub[1] + cards)
@@ -209,17 +168,81 @@ def solve_counts(T: Sequence[int], H: Sequence[int], D: Sequence[int], JT: int, 
         memo[key] = result
         return result
 
-    start = (bytes(T), bytes(H), bytes(D), JT + JH, JT)
-    top = best(*start)
-    if top is None:
-        return None
-    melds: list[list[tuple[int, int]]] = []
-    state = start
-    while memo[state][2] is not None:
-        pairs, state = memo[state][2]
-        if pairs is not None:
-            melds.append(list(pairs))
-    return top[0], top[1], melds
+    def moves(self, req: bytes, opt: bytes, dem: bytes, jleft: int, jneed: int,
+              low: int) -> Iterator[tuple[int, int, tuple, tuple[tuple[int, int], ...] | None]]:
+        """Every way to decide a copy of ``low``: ``(points, cards, next state, meld)``
+        with the points and cards of hand cards it places (``meld`` None: leave the
+        undecided hand copies of ``low`` in the hand)."""
+        # cards with a copy to place (a necessary condition, used only to skip melds
+        # that would need more jokers than there are: each exact check is below)
+        avail = 0
+        for c in range(52):
+            if req[c] or opt[c]:
+                avail |= 1 << c
+        for meld, anchor, mask in _candidates(low, self.ace_high):
+            n = len(meld)
+            most = min(jleft, n - 1, self.joker_cap)
+            if n - (mask & avail).bit_count() > most:
+                continue
+            # slots whose card has no copy left must be jokers; the others may be either
+            forced: list[int] = []
+            free: list[int] = []
+            for i, c in enumerate(meld):
+                if i != anchor:
+                    copies = req[c] + opt[c] - (1 if c == low else 0)
+                    (free if copies > 0 else forced).append(i)
+            for extra in range(most - len(forced) + 1):
+                for more in combinations(free, extra):
+                    jset = forced + list(more)
+                    placed = _place(meld, jset, req, opt, dem, self.value)
+                    if placed is None:
+                        continue
+                    r, o, d, pts, cards = placed
+                    nj = len(jset)
+                    from_table = min(nj, jneed)
+                    from_hand = nj - from_table
+                    pairs = tuple((JOKER if i in jset else c, c) for i, c in enumerate(meld))
+                    yield (pts + from_hand * self.jv, cards + from_hand,
+                           (bytes(r), bytes(o), bytes(d), jleft - nj, jneed - from_table), pairs)
+        if req[low] == 0:
+            o = bytearray(opt)
+            o[low] = 0
+            yield 0, 0, (req, bytes(o), dem, jleft, jneed), None
+
+    def melds(self, start: tuple) -> list[list[tuple[int, int]]]:
+        """The melds of the best play from ``start`` (``best(*start)`` found it), in the
+        order the search chose them."""
+        melds: list[list[tuple[int, int]]] = []
+        state = start
+        while self.memo[state][2] is not None:
+            pairs, state = self.memo[state][2]
+            if pairs is not None:
+                melds.append(list(pairs))
+        return melds
+
+
+def _place(meld: tuple[int, ...], jset: list[int], req: bytes, opt: bytes, dem: bytes,
+           value: Sequence[int]) -> tuple[bytearray, bytearray, bytearray, int, int] | None:
+    """The counts after ``meld`` goes on the table with jokers in the slots ``jset``:
+    every slot meets a demand for its card; each natural slot takes a table copy, else a
+    hand copy (placed: its points and 1 card counted). ``(req, opt, dem, points,
+    cards)``, or None when a natural slot's card has no copy left."""
+    r, o, d = bytearray(req), bytearray(opt), bytearray(dem)
+    pts = cards = 0
+    for i, c in enumerate(meld):
+        if d[c]:
+            d[c] -= 1
+        if i in jset:
+            continue
+        if r[c]:
+            r[c] -= 1
+        elif o[c]:
+            o[c] -= 1
+            pts += value[c]
+            cards += 1
+        else:
+            return None
+    return r, o, d, pts, cards
 
 
 def best_play(table: Any, hand: Any, rules: CarouselRules | None = None) -> ReferencePlay:

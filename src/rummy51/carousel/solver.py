@@ -38,11 +38,10 @@ declarations) and is not checked in batch. ``hands`` is uint8 (n, m), codes 0..5
 """
 from __future__ import annotations
 
-import os
-import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from contextvars import ContextVar
 from functools import lru_cache
 from itertools import combinations
 from operator import add
@@ -52,6 +51,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _carousel
+from .._batches import batch_workers, run_split
+from .._checks import workers_or_threads
 from ..cards import JOKER, card_text, cards_text
 from .actions import IllegalMove
 from .rules import CarouselRules
@@ -72,6 +73,7 @@ __all__ = [
     "GaveUp",
     "reconstruction_error",
     "play_cards",
+    "play_declared",
     "can_play_cards",
     "playable_cards",
 ]
@@ -133,6 +135,56 @@ def _memory_error() -> GaveUp:
     return GaveUp("gave up: the position needs more memory than the solver could allocate")
 
 
+class _Budget:
+    """A call's limits over its search and its meld reconstruction together: the nodes
+    the core expanded (``_carousel.last_nodes``) and a deadline from the call's start."""
+
+    __slots__ = ("nl", "tl", "end", "used")
+
+    def __init__(self, nl: int, tl: float) -> None:
+        self.nl, self.tl = nl, tl
+        self.end = time.monotonic() + tl if tl else 0.0
+        self.used = 0
+
+    def spent(self) -> None:
+        """Count the nodes of the core run just ended."""
+        self.used += _carousel.last_nodes()
+
+    def rest(self) -> tuple[int, float]:
+        """``(node_limit, time_limit)`` left for the next core run (0: none); GaveUp
+        when one is spent."""
+        nl, tl = 0, 0.0
+        if self.nl:
+            nl = self.nl - self.used
+            if nl <= 0:
+                raise _limit_error(-4, self.nl, self.tl)
+        if self.tl:
+            tl = self.end - time.monotonic()
+            if tl <= 0:
+                raise _limit_error(-5, self.nl, self.tl)
+        return nl, tl
+
+    def check(self, status: int) -> None:
+        if status in (-4, -5):
+            raise _limit_error(status, self.nl, self.tl)
+
+
+#: The budget of the reconstruction of a lazy Play's melds, while ``best_play`` with
+#: limits asks for them (None: no limit).
+_REBUILD_BUDGET: ContextVar[_Budget | None] = ContextVar("_REBUILD_BUDGET", default=None)
+
+
+def _rebuild_counts(core: _carousel.CoreRules, T: bytes, H: bytes, D: bytes, JT: int, JH: int,
+                    target: int, budget: _Budget | None = None) -> tuple:
+    """``_carousel.rebuild_counts`` within ``budget`` (GaveUp past it)."""
+    nl, tl = (0, 0.0) if budget is None else budget.rest()
+    got = _carousel.rebuild_counts(core, T, H, D, JT, JH, target, nl, tl)
+    if budget is not None:
+        budget.spent()
+        budget.check(got[0])
+    return got
+
+
 # The best play of a position: a type of the extension (``_carousel_single.pxi``) that the
 # cyclic collector does not track, with the frozen dataclass's interface; its docstring
 # says what it holds.
@@ -156,24 +208,47 @@ def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
             i += 1 + n
         return tuple(melds)
     core = _core_rules(rules)
-    got = _carousel.play_melds(core, source[1:53], source[53:105], source[105])
+    budget = _REBUILD_BUDGET.get()
+    got = _core_melds(core, source, budget)
     if got is not None:
-        return got  # type: ignore[no-any-return]
-    built = _arranged(core, source[1:53], source[53:105], source[105])
+        return got
+    built = _arranged(core, source[1:53], source[53:105], source[105], budget)
     return tuple(sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built))
 
 
-def _arranged(core: _carousel.CoreRules, nT: bytes, slots: bytes, njt: int) -> list[list[tuple[int, int]]]:
+def _core_melds(core: _carousel.CoreRules, source: bytes,
+                budget: _Budget | None) -> tuple[TableMeld, ...] | None:
+    """The melds of a play's source (``_carousel.play_source``, a lazy Play's) as the
+    core reads them: off the play's own path (no search), else off one run of the
+    program on its counts within ``budget`` (GaveUp past it); None when that fails
+    (never expected: the caller rebuilds the melds meld by meld)."""
+    nl, tl = (0, 0.0) if budget is None else budget.rest()
+    try:
+        got = _carousel.source_melds(core, source, nl, tl)
+    except MemoryError:
+        raise _memory_error() from None
+    if budget is not None:
+        budget.spent()
+    if type(got) is int:
+        raise _limit_error(got, budget.nl if budget else 0, budget.tl if budget else 0.0)
+    return got  # type: ignore[return-value]
+
+
+def _arranged(core: _carousel.CoreRules, nT: bytes, slots: bytes, njt: int,
+              budget: _Budget | None = None) -> list[list[tuple[int, int]]]:
     """The melds of a table given as counts (``nT`` naturals of each card, ``slots`` its
     slots, ``njt`` jokers) as ``(card, represents)`` pairs: read off one run of the core
     (``_carousel.arrange_counts``), or, should that reading fail (never expected: a
-    bug), rebuilt meld by meld (``rebuild_counts``)."""
+    bug), rebuilt meld by meld (``rebuild_counts``); within ``budget`` (GaveUp past it)."""
     try:
-        status, built = _carousel.arrange_counts(core, nT, slots, njt)
+        nl, tl = (0, 0.0) if budget is None else budget.rest()
+        status, built = _carousel.arrange_counts(core, nT, slots, njt, nl, tl)
+        if budget is not None:
+            budget.spent()
+            budget.check(status)
+        detail = 0
         if status == 5:
-            status, detail, built, _ = _carousel.rebuild_counts(core, nT, _NO_HAND, slots, njt, 0, 0)
-        else:
-            detail = 0
+            status, detail, built, _ = _rebuild_counts(core, nT, _NO_HAND, slots, njt, 0, 0, budget)
     except MemoryError:
         raise _memory_error() from None
     if status != 0:
@@ -449,51 +524,61 @@ def reconstruction_error(status: int, detail: int) -> GaveUp:
 
 
 def _rebuild(st: _Counts, target: int, rules: CarouselRules,
-             core: _carousel.CoreRules) -> tuple[list[TableMeld], int]:
+             core: _carousel.CoreRules, budget: _Budget | None = None) -> tuple[list[TableMeld], int]:
     """``_rebuild_python`` in C (``_carousel.rebuild_counts``): the same melds, in the
-    same order, and the same GaveUp errors."""
-    status, detail, built, played_jokers = _carousel.rebuild_counts(
-        core, bytes(st.T), bytes(st.H), bytes(st.D), st.JT, st.JH, target)
+    same order, and the same GaveUp errors (and GaveUp past ``budget``)."""
+    status, detail, built, played_jokers = _rebuild_counts(
+        core, bytes(st.T), bytes(st.H), bytes(st.D), st.JT, st.JH, target, budget)
     if status != 0:
         raise reconstruction_error(status, detail)
     return [_rebuilt_meld(tuple(pairs), rules) for pairs in built], played_jokers
 
 
 def _path_play(st: _Counts, rules: CarouselRules, core: _carousel.CoreRules, nl: int = 0,
-               tl: float = 0.0, game_ties: bool = False) -> tuple[int, list[TableMeld] | None, int]:
+               tl: float = 0.0, budget: _Budget | None = None, game_ties: bool = False
+               ) -> tuple[int, list[TableMeld] | None, int]:
     """The best play in one core run: ``(value, melds, hand_jokers)``, the melds of the
     play the core's own program found (``_carousel.play_counts``: the table after it as
     counts, naturals and the card each joker stands for) arranged by ``_rebuild`` with
     nothing left to choose (no hand; every card, and every joker's card, required);
     ``(0, None, 0)`` with no play. Positions whose path cannot be read (more than 7
     jokers), or whose path store finds no memory, take the value alone and rebuild
-    the melds from it (``_rebuild`` on the position itself). GaveUp past a limit.
-    ``game_ties``: as ``best_play``'s."""
+    the melds from it (``_rebuild`` on the position itself). GaveUp past a limit: the
+    limits cover the search and the reconstruction together (``budget``: the call's,
+    started when it was made). ``game_ties``: as ``best_play``'s."""
+    if budget is None and (nl or tl):
+        budget = _Budget(nl, tl)
+    sn, stl = (0, 0.0) if budget is None else budget.rest()
     value, source = _carousel.play_source(core, bytes(st.T), bytes(st.H), bytes(st.D),
-                                          st.JT, st.JH, nl, tl, not game_ties)
+                                          st.JT, st.JH, sn, stl, not game_ties)
     if value in (-4, -5):
         raise _limit_error(value, nl, tl)
+    if budget is not None:
+        budget.spent()
     if value in (-2, -3):
+        rn, rt = (0, 0.0) if budget is None else budget.rest()
         try:
-            value = st.value(core, nl, tl)
+            value = st.value(core, rn, rt)
         except MemoryError:
             raise _memory_error() from None
         if value in (-4, -5):
             raise _limit_error(value, nl, tl)
+        if budget is not None:
+            budget.spent()
         if value <= 0:
             return 0, None, 0
         try:
-            rebuilt, hj = _rebuild(st, value, rules, core)
+            rebuilt, hj = _rebuild(st, value, rules, core, budget)
         except MemoryError:
             raise _memory_error() from None
         return value, rebuilt, hj
     if source is None:
         return 0, None, 0
     nJT = source[105]
-    got = _carousel.source_melds(core, source)
+    got = _core_melds(core, source, budget)
     if got is not None:
         return value, list(got), nJT - st.JT
-    built = _arranged(core, source[1:53], source[53:105], nJT)
+    built = _arranged(core, source[1:53], source[53:105], nJT, budget)
     return value, [_rebuilt_meld(tuple(pairs), rules) for pairs in built], nJT - st.JT
 
 
@@ -539,7 +624,9 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     the bad input. The search is exact and has no limit by default: ``node_limit``
     (states the search may expand) and ``time_limit`` (seconds) make it raise
     ``GaveUp`` naming the limit instead of answering late (never a wrong answer);
-    so does a position that needs more memory than there is.
+    so does a position that needs more memory than there is. The limits cover the
+    whole call, the search and the arrangement of the melds together (with a limit the
+    melds are arranged before the call returns).
 
     Where several plays are equally good (the same points left and cards played) any
     one is a right answer: on big positions (50 cards or more, or 40 with three jokers
@@ -559,18 +646,29 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
         nl, tl = 0, 0.0
     else:
         nl, tl = _limits(node_limit, time_limit)
+    budget = _Budget(nl, tl) if (nl or tl) else None
     got = _carousel.single_best(_core_rules(rules), rules, table, hand, rules.knock_limit, nl, tl,
                                 not game_ties)
     if got is None:
         return _best_play(table, hand, rules, _rebuild_path_game if game_ties else _rebuild_path,
-                          node_limit, time_limit)
+                          node_limit, time_limit, budget)
     if type(got) is int:
         raise _limit_error(got, nl, tl)
+    if budget is not None and got.can_meld:
+        # the limits cover the whole call: the melds are arranged now, within what the
+        # search left of them (without limits they are arranged when first asked for)
+        budget.spent()
+        token = _REBUILD_BUDGET.set(budget)
+        try:
+            _ = got.melds
+        finally:
+            _REBUILD_BUDGET.reset(token)
     return got  # type: ignore[no-any-return]
 
 
 def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, rebuild: _Rebuild,
-               node_limit: int | None = None, time_limit: float | None = None) -> Play:
+               node_limit: int | None = None, time_limit: float | None = None,
+               budget: _Budget | None = None) -> Play:
     """``best_play`` with the meld reconstruction ``rebuild`` (``_rebuild_path``: the
     core's own path, one core run; ``_rebuild`` or the slow reference
     ``_rebuild_python`` for tests and benchmarks: the value, then the melds)."""
@@ -582,7 +680,8 @@ def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, re
     new_melds: list[TableMeld] | None = None
     hand_jokers = 0
     if rebuild is _rebuild_path or rebuild is _rebuild_path_game:
-        value, new_melds, hand_jokers = _path_play(st, rules, core, nl, tl, rebuild is _rebuild_path_game)
+        value, new_melds, hand_jokers = _path_play(st, rules, core, nl, tl, budget,
+                                                   rebuild is _rebuild_path_game)
     else:
         try:
             value = st.value(core, nl, tl)
@@ -694,54 +793,35 @@ def _as_array(x: object, name: str) -> npt.NDArray[np.uint8]:
     return np.ascontiguousarray(x)
 
 
-_pool: ThreadPoolExecutor | None = None
-_pool_pid = -1
-_pool_lock = threading.Lock()
+#: the fewest rows a thread of a batch gets when the count is the cores'
 _MIN_ROWS_PER_THREAD = 512
 
 
-def _executor() -> ThreadPoolExecutor:
-    global _pool, _pool_pid
-    with _pool_lock:
-        if _pool is None or _pool_pid != os.getpid():
-            _pool = ThreadPoolExecutor(max_workers=max(4, os.cpu_count() or 1),
-                                       thread_name_prefix="rummy51-carousel")
-            _pool_pid = os.getpid()
-        return _pool
-
-
-def _threads(threads: object, n: int) -> int:
-    if threads is None:
-        return max(1, min(os.cpu_count() or 1, n // _MIN_ROWS_PER_THREAD))
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, got {threads!r}")
-    return max(1, min(int(threads), max(n, 1)))
-
-
 def best_play_values(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                     threads: int | None = None, *, node_limit: int | None = None,
-                     time_limit: float | None = None
+                     workers: int | None = None, *, threads: int | None = None,
+                     node_limit: int | None = None, time_limit: float | None = None
                      ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(points_left, cards_played)`` int32 arrays of the best play of each row.
 
     ``tables``/``hands``: uint8 arrays (module docstring) or lists of positions (packed
-    with ``pack_positions``). Rows are split over ``threads`` (default: the cores, for
-    batches of 512+ rows); the GIL is released. The search is exact and unlimited by
-    default; with ``node_limit`` (states a row's search may expand) or ``time_limit``
-    (seconds a row's search may take) a row that reaches its limit gives up: its
-    ``points_left`` is -2 and its ``cards_played`` names the limit, -4 ``node_limit``
-    or -5 ``time_limit``; -2 there: the row needed more memory than there was (never a
-    wrong answer; the other rows are exact)."""
+    with ``pack_positions``). Rows are split over ``workers`` threads (default: the cores,
+    for batches of 512+ rows; ``threads`` is its deprecated name); the GIL is released.
+    The search is exact and unlimited by default; with ``node_limit`` (states a row's
+    search may expand) or ``time_limit`` (seconds a row's search may take) a row that
+    reaches its limit gives up: its ``points_left`` is -2 and its ``cards_played`` names
+    the limit, -4 ``node_limit`` or -5 ``time_limit``; -2 there: the row needed more
+    memory than there was (never a wrong answer; the other rows are exact)."""
+    count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    return _batch(tables, hands, rules, threads, nl, tl, _core_rules(rules))
+    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules(rules))
 
 
-def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, threads: int | None, nl: int,
-           tl: float, core: _carousel.CoreRules
+def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, workers: object,
+           name: str, nl: int, tl: float, core: _carousel.CoreRules
            ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``best_play_values`` with the core rules ``core`` (the cards-only ones for
-    ``max_cards_played_counts``)."""
+    ``max_cards_played_counts``); ``name``: how the worker count was given."""
     if isinstance(tables, np.ndarray) != isinstance(hands, np.ndarray):
         raise TypeError("tables and hands must both be numpy arrays (see pack_positions) or both "
                         f"lists of positions, got {type(tables).__name__} and {type(hands).__name__}")
@@ -755,22 +835,10 @@ def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, threads: 
     n = ta.shape[0]
     left = np.empty(n, dtype=np.int32)
     cards = np.empty(n, dtype=np.int32)
-    t = _threads(threads, n)
-    if t == 1:
-        _carousel.solve_batch(core, ta, ha, left, cards, 0, nl, tl)
-    else:
-        bounds = np.linspace(0, n, t + 1).astype(np.int64)
-        futures = [_executor().submit(_carousel.solve_batch, core, ta[a:b], ha[a:b],
-                                      left[a:b], cards[a:b], int(a), nl, tl)
-                   for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
-        errors = []
-        for f in futures:
-            try:
-                f.result()
-            except (ValueError, MemoryError) as e:
-                errors.append(e)
-        if errors:
-            raise errors[0]
+    run_split(n, batch_workers(workers, n, _MIN_ROWS_PER_THREAD, name),
+              lambda a, b: _carousel.solve_batch(core, ta[a:b], ha[a:b], left[a:b], cards[a:b],
+                                                 a, nl, tl),
+              (ValueError, MemoryError))
     bad = np.flatnonzero(left == -1)
     if bad.size:
         raise ValueError(f"tables row {int(bad[0])} is not a valid table: its cards cannot be "
@@ -779,35 +847,41 @@ def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, threads: 
 
 
 def best_play_points(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                     threads: int | None = None, *, node_limit: int | None = None,
+                     workers: int | None = None, *, threads: int | None = None,
+                     node_limit: int | None = None,
                      time_limit: float | None = None) -> npt.NDArray[np.int32]:
     """Points left in hand after the best play of each row (int32 array; -2 for a row
     that gave up at ``node_limit`` / ``time_limit``, as in ``best_play_values``)."""
-    return best_play_values(tables, hands, rules, threads, node_limit=node_limit,
-                            time_limit=time_limit)[0]
+    return best_play_values(tables, hands, rules, workers, threads=threads,
+                            node_limit=node_limit, time_limit=time_limit)[0]
 
 
 def max_cards_played_counts(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                            threads: int | None = None, *, node_limit: int | None = None,
+                            workers: int | None = None, *, threads: int | None = None,
+                            node_limit: int | None = None,
                             time_limit: float | None = None) -> npt.NDArray[np.int32]:
     """The most hand cards a legal play of each row places (int32 array, 0: no legal
     play); ``max_cards_played`` of each row. A row that gives up holds -4 (past
     ``node_limit``), -5 (past ``time_limit``) or -2 (no memory)."""
+    count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    return _batch(tables, hands, rules, threads, nl, tl, _core_rules_cards(rules))[1]
+    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules_cards(rules))[1]
 
 
 def can_meld_flags(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                   threads: int | None = None) -> npt.NDArray[np.bool_]:
+                   workers: int | None = None, *, threads: int | None = None
+                   ) -> npt.NDArray[np.bool_]:
     """Whether each row has a legal play (bool array)."""
-    return best_play_values(tables, hands, rules, threads)[1] > 0
+    return best_play_values(tables, hands, rules, workers, threads=threads)[1] > 0
 
 
 def can_knock_flags(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
-                    threads: int | None = None) -> npt.NDArray[np.bool_]:
+                    workers: int | None = None, *, threads: int | None = None
+                    ) -> npt.NDArray[np.bool_]:
     """Whether each row can knock after its best play (bool array)."""
-    return best_play_values(tables, hands, rules, threads)[0] <= _rules(rules).knock_limit
+    return best_play_values(tables, hands, rules, workers, threads=threads)[0] <= \
+        _rules(rules).knock_limit
 
 
 # --------------------------------------------------------------------------- chosen cards
@@ -922,6 +996,62 @@ def play_cards(table: TableLike, cards: HandLike, hand: HandLike = None,
         raise reconstruction_error(status, detail)
     new = sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built)
     _check_chosen_play(melds, new, codes)
+    total = rules.hand_points(hand_codes)
+    left = total - rules.hand_points(codes)
+    return Play(left, len(codes), tuple(sorted(codes)), tuple(new), True,
+                left <= rules.knock_limit, total)
+
+
+def play_declared(table: TableLike, cards: HandLike, jokers: HandLike,
+                  hand: HandLike = None, rules: CarouselRules | None = None) -> Play:
+    """The one play placing exactly the hand cards ``cards`` after which the jokers on
+    the table (the table's and those played) stand for exactly the cards ``jokers`` (a
+    multiset, one card a joker: text like ``"KC 7D"`` or codes; order free).
+
+    ``play_cards`` leaves each joker's card to the solver, and two plays of the same
+    cards may differ there (``meld 7S JK`` with the joker as KC or as 7D): this is the
+    play a canonical move text names (``carousel.notation``). A table joker may stand
+    for another card only where a natural copy of its card replaces it (RULES-carousel.md
+    4). ``IllegalMove`` (rule "4") when no arrangement of the table places these cards
+    with these jokers; ``ValueError`` / ``TypeError`` for bad input."""
+    rules = _rules(rules)
+    melds, codes, hand_codes = _chosen(table, cards, hand, rules)
+    declared = parse_hand(jokers, "jokers")
+    if JOKER in declared:
+        raise ValueError("jokers: a joker stands for a natural card, not JK")
+    old = _counts(melds, [])
+    njt = old.JT + codes.count(JOKER)
+    if len(declared) != njt:
+        raise ValueError(f"jokers: {len(declared)} cards named for {njt} joker"
+                         f"{'s' if njt != 1 else ''} on the table after the play")
+    nT = list(old.T)
+    for c in codes:
+        if c != JOKER:
+            nT[c] += 1
+    nD = [0] * 52
+    for d in declared:
+        nD[d] += 1
+    for d in range(52):
+        moved = old.D[d] - min(old.D[d], nD[d])
+        if moved > nT[d]:
+            raise IllegalMove("4", f"a table joker stands for {card_text(d)} and keeps that "
+                                   f"card: no natural {card_text(d)} replaces it")
+    slots = [t + j for t, j in zip(nT, nD, strict=True)]
+    if max(slots) > 255:   # pragma: no cover - check_position bounds the copies
+        raise ValueError("too many copies of a card")
+    core = _core_rules(rules)
+    st = _Counts(nT, [0] * 52, slots, njt, 0)
+    if st.value(core) < 0:
+        raise IllegalMove("4", f"no arrangement of the table places {cards_text(sorted(codes))} "
+                               f"with the jokers standing for {cards_text(sorted(declared))}")
+    status, detail, built, _ = _carousel.rebuild_counts(core, bytes(nT), bytes(52),
+                                                        bytes(slots), njt, 0, 0)
+    if status != 0:
+        raise reconstruction_error(status, detail)
+    new = sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built)
+    _check_chosen_play(melds, new, codes)
+    if Counter(r for m in new for r in m.jokers) != Counter(declared):
+        raise GaveUp("the rebuilt table declares its jokers otherwise than asked")
     total = rules.hand_points(hand_codes)
     left = total - rules.hand_points(codes)
     return Play(left, len(codes), tuple(sorted(codes)), tuple(new), True,

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..cards import JOKER, card_text, parse_card
+from ..cards import JOKER, card_text, check_text, parse_card, parse_cards, shown
 from .rules import CarouselRules
 
 __all__ = [
@@ -160,12 +160,15 @@ def _parse_token(tok: Any, where: str) -> tuple[int, int | None]:
 
 
 def _meld_where(meld: Any) -> str:
+    """How an error names a meld: its text (or list), cut to a readable length."""
     if isinstance(meld, str):
-        return f"meld {meld.strip()!r}"
+        return f"meld {shown(meld.strip())}"
     try:
-        return f"meld {list(meld)!r}"
+        items = list(meld)
     except TypeError:
-        return f"meld {meld!r}"
+        return f"meld {shown(repr(meld))}"
+    head = repr(items[:12])
+    return f"meld {head[:-1] + ', ...]' if len(items) > 12 else head}"
 
 
 def parse_meld(meld: Any, rules: CarouselRules | None = None) -> TableMeld:
@@ -174,6 +177,14 @@ def parse_meld(meld: Any, rules: CarouselRules | None = None) -> TableMeld:
     if isinstance(meld, TableMeld):
         return _checked(meld, rules or CarouselRules(), None)
     where = _meld_where(meld)
+    if isinstance(meld, str) and "(" not in check_text("meld", meld):   # no declared joker
+        try:
+            codes = parse_cards(meld)
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}") from None
+        if not codes:
+            raise ValueError(f"{where} is empty")
+        return make_meld([(c, None if c == JOKER else c) for c in codes], rules, where)
     if isinstance(meld, str):
         tokens = meld.replace(",", " ").split()
     else:
@@ -252,11 +263,12 @@ def parse_table(table: Any, rules: CarouselRules | None = None) -> list[TableMel
     if table is None:
         return []
     if isinstance(table, str):
+        check_text("table", table)
         parts = [p for p in table.split("|")]
         if not table.strip():
             return []
         if any(not p.strip() for p in parts):
-            raise ValueError(f"table {table!r} has an empty meld between '|' separators")
+            raise ValueError(f"table {shown(table)} has an empty meld between '|' separators")
         return [parse_meld(p, rules) for p in parts]
     if isinstance(table, TableMeld):
         return [table]
@@ -267,25 +279,33 @@ def parse_table(table: Any, rules: CarouselRules | None = None) -> list[TableMel
     return [parse_meld(m, rules) for m in melds]
 
 
-def parse_hand(hand: Any) -> list[int]:
-    """A hand as card codes, from text (``'5S 9S JK'``) or an iterable of codes / texts."""
+def parse_hand(hand: Any, name: str = "hand") -> list[int]:
+    """A hand as card codes, from text (``'5S 9S JK'``) or an iterable of codes / texts.
+    ``name`` is what an error calls it (``hand``; a command may say ``meld``): an error
+    quotes the text cut to a readable length. Linear in the input; text longer than
+    ``cards.MAX_TEXT`` is refused before it is read."""
     if hand is None:
         return []
     if isinstance(hand, str):
+        check_text(name, hand)
         if "(" in hand:
-            raise ValueError(f"hand {hand!r}: a joker in hand is a plain JK (its card is "
+            raise ValueError(f"{name} {shown(hand)}: a joker in hand is a plain JK (its card is "
                              "declared when it is played)")
-        return [_card(tok, f"hand {hand!r}") for tok in hand.replace(",", " ").split()]
+        try:
+            return parse_cards(hand)
+        except ValueError as e:
+            raise ValueError(f"{name} {shown(hand)}: {e}") from None
     try:
         items = list(hand)
     except TypeError:
-        raise TypeError(f"a hand is card text or a list of card codes, got {type(hand).__name__}") from None
+        raise TypeError(f"a {name} is card text or a list of card codes, got "
+                        f"{type(hand).__name__}") from None
     out = []
     for x in items:
         if isinstance(x, str):
-            out.append(_card(x, "hand"))
+            out.append(_card(x, name))
         else:
-            out.append(_check_int_code(x, "hand"))
+            out.append(_check_int_code(x, name))
     return out
 
 

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from .._version import __version__
 from ..runs.executors import SchedulerLost
 from ..runs.signals import EXIT_TERMINATED, Terminated
-from . import analyse, best, carousel, odds, play, report, rules, simulate
+from . import analyse, best, carousel, odds, play, report, rules, simulate, train
 from ._common import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -96,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_parser(subparsers)
     analyse.add_parser(subparsers)
     carousel.add_parser(subparsers)   # best, simulate, play, rules
+    train.add_parser(subparsers)
     return parser
 
 

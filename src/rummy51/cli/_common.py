@@ -317,7 +317,7 @@ class _CliWarnings:
 
 
 _API_NAMES = ("deals", "players", "turns", "turn_deals", "chunk_size", "turn_chunk_size",
-              "hands", "threads", "seed", "draws", "samples")
+              "hands", "threads", "workers", "seed", "draws", "samples")
 
 
 def _option_names(e: Exception) -> Exception:

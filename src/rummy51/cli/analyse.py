@@ -100,20 +100,15 @@ def _int_arg(text: str) -> int:
         n = int(text, 10)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if n < 2:
-        raise argparse.ArgumentTypeError(f"{text!r}: give at least 2 rollouts per candidate")
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give at least 1 rollout per candidate")
     return n
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from ..analysis import format_analysis, format_decision
-    from ..analysis.rummy51 import (
-        analyse_game,
-        analyse_position,
-        fresh_seed,
-        parse_histories,
-        read_histories,
-    )
+    from ..analysis._common import parse_histories
+    from ..analysis.rummy51 import analyse_game, analyse_position, fresh_seed, read_histories
     from ..runs import MAX_HISTORY_TEXT
 
     rules = rules_from_args(args)
@@ -143,6 +138,12 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         games = parse_histories(sys.stdin.read(MAX_HISTORY_TEXT + 1), "stdin")
     else:
         games = read_histories(args.history)
+    from ..carousel.actions import HISTORY_FORMAT as CAROUSEL_FORMAT
+
+    if any(g.get("format") == CAROUSEL_FORMAT for g in games):
+        where = "stdin" if args.history == "-" else args.history
+        raise ValueError(f"{where} holds a Carousel history, not a Rummy 51 one: analyse it "
+                         f"with rummy51 carousel analyse {args.history}")
     picked = list(enumerate(games))
     if args.game is not None:
         if args.game >= len(games):
@@ -192,12 +193,9 @@ def position_view(args: argparse.Namespace, rules: Any) -> Any:
     """The ``PlayerView`` of seat 0 the position options describe, its counts checked
     (a card used more often than the deck holds, a negative stock: a ValueError naming
     the option)."""
-    from collections import Counter
-
-    from ..cards import JOKER, card_text, parse_card
+    from ..cards import parse_card
     from ..r51.actions import DISCARD, STOCK, Phase, TurnInfo
     from ..r51.engine import PlayerView
-    from ..r51.melds import MeldError, make_meld
 
     n = args.players
     if not 2 <= n <= 8:
@@ -212,64 +210,13 @@ def position_view(args: argparse.Namespace, rules: Any) -> Any:
             bottom = parse_card(args.bottom)
         except ValueError as e:
             raise ValueError(f"--bottom: {e}") from None
-    table = []
-    if args.table:
-        for part in args.table.split("|"):
-            part = part.strip()
-            owner = 1
-            if ":" in part:
-                head, part = part.split(":", 1)
-                if not head.strip().isdigit() or not 0 <= int(head) < n:
-                    raise ValueError(f"--table: {head.strip()!r} is not a seat 0..{n - 1}")
-                owner = int(head)
-            toks = part.split()
-            cards, reps = [], []
-            for t in toks:
-                if t.upper().startswith("JK(") and t.endswith(")"):
-                    cards.append(JOKER)
-                    reps.append(t[3:-1])
-                else:
-                    cards.extend(_cards(t, "--table"))
-            try:
-                m = make_meld(cards, rules, owner=owner, stand_ins=reps or None)
-            except (MeldError, ValueError) as e:
-                raise ValueError(f"--table: {e}") from None
-            table.append(m)
-    opened = [False] * n
-    for s in (args.opened if args.opened is not None else sorted({m.owner for m in table})):
-        if not 0 <= s < n:
-            raise ValueError(f"--opened: {s} is not a seat 0..{n - 1}")
-        opened[s] = True
-    for m in table:
-        if not opened[m.owner]:
-            raise ValueError(f"--table: a meld of seat {m.owner}, who has not opened (--opened)")
+    table = _table_melds(args.table, n, rules) if args.table else []
+    opened = _opened_seats(args.opened, table, n)
     deal = rules.hand_size
     phase = args.phase or ("play" if len(hand) == deal + 1 else "draw")
-    if args.hand_sizes is not None:
-        sizes = list(args.hand_sizes)
-        if len(sizes) != n:
-            raise ValueError(f"--hand-sizes: {len(sizes)} sizes for {n} players")
-        if sizes[0] != len(hand):
-            raise ValueError(f"--hand-sizes: seat 0 holds {len(hand)} cards (--hand), "
-                             f"not {sizes[0]}")
-        if any(not 1 <= s <= 2 * deal + 1 for s in sizes):
-            raise ValueError(f"--hand-sizes: a hand holds 1..{2 * deal + 1} cards here")
-    else:
-        sizes = [len(hand)] + [deal] * (n - 1)
-    used = Counter(hand) + Counter(pile) + Counter(c for m in table for c in m.cards)
-    if bottom is not None:
-        used[bottom] += 1
-    have = Counter(rules.deck())
-    for c, k in sorted(used.items()):
-        if k > have[c]:
-            raise ValueError(f"impossible card counts: {k} x {card_text(c)} in --hand, "
-                             f"--table, --discard and --bottom, but the deck holds {have[c]}")
-    stock = len(rules.deck()) - sum(sizes) - len(pile) - sum(len(m.cards) for m in table) \
-        - (bottom is not None)
-    if stock < 0:
-        raise ValueError(f"impossible card counts: the hands (--hand-sizes), --table, "
-                         f"--discard and --bottom hold {len(rules.deck()) - stock} cards, "
-                         f"the deck {len(rules.deck())}")
+    _check_hand_at(phase, hand, deal)
+    sizes = _hand_sizes(args.hand_sizes, hand, n, deal)
+    stock = _stock_count(rules, hand, pile, table, bottom, sizes)
     if phase == "draw" and stock == 0:
         raise ValueError("impossible card counts: no card left for the stock")
     turn = 2 * n if args.turn is None else args.turn
@@ -290,3 +237,102 @@ def position_view(args: argparse.Namespace, rules: Any) -> Any:
         hand=tuple(sorted(hand)), hand_sizes=tuple(sizes), opened=tuple(opened),
         table=tuple(table), discard_pile=tuple(pile), bottom=bottom, stock_count=stock,
         turn_info=ti, history=())
+
+
+def _table_melds(text: str, n: int, rules: Any) -> list[Any]:
+    """The melds of ``--table``: ``|``-separated, each ``SEAT: cards`` (seat 1 when not
+    given), a joker written ``JK(card)`` for the card it stands for."""
+    from ..cards import JOKER
+    from ..r51.melds import MeldError, make_meld
+
+    table = []
+    for part in text.split("|"):
+        part = part.strip()
+        owner = 1
+        if ":" in part:
+            head, part = part.split(":", 1)
+            if not head.strip().isdigit() or not 0 <= int(head) < n:
+                raise ValueError(f"--table: {head.strip()!r} is not a seat 0..{n - 1}")
+            owner = int(head)
+        toks = part.split()
+        cards, reps = [], []
+        for t in toks:
+            if t.upper().startswith("JK(") and t.endswith(")"):
+                cards.append(JOKER)
+                reps.append(t[3:-1])
+            else:
+                cards.extend(_cards(t, "--table"))
+        try:
+            m = make_meld(cards, rules, owner=owner, stand_ins=reps or None)
+        except (MeldError, ValueError) as e:
+            raise ValueError(f"--table: {e}") from None
+        table.append(m)
+    return table
+
+
+def _opened_seats(seats: list[int] | None, table: list[Any], n: int) -> list[bool]:
+    """Per seat whether it has opened: the ``--opened`` seats, else the owners of the
+    table's melds (every meld's owner must have opened)."""
+    opened = [False] * n
+    for s in (seats if seats is not None else sorted({m.owner for m in table})):
+        if not 0 <= s < n:
+            raise ValueError(f"--opened: {s} is not a seat 0..{n - 1}")
+        opened[s] = True
+    for m in table:
+        if not opened[m.owner]:
+            raise ValueError(f"--table: a meld of seat {m.owner}, who has not opened (--opened)")
+    return opened
+
+
+def _check_hand_at(phase: str, hand: list[int], deal: int) -> None:
+    """Refuse a hand too large or too small for the phase of the turn (``deal``: the
+    cards dealt to a hand)."""
+    # a turn starts with at most the cards dealt (each turn draws one and discards one;
+    # the first player's extra card is discarded on turn 0, which has no draw)
+    top = deal if phase == "draw" else deal + 1
+    if not (1 if phase == "draw" else 2) <= len(hand) <= top:
+        when = ("at the start of a turn (--phase draw)" if phase == "draw"
+                else "after the draw (--phase play)")
+        raise ValueError(f"--hand holds {len(hand)} cards: {when} a hand holds "
+                         f"{1 if phase == 'draw' else 2}..{top} under these rules")
+
+
+def _hand_sizes(given: list[int] | None, hand: list[int], n: int, deal: int) -> list[int]:
+    """Every seat's hand size: ``--hand-sizes`` checked, else seat 0's hand and ``deal``
+    cards for every other seat."""
+    if given is None:
+        return [len(hand)] + [deal] * (n - 1)
+    sizes = list(given)
+    if len(sizes) != n:
+        raise ValueError(f"--hand-sizes: {len(sizes)} sizes for {n} players")
+    if sizes[0] != len(hand):
+        raise ValueError(f"--hand-sizes: seat 0 holds {len(hand)} cards (--hand), "
+                         f"not {sizes[0]}")
+    if any(not 1 <= s <= 2 * deal + 1 for s in sizes):
+        raise ValueError(f"--hand-sizes: a hand holds 1..{2 * deal + 1} cards here")
+    return sizes
+
+
+def _stock_count(rules: Any, hand: list[int], pile: list[int], table: list[Any],
+                 bottom: int | None, sizes: list[int]) -> int:
+    """The cards left for the stock, after checking that no card is used more often
+    than the deck holds."""
+    from collections import Counter
+
+    from ..cards import card_text
+
+    used = Counter(hand) + Counter(pile) + Counter(c for m in table for c in m.cards)
+    if bottom is not None:
+        used[bottom] += 1
+    have = Counter(rules.deck())
+    for c, k in sorted(used.items()):
+        if k > have[c]:
+            raise ValueError(f"impossible card counts: {k} x {card_text(c)} in --hand, "
+                             f"--table, --discard and --bottom, but the deck holds {have[c]}")
+    stock = len(rules.deck()) - sum(sizes) - len(pile) - sum(len(m.cards) for m in table) \
+        - (bottom is not None)
+    if stock < 0:
+        raise ValueError(f"impossible card counts: the hands (--hand-sizes), --table, "
+                         f"--discard and --bottom hold {len(rules.deck()) - stock} cards, "
+                         f"the deck {len(rules.deck())}")
+    return stock

@@ -132,11 +132,9 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
-    import numpy as np
+    from ..analysis import fresh_seed
 
-    if args.seed is not None:
-        return int(args.seed)
-    return int(np.random.SeedSequence().entropy) % (2 ** 63)   # type: ignore[arg-type]
+    return fresh_seed() if args.seed is None else int(args.seed)
 
 
 def _seed_note(args: argparse.Namespace, seed: int) -> None:
@@ -215,10 +213,15 @@ def _read(path: str) -> Any:
 
 
 def _run_history(args: argparse.Namespace) -> int:
-    from ..analysis.carousel import analyse_game, read_carousel_histories
+    from ..analysis.carousel import analyse_game, read_histories
     from ..carousel.engine import rules_from_dict
 
-    games = read_carousel_histories(_read(args.history))
+    games = read_histories(_read(args.history))
+    from ..r51.actions import HISTORY_FORMAT as R51_FORMAT
+
+    if any(isinstance(g, dict) and g.get("format") == R51_FORMAT for g in games):
+        raise ValueError(f"{args.history} holds a Rummy 51 hand history, not a Carousel one: "
+                         f"analyse it with rummy51 analyse {args.history}")
     if args.game is not None:
         if not 0 <= args.game < len(games):
             raise ValueError(f"--game {args.game} is out of range: {args.history} holds "
@@ -235,20 +238,15 @@ def _run_history(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.history} is not a Carousel history (no rules.players)") from None
     rules = rules_from_args(args, players, required=False)
     seed = _seed(args)
-    show = args.progress if args.progress is not None else _isatty(sys.stderr)
     for g, h in picked:
-        bar = _bar(f"game {g}") if show else None
         try:
             a = analyse_game(h, rules, seed=seed, workers=args.workers, decision=args.decision,
-                             progress=bar, game=g, **_budget(args))
+                             progress=args.progress, game=g, **_budget(args))
         except ValueError as e:
             msg = str(e)
             if msg.startswith("decision "):
                 msg = "--" + msg
             raise ValueError(msg if len(picked) == 1 else f"game {g}: {msg}") from None
-        finally:
-            if bar is not None:
-                bar.close()
         if args.json:
             print(json.dumps(a.to_dict()))
         else:
@@ -281,29 +279,3 @@ def _history_text(a: Any, players: int) -> str:
                          f"{info['table'] or '(empty)'}")
         lines.append(head + ("\n" + rest if rest else ""))
     return "\n\n".join(lines)
-
-
-class _bar:
-    """A tqdm bar on stderr as ``progress(done, total)``."""
-
-    def __init__(self, desc: str) -> None:
-        self.desc = desc
-        self.t: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.t is None:
-            from tqdm import tqdm
-
-            self.t = tqdm(total=total, desc=self.desc, unit="decision", file=sys.stderr)
-        self.t.update(done - self.t.n)
-
-    def close(self) -> None:
-        if self.t is not None:
-            self.t.close()
-
-
-def _isatty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cards import cards_text
+from ..cards import MAX_TEXT, cards_text, shown
 from ..carousel.actions import (
     DealRecord,
     DrawRecord,
@@ -53,6 +53,9 @@ __all__ = ["add_play_parser", "run_play", "HELP"]
 HELP = """\
 commands:
   meld 7S 9H JK   play these hand cards (the solver arranges the whole table around them)
+  meld 7S JK(KC)  the same, each joker standing for the card named; a table joker a
+                  natural frees, with its new card: meld 7D JK(7D->KC) (the hints write
+                  every play so: typed back, it makes exactly that play)
   meld best       play the cards of the best play
   best            show the best play as a hint
   hint            rank your moves now by rollouts to the end of the round (about a second)
@@ -115,7 +118,7 @@ def run_play(args: argparse.Namespace) -> int:
     """Execute a parsed ``carousel play`` namespace; returns the exit status."""
     import numpy as np
 
-    from ..carousel.bots import make_bot
+    from ..carousel.bots import BOTS, make_bot
     from ..carousel.engine import GameState
 
     names = _bots(args)
@@ -128,6 +131,8 @@ def run_play(args: argparse.Namespace) -> int:
     if args.seed is not None and args.seed < 0:
         raise ValueError(f"--seed must be 0 or more, got {args.seed}")
     rules = rules_from_args(args, players)
+    for n in names:  # a bot that plays only some tables (ppo: 2 players) says so now
+        getattr(BOTS.get(n.partition(":")[0]), "check_table", lambda r, k: None)(rules, players)
     state = GameState.new(rules, seed=args.seed)
     root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
     bots = [make_bot(n, seed=ss) for n, ss in zip(names, root.spawn(len(names)), strict=True)]
@@ -280,11 +285,21 @@ class _Game:
         r = s.rules
         pts = r.hand_points(v.hand)
         knock = (f"knock ({pts} points, limit {r.knock_limit})" if v.can_knock() else None)
+        if v.phase in (Phase.MELD, Phase.NO_DRAW):
+            from ..carousel.solver import can_meld
+
+            melds = can_meld(list(v.table), list(v.hand), r)
         if v.phase is Phase.MELD:
+            if not melds:
+                return (f"no meld play exists: no card of your hand fits the table, nor a "
+                        f"meld of your own; draw again ({v.turn_info.draws} of 3 drawn)")
             return (f"you may meld (meld CARDS; best or hint for a hint) or draw again "
                     f"({v.turn_info.draws} of 3 drawn)")
         if v.phase is Phase.NO_DRAW:
             why = "a last turn after the stock ran out" if v.turn_info.last else "the stock is empty"
+            if not melds:
+                return (f"no draw left ({why}) and no meld play exists: "
+                        + (f"{knock} or pass" if knock else "pass"))
             return (f"no draw left ({why}): meld CARDS, "
                     + (f"{knock} " if knock else "") + "or pass")
         if knock:
@@ -293,15 +308,27 @@ class _Game:
                 f"you hold {pts})")
 
     def read(self) -> str | None:
+        """One command line (None at the end of input). A line longer than
+        ``cards.MAX_TEXT`` characters is refused unread (the rest of it skipped); piped
+        commands are echoed, a long one cut."""
         if self.tty:
             sys.stdout.write("your move: ")
             sys.stdout.flush()
-        line = sys.stdin.readline()
+        line = sys.stdin.readline(MAX_TEXT + 1)
         if not line:
             return None
+        if len(line) > MAX_TEXT and not line.endswith("\n"):
+            while True:                      # skip the rest of the line
+                more = sys.stdin.readline(1 << 16)
+                if not more or more.endswith("\n"):
+                    break
+            if not self.tty:
+                print(f"> {shown(line, 80, quote=False)}")
+            _refuse(f"a command line of more than {MAX_TEXT:,} characters is not read")
+            return ""
         line = line.strip()
         if not self.tty:
-            print(f"> {line}")
+            print(f"> {shown(line, 200, quote=False)}")
         return line
 
     def ask(self) -> bool:
@@ -359,12 +386,13 @@ class _Game:
             s.pass_()
             self.shown = n + 1
             return True
-        raise ValueError(f"unknown command {line.split()[0]!r}: type help for the commands")
+        raise ValueError(f"unknown command {shown(line.split()[0], 40)}: type help for the "
+                         "commands")
 
     @staticmethod
     def extra_args(cmd: str, rest: list[str]) -> None:
         if rest:
-            raise ValueError(f"{cmd} takes no cards (got {' '.join(rest)!r})")
+            raise ValueError(f"{cmd} takes no cards (got {shown(' '.join(rest))})")
 
     def hint(self) -> str:
         """The moves of the player's decision ranked by rollouts (``rummy51.analysis``,
@@ -401,6 +429,7 @@ class _Game:
                 f"score less the others' mean)\n" + format_decision(d, names))
 
     def best_hint(self) -> str:
+        from ..carousel.notation import meld_text
         from ..carousel.solver import best_play
 
         s = self.state
@@ -412,11 +441,12 @@ class _Game:
             other = "draw" if v.phase is Phase.MELD else ("knock" if v.can_knock() else "pass")
             return f"hint: no play places a card of your hand: {other}"
         then = ", then you may knock" if play.can_knock else ""
-        return (f"hint: meld {self.cards(play.played)} (leaves {play.points_left} points in "
-                f"hand{then})")
+        text = meld_text(list(v.table), play.melds, self.u, s.rules)
+        return f"hint: {text} (leaves {play.points_left} points in hand{then})"
 
     def meld(self, rest: list[str]) -> bool:
-        from ..carousel.solver import best_play, play_cards
+        from ..carousel.notation import meld_text, parse_meld_play
+        from ..carousel.solver import best_play
 
         s = self.state
         v = s.view(0)
@@ -426,17 +456,17 @@ class _Game:
             raise IllegalMove("4", "name the hand cards to add, like meld 7S 9H JK (best "
                                    "shows a play)")
         if [w.lower() for w in rest] == ["best"]:
-            best = best_play(list(v.table), list(v.hand), s.rules)
-            if not best.can_meld:
+            play = best_play(list(v.table), list(v.hand), s.rules)
+            if not play.can_meld:
                 raise IllegalMove("4", "no play places a card of your hand")
-            cards: list[int] | str = list(best.played)
-        else:
-            cards = " ".join(rest)
-        play = play_cards(list(v.table), cards, list(v.hand), s.rules)
+        else:   # the cards typed, each joker's card as named (one text, one play)
+            play = parse_meld_play(" ".join(rest), list(v.table), list(v.hand), s.rules,
+                                   name="meld")
         n = len(s.history)
         rec = s.meld(play.melds)
         self.shown = n + 1      # the meld is told here; a round it ends is shown next
-        print(f"you meld {self.cards(rec.played)}" + (" and go out" if rec.went_out else ""))
+        print(f"you {meld_text(list(v.table), rec.table, self.u, s.rules)}"
+              + (" and go out" if rec.went_out else ""))
         if s.current == 0 and not s.over and s.round == v.round and s.phase is not Phase.DRAW:
             self.show_position()
             return False

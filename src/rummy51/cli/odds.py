@@ -44,8 +44,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                    help=f"Monte Carlo samples (default {DEFAULTS['odds_samples']:,})")
     p.add_argument("--seed", type=_count, default=None, metavar="S",
                    help="seed (default: fresh entropy, printed)")
-    p.add_argument("--threads", type=_positive, default=None, metavar="N",
-                   help="threads (default: all cores)")
+    p.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
+                   metavar="N", help="threads (default: all cores; --threads is its old name)")
     p.add_argument("--out", metavar="DIR", default=None,
                    help="also write the result to a new directory (manifest.json, odds.csv, results.json)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
@@ -64,7 +64,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
         raise ValueError(f"--seen {args.seen.strip()!r}: {e}") from None
     try:
         res = opening_odds(hand, seen, draws=args.draws, samples=args.samples, rules=rules,
-                           seed=args.seed, threads=args.threads)
+                           seed=args.seed, workers=args.workers)
     except (ValueError, TypeError) as e:
         raise _option_names(e) from None
     if args.out:

@@ -6,8 +6,10 @@ the solver's best lay-down, lay-offs, joker swaps, discards); type a number, or 
 legal move as text (``discard 7S``, ``lay down 7S 8S 9S | QH QD QC``:
 ``rummy51.r51.notation``). ``hint`` ranks the candidate moves by rollout equity
 (``rummy51.analysis.analyse_position``, a small budget: about a second), the moves
-written as they can be typed. The bots' moves are shown as they play. ``q`` (or end of
-input) leaves the deal.
+written as they can be typed. ``help`` lists the commands. The bots' moves are shown
+as they play. ``q`` (or end of input) leaves the deal. Answers are read one per line
+from stdin, so a deal can be scripted: with a pipe there is no prompt and each answer
+is echoed as ``> answer`` (as ``rummy51 carousel play`` does).
 """
 from __future__ import annotations
 
@@ -15,12 +17,23 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ..cards import card_text, cards_text
+from ..cards import MAX_TEXT, card_text, cards_text
+from ..cards import shown as _cut
 from ._common import EXIT_OK, _count, _name_list, add_rule_options, rules_from_args
 
 if TYPE_CHECKING:
     from ..r51.actions import Action
     from ..r51.engine import GameState
+
+HELP = """\
+commands:
+  1, 2, ...       the move of that number in the list
+  discard 7S      any legal move as text: draw stock, draw discard, draw bottom,
+                  lay down 7S 8S 9S | QH QD QC, lay off 9S on meld 0 (high),
+                  swap 10S for the joker of meld 3, discard 7S
+  hint            rank your moves by rollouts to the end of the deal (about a second)
+  help            this list
+  q               leave the deal (end of input does too)"""
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -47,12 +60,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def _cmd_play(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from ..r51.bots import BOTS
     from ..r51.engine import GameState
     from ..studies._games_plan import bot_maker, parse_bots
 
     rules = rules_from_args(args)
     # the bots' names as the games study spells them (handhunter -> hand-hunter)
     names = parse_bots(list(args.bots), max(2, len(args.bots)))[0][:len(args.bots)]
+    for b in names:  # a bot that plays only some tables (ppo: 2 players) says so now
+        getattr(BOTS.get(b), "check_table", lambda r, n: None)(rules, 1 + len(names))
     state = GameState.new(rules, players=1 + len(names), seed=args.seed)
     root = np.random.SeedSequence(state.seed if isinstance(state.seed, int) else None)
     bots = [bot_maker(b)(ss) for b, ss in zip(names, root.spawn(len(names)), strict=True)]
@@ -105,23 +121,57 @@ def _ask(state: GameState, u: bool) -> Action | None:
     for i, a in enumerate(moves, 1):
         print(f"  {i:>2}. {a.text()}")
     while True:
-        try:
-            line = input(f"your move (1-{len(moves)}, a move as text, hint, q to leave): ")
-        except EOFError:
+        raw = _read(f"your move (1-{len(moves)}, a move as text, hint, help, q to leave): ")
+        if raw is None:
             return None
-        line = line.strip().lower()
+        line = raw.lower()
         if line in ("q", "quit", "exit"):
             return None
-        if line.isdigit() and 1 <= int(line) <= len(moves):
+        if line.isdigit() and len(line) < 10 and 1 <= int(line) <= len(moves):
             return moves[int(line) - 1]
+        if line in ("help", "h", "?"):
+            print(HELP)
+            continue
         if line == "hint":
             _hint(state, view)
             continue
-        typed = _typed(view, line)
+        typed = _typed(view, raw)
         if typed is not None:
             return typed
         print(f"  type a number from 1 to {len(moves)}, a legal move as text, or hint",
               file=sys.stderr)
+
+
+def _read(prompt: str) -> str | None:
+    """One answer (None at the end of input). On a terminal the prompt asks for it;
+    piped answers are echoed as ``> answer`` (cut when long), as ``carousel play`` does;
+    a line of more than ``cards.MAX_TEXT`` characters is refused unread."""
+    if _isatty(sys.stdin):
+        try:
+            return input(prompt).strip()
+        except EOFError:
+            return None
+    line = sys.stdin.readline(MAX_TEXT + 1)
+    if not line:
+        return None
+    if len(line) > MAX_TEXT and not line.endswith("\n"):
+        while True:                          # skip the rest of the line
+            more = sys.stdin.readline(1 << 16)
+            if not more or more.endswith("\n"):
+                break
+        print(f"> {_cut(line, 80, quote=False)}")
+        print(f"  a line of more than {MAX_TEXT:,} characters is not read", file=sys.stderr)
+        return ""
+    line = line.strip()
+    print(f"> {_cut(line, 200, quote=False)}")
+    return line
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
 
 
 def _typed(view: object, line: str) -> Action | None:
@@ -131,7 +181,7 @@ def _typed(view: object, line: str) -> Action | None:
     if not line or line.isdigit():
         return None
     try:
-        a = parse_action(line.split(" [")[0])
+        a = parse_action(line.split(" [")[0])   # as typed: a refusal quotes it so
         view.verify(a)  # type: ignore[attr-defined]  # a PlayerView: the player's checks
     except ValueError as e:
         print(f"  {e}", file=sys.stderr)

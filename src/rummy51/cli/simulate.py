@@ -34,8 +34,24 @@ from ._common import (
 
 
 def _openings_text(study: OpeningStudy) -> str:
-    from ..studies.openings import kind_text
+    """What ``rummy51 simulate openings`` prints: the run, the deal study's tables and
+    the by-turn study's."""
+    out = _openings_head(study)
+    if study.hands:
+        s = study.summary(by_jokers=True)
+        out += (_deal_tables(study, s) if len(study.labels) == 1
+                else _deal_table_per_config(study, s[s.jokers == "all"]))
+    if study.players:
+        out += (_turn_tables(study) if len(study.labels) == 1 else _turn_table_per_config(study))
+    if study.directory:
+        out += ["", f"run directory: {study.directory} (manifest.json, summary.csv, "
+                    "value_distribution.csv, by_turn.csv, results.json)"]
+    return "\n".join(out)
 
+
+def _openings_head(study: OpeningStudy) -> list[str]:
+    """The head of the openings text: the deals, the rules of each configuration, the
+    seed, the run's size and time, and what the numbers are."""
     out = []
     C = len(study.labels)
     r0 = study.rules[0]
@@ -55,103 +71,123 @@ def _openings_text(study: OpeningStudy) -> str:
     if resumed:
         out.append(resumed)
     out.append("probabilities in %, [95% Wilson interval]; mean best value ± 1.96 standard errors")
-    if study.hands:
-        s = study.summary(by_jokers=True)
-        alls = s[s.jokers == "all"]
-        if C == 1:
-            rows = [[kind_text(r.hand, r0), f"{r.hands:,}",
+    return out
+
+
+def _deal_tables(study: OpeningStudy, s: pd.DataFrame) -> list[str]:
+    """The deal study's tables of one configuration (``s`` its summary by jokers): by
+    hand, by jokers in the hand, and P(best opening value >= x)."""
+    from ..studies.openings import kind_text
+
+    r0 = study.rules[0]
+    alls = s[s.jokers == "all"]
+    out: list[str] = []
+    rows = [[kind_text(r.hand, r0), f"{r.hands:,}",
+             _pct(r.p_open, r.p_open_lo, r.p_open_hi),
+             _pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi),
+             _mean(r.mean_best, r.mean_best_se)] for r in alls.itertuples()]
+    out += ["", f"Opening from the deal (opens at {r0.threshold}, one card kept for the discard)",
+            _fmt_table(["hand", "hands", "P(can open)", "P(go out at once)",
+                        "mean best value"], rows)]
+    rows = []
+    for r in s[s.jokers != "all"].itertuples():
+        if r.jokers != "0" and int(r.jokers.rstrip("+")) > r0.jokers:
+            continue    # a class no hand can be in (--jokers 0: only "0")
+        rows.append([r.hand, r.jokers, f"{100 * r.share:.1f}%" if r.share == r.share else "-",
                      _pct(r.p_open, r.p_open_lo, r.p_open_hi),
                      _pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi),
-                     _mean(r.mean_best, r.mean_best_se)] for r in alls.itertuples()]
-            out += ["", f"Opening from the deal (opens at {r0.threshold}, one card kept for the discard)",
-                    _fmt_table(["hand", "hands", "P(can open)", "P(go out at once)",
-                                "mean best value"], rows)]
-            rows = []
-            for r in s[s.jokers != "all"].itertuples():
-                if r.jokers != "0" and int(r.jokers.rstrip("+")) > r0.jokers:
-                    continue    # a class no hand can be in (--jokers 0: only "0")
-                rows.append([r.hand, r.jokers, f"{100 * r.share:.1f}%" if r.share == r.share else "-",
-                             _pct(r.p_open, r.p_open_lo, r.p_open_hi),
-                             _pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi),
-                             _mean(r.mean_best, r.mean_best_se)])
-            out += ["", "By jokers in the hand",
-                    _fmt_table(["hand", "jokers", "share", "P(can open)", "P(go out at once)",
-                                "mean best value"], rows, left=2)]
-            xs = sorted({30, 40, 45, 60, 70, 80, 90, 100} | {r0.threshold})
-            xs = [x for x in xs if x < 256]
-            rows = []
-            for x in xs:
-                row = [f"{x}{' (threshold)' if x == r0.threshold else ''}"]
-                for hand in study.hands:
-                    row.append(_pct(*study.p_at_least(x, hand)))
-                rows.append(row)
-            out += ["", "P(best opening value >= x), every x in value_distribution",
-                    _fmt_table(["x"] + [kind_text(h, r0) for h in study.hands], rows)]
-        else:
-            headers = ["config", "deals"]
-            for h in study.hands:
-                headers.append(f"P(can open) {h}")
-            headers += [f"P(go out) {h}" for h in study.hands if h != "raw"]
-            headers.append(f"mean best {study.hands[0]}")
-            rows = []
-            for c, label in enumerate(study.labels):
-                sc = alls[alls.config == label].set_index("hand")
-                row = [label, f"{int(study.deals_done[c]):,}"]
-                for h in study.hands:
-                    r = sc.loc[h]
-                    row.append(_pct(r.p_open, r.p_open_lo, r.p_open_hi))
-                for h in study.hands:
-                    if h != "raw":
-                        r = sc.loc[h]
-                        row.append(_pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi))
-                r = sc.loc[study.hands[0]]
-                row.append(_mean(r.mean_best, r.mean_best_se))
-                rows.append(row)
-            sizes = {r.hand_size for r in study.rules}
-            hs = sizes.pop() if len(sizes) == 1 else None
-            what = (f"other: {hs} + 1 drawn; raw: {hs} cards" if hs is not None else
-                    "other: a dealt hand + 1 drawn; raw: the dealt hand")
-            out += ["", "Opening from the deal, one row per configuration "
-                        f"(first: the first player's hand; {what})",
-                    _fmt_table(headers, rows)]
-    if study.players:
-        bt = study.by_turn()
-        pairs = [(label, p) for label in study.labels for p in study.players]
-        if C == 1:
-            for label, p in pairs:
-                sub = bt[(bt.config == label) & (bt.players == p)]
-                rows = []
-                for t in range(1, study.turns + 1):
-                    row = [str(t)]
-                    for seat in range(1, p + 1):
-                        r = sub[(sub.seat == seat) & (sub.turn == t)].iloc[0]
-                        row.append(_pct(r.p_opened, r.p_opened_lo, r.p_opened_hi, sign=""))
-                    rows.append(row)
-                out += ["", f"P(opened by turn t) in %: {plural(p, 'player')}, "
-                            f"{plural(study.turn_deals, 'deal')} "
-                            f"(keep-best discards; seat 1 holds {r0.hand_size + 1} cards and does "
-                            "not draw on turn 1)",
-                        _fmt_table(["turn"] + [f"seat {s}" for s in range(1, p + 1)], rows)]
-        else:
-            T = study.turns
-            maxp = max(study.players)
-            rows = []
-            for label, p in pairs:
-                sub = bt[(bt.config == label) & (bt.players == p) & (bt.turn == T)]
-                row = [label, str(p)]
-                for seat in range(1, maxp + 1):
-                    r = sub[sub.seat == seat]
-                    row.append(_pct(r.p_opened.iloc[0], r.p_opened_lo.iloc[0],
-                                    r.p_opened_hi.iloc[0], sign="") if len(r) else "")
-                rows.append(row)
-            out += ["", f"P(opened by turn {T}) in %, {study.turn_deals:,} deals per row "
-                        "(keep-best discards; every turn in by_turn.csv / --json)",
-                    _fmt_table(["config", "players"] + [f"seat {s}" for s in range(1, maxp + 1)],
-                               rows, left=2)]
-    if study.directory:
-        out += ["", f"run directory: {study.directory} (manifest.json, summary.csv, "
-                    "value_distribution.csv, by_turn.csv, results.json)"]
-    return "\n".join(out)
+                     _mean(r.mean_best, r.mean_best_se)])
+    out += ["", "By jokers in the hand",
+            _fmt_table(["hand", "jokers", "share", "P(can open)", "P(go out at once)",
+                        "mean best value"], rows, left=2)]
+    xs = sorted({30, 40, 45, 60, 70, 80, 90, 100} | {r0.threshold})
+    xs = [x for x in xs if x < 256]
+    rows = []
+    for x in xs:
+        row = [f"{x}{' (threshold)' if x == r0.threshold else ''}"]
+        for hand in study.hands:
+            row.append(_pct(*study.p_at_least(x, hand)))
+        rows.append(row)
+    out += ["", "P(best opening value >= x), every x in value_distribution",
+            _fmt_table(["x"] + [kind_text(h, r0) for h in study.hands], rows)]
+    return out
+
+
+def _deal_table_per_config(study: OpeningStudy, alls: pd.DataFrame) -> list[str]:
+    """The deal study's table of several configurations: one row per configuration
+    (``alls``: the summary of all joker counts)."""
+    headers = ["config", "deals"]
+    for h in study.hands:
+        headers.append(f"P(can open) {h}")
+    headers += [f"P(go out) {h}" for h in study.hands if h != "raw"]
+    headers.append(f"mean best {study.hands[0]}")
+    rows = []
+    for c, label in enumerate(study.labels):
+        sc = alls[alls.config == label].set_index("hand")
+        row = [label, f"{int(study.deals_done[c]):,}"]
+        for h in study.hands:
+            r = sc.loc[h]
+            row.append(_pct(r.p_open, r.p_open_lo, r.p_open_hi))
+        for h in study.hands:
+            if h != "raw":
+                r = sc.loc[h]
+                row.append(_pct(r.p_go_out, r.p_go_out_lo, r.p_go_out_hi))
+        r = sc.loc[study.hands[0]]
+        row.append(_mean(r.mean_best, r.mean_best_se))
+        rows.append(row)
+    sizes = {r.hand_size for r in study.rules}
+    hs = sizes.pop() if len(sizes) == 1 else None
+    what = (f"other: {hs} + 1 drawn; raw: {hs} cards" if hs is not None else
+            "other: a dealt hand + 1 drawn; raw: the dealt hand")
+    return ["", "Opening from the deal, one row per configuration "
+                f"(first: the first player's hand; {what})",
+            _fmt_table(headers, rows)]
+
+
+def _turn_tables(study: OpeningStudy) -> list[str]:
+    """The by-turn study of one configuration: P(opened by turn t) per seat and turn,
+    one table per player count."""
+    r0 = study.rules[0]
+    bt = study.by_turn()
+    pairs = [(label, p) for label in study.labels for p in study.players]
+    out: list[str] = []
+    for label, p in pairs:
+        sub = bt[(bt.config == label) & (bt.players == p)]
+        rows = []
+        for t in range(1, study.turns + 1):
+            row = [str(t)]
+            for seat in range(1, p + 1):
+                r = sub[(sub.seat == seat) & (sub.turn == t)].iloc[0]
+                row.append(_pct(r.p_opened, r.p_opened_lo, r.p_opened_hi, sign=""))
+            rows.append(row)
+        out += ["", f"P(opened by turn t) in %: {plural(p, 'player')}, "
+                    f"{plural(study.turn_deals, 'deal')} "
+                    f"(keep-best discards; seat 1 holds {r0.hand_size + 1} cards and does "
+                    "not draw on turn 1)",
+                _fmt_table(["turn"] + [f"seat {s}" for s in range(1, p + 1)], rows)]
+    return out
+
+
+def _turn_table_per_config(study: OpeningStudy) -> list[str]:
+    """The by-turn study of several configurations: P(opened by the last turn) per seat,
+    one row per configuration and player count."""
+    bt = study.by_turn()
+    pairs = [(label, p) for label in study.labels for p in study.players]
+    T = study.turns
+    maxp = max(study.players)
+    rows = []
+    for label, p in pairs:
+        sub = bt[(bt.config == label) & (bt.players == p) & (bt.turn == T)]
+        row = [label, str(p)]
+        for seat in range(1, maxp + 1):
+            r = sub[sub.seat == seat]
+            row.append(_pct(r.p_opened.iloc[0], r.p_opened_lo.iloc[0],
+                            r.p_opened_hi.iloc[0], sign="") if len(r) else "")
+        rows.append(row)
+    return ["", f"P(opened by turn {T}) in %, {study.turn_deals:,} deals per row "
+                "(keep-best discards; every turn in by_turn.csv / --json)",
+            _fmt_table(["config", "players"] + [f"seat {s}" for s in range(1, maxp + 1)],
+                       rows, left=2)]
 
 # --------------------------------------------------------------------------- simulate
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -208,8 +244,9 @@ def _add_simulate_openings(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--turn-chunk-size", type=_positive, default=None, metavar="N",
                    help=f"by-turn deals per chunk (default {d['turn_chunk_size']:,})")
     e = p.add_argument_group("execution")
-    e.add_argument("--threads", type=_positive, default=None, metavar="N",
-                   help="threads (or local Dask workers) (default: all cores)")
+    e.add_argument("--workers", "--threads", dest="workers", type=_positive, default=None,
+                   metavar="N", help="threads (or local Dask workers) (default: all cores; "
+                                     "--threads is its old name)")
     _add_run_options(p, e, local="local threads", out_holds="final tables",
                      chunk_files="chunk files")
     group = add_rule_options(p)
@@ -238,7 +275,7 @@ def _cmd_simulate_openings(args: argparse.Namespace) -> int:
         args, "openings",
         lambda backend, command: simulate_openings(
             rules=configs, deals=args.deals, seed=args.seed, players=players,
-            turns=args.turns, turn_deals=turn_deals, threads=args.threads,
+            turns=args.turns, turn_deals=turn_deals, workers=args.workers,
             chunk_size=args.chunk_size, backend=backend, scheduler=args.scheduler,
             out=args.out, resume=args.resume,
             progress=False if args.no_progress else None, hands=args.hands,

@@ -1,14 +1,17 @@
 """Agent doors: thin adapters from game-AI libraries to the engines' integer actions.
 
 * ``rummy51.envs.openspiel``: importing it registers the OpenSpiel Python game
-  ``python_rummy51`` (``pip install "rummy51[openspiel]"``);
+  ``python_rummy51`` and ``python_carousel``;
 * ``rummy51.envs.pettingzoo``: ``env(**rules)`` is a PettingZoo AEC environment
-  (``pip install "rummy51[pettingzoo]"``);
+  (and ``carousel_env``);
 * ``rummy51.envs.llm``: a turn as plain JSON for language models and GUIs, and the
   model's answer read back from text (no extra dependency);
 * ``rummy51.envs.gym``: single-agent Gymnasium environments against the built-in bots,
   registered as ``rummy51/Rummy51-v0`` and ``rummy51/Carousel-v0`` when this package is
-  imported and gymnasium is installed (``pip install "rummy51[agents]"``).
+  imported and gymnasium is installed;
+* ``rummy51.envs.openspiel_eval``: cheap leaf evaluators for OpenSpiel's MCTS.
+
+The libraries come with ``pip install ".[agents]"`` from a clone of the repository.
 
 They all stand on ``rummy51.r51.agent.AgentState`` (the integer codec, observations,
 chance nodes, resampling); docs/agents.md describes the encodings with examples. The

@@ -1,7 +1,7 @@
 """Single-agent Gymnasium environments: one seat against rummy51's own bots.
 
 ``import rummy51.envs`` registers them when gymnasium is installed
-(``pip install "rummy51[agents]"``):
+(``pip install ".[agents]"`` from a clone):
 
 >>> import gymnasium, rummy51.envs
 >>> env = gymnasium.make("rummy51/Carousel-v0", players=3, opponents="greedy")
@@ -15,31 +15,46 @@
   ``rummy51.carousel.codec`` (a meld play is "add card" actions then "commit") and the
   observation of ``rummy51.carousel.agent``.
 
-Options (keywords of ``gymnasium.make``): ``rules`` (a ``RuleSet`` / ``CarouselRules``,
-or a dict of their fields), ``players``, ``opponents`` (a bot name for every other seat,
-or a list of names, one per other seat in seat order), ``seat`` (the agent's seat),
-``reward`` (``"deal"`` or ``"game"`` for Rummy 51, ``"round"`` or ``"game"`` for
-Carousel), ``illegal_action`` (``"raise"`` or ``"terminate"``). The observation is a
-``Dict`` of ``observation`` (float32 in [0, 1]) and ``action_mask`` (int8);
-``action_masks()`` is the mask as bools (sb3-contrib's ``MaskablePPO`` reads it).
-``action_space.sample()`` draws a legal id of the current position.
+Options (keywords of ``gymnasium.make``; defaults in brackets): ``rules`` (a ``RuleSet`` /
+``CarouselRules``, or a dict of their fields; the default rules, for Carousel those of
+``CarouselRules.for_players(players)``), ``players`` (4), ``opponents`` (``"greedy"``: a
+bot name for every other seat, or a list of names, one per other seat in seat order),
+``seat`` (0, the agent's seat), ``reward`` (``"deal"`` for Rummy 51, ``"game"`` for
+Carousel), ``shaping`` (0.0), ``illegal_action`` (``"terminate"`` or ``"raise"``;
+``"terminate"``), ``illegal_reward`` (-1.0); Rummy 51 also ``deals`` (1) and ``first`` (0:
+the seat that starts the first deal, the next deal the next seat; ``"random"``: drawn
+for every episode), Carousel ``round_only`` (False; the first dealer is drawn from the
+seed). A deal or round that ends before the agent's first move (another player goes out
+at once) is dealt again, so every episode has a move. The observation is a ``Dict`` of ``observation``
+(float32 in [0, 1]) and ``action_mask`` (int8); ``action_masks()`` is the mask as bools
+(sb3-contrib's ``MaskablePPO`` reads it). ``action_space.sample()`` draws a legal id of
+the current position.
 
 Rewards: Rummy 51, minus the agent's points of each deal (``"deal"``: at the end of every
 deal; ``"game"``: their sum at the end of the episode of ``deals`` deals); a deal capped by
-``max_turns`` truncates the episode. Carousel, an episode is a whole game: ``"round"``
-gives each round's score as the round ends and the end-of-game bonuses with the last
-round, ``"game"`` the final score at the end; both add up to the final score
-(docs/rules-carousel.md 5-6).
+``max_turns`` truncates the episode. Carousel, an episode is a whole game, or one round
+with ``round_only=True``: ``"round"`` gives each round's score as the round ends and the
+end-of-game bonuses with the last round, ``"game"`` the final score at the end; both add
+up to the final score (docs/rules-carousel.md 5-6), and with ``round_only`` both are the
+round's score at its end. ``shaping=c`` adds, at every agent step, ``c`` times the change
+of a potential (potential-based shaping: the best policy stays the same): minus the points
+the agent would pay if the deal or round ended now (Rummy 51: an opened hand its cards'
+values, an unopened one ``score_unopened`` less half its best opening's value up to the
+threshold; Carousel: the hand's points), the potential of the end taken as 0; an episode's
+shaped rewards add up to the unshaped ones plus ``c`` times minus the potential at the
+start. The final ``info`` holds ``scores`` and ``won`` (the deal, round or game).
 
 ``reset(seed=s)`` reproduces the deal (and the bots' choices); an illegal id in ``step``
-is a one-line ``IllegalMove`` that changes nothing (``illegal_action="raise"``), or ends
-the episode with reward ``illegal_reward`` (``"terminate"``, as PettingZoo's classic
-games do; Gymnasium's ``check_env`` steps sampled ids after a reset, legal or not, so it
-is run with this option). An id that is no integer (a float, a bool, an array of another
+ends the episode with reward ``illegal_reward`` and ``info["illegal_action"]`` (the
+default ``illegal_action="terminate"``, as PettingZoo's classic games do; Gymnasium's
+``check_env`` steps sampled ids after a reset, legal or not, and passes on the defaults),
+or is a one-line ``IllegalMove`` that changes nothing (``"raise"``, for code that must
+never send one). An id that is no integer (a float, a bool, an array of another
 dtype) is a one-line ``TypeError``.
 """
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -58,8 +73,10 @@ from ..carousel.rules import CarouselRules  # noqa: E402
 from ..r51.agent import AgentState  # noqa: E402
 from ..r51.bots import BOTS as R51_BOTS  # noqa: E402
 from ..r51.codec import codec_for  # noqa: E402
+from ..r51.melds import card_value  # noqa: E402
 from ..r51.observation import layout_for  # noqa: E402
 from ..rules import RuleSet  # noqa: E402
+from ..solver import best_opening  # noqa: E402
 
 __all__ = ["Rummy51GymEnv", "CarouselGymEnv", "MaskedDiscrete", "register"]
 
@@ -115,14 +132,19 @@ class _Base(_gym.Env):  # gymnasium is untyped here (Any, above): our side is an
     _state: Any
 
     def _setup(self, obs_size: int, n_actions: int, seat: int, reward: str, rewards: tuple[str, ...],
-               illegal_action: str, illegal_reward: float, render_mode: str | None) -> None:
+               illegal_action: str, illegal_reward: float, render_mode: str | None,
+               shaping: float = 0.0) -> None:
         if reward not in rewards:
             raise ValueError(f"reward must be one of {', '.join(map(repr, rewards))}, got {reward!r}")
         if illegal_action not in ("raise", "terminate"):
-            raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
+        if (isinstance(shaping, (bool, np.bool_)) or not isinstance(shaping, (int, float, np.number))
+                or not np.isfinite(shaping)):
+            raise ValueError(f"shaping must be a finite number (0 for none), got {shaping!r}")
         self.seat = int(seat)
+        self.shaping = float(shaping)
         self.reward_mode = reward
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
@@ -158,10 +180,17 @@ class _Base(_gym.Env):  # gymnasium is untyped here (Any, above): our side is an
                 self._done = True
                 return self._obs(), self.illegal_reward, True, False, {"illegal_action": a}
             self._state.apply_action(a)  # raises the one-line IllegalMove, nothing changed
+        before = self._potential() if self.shaping else 0.0
         reward, terminated, truncated, info = self._advance(a)
+        if self.shaping:
+            after = 0.0 if self._done else self._potential()
+            reward += self.shaping * (after - before)
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, info
+
+    def _potential(self) -> float:  # pragma: no cover - each game has its own
+        raise NotImplementedError
 
     def render(self) -> str | None:
         if self.render_mode is None or self._state is None:
@@ -178,24 +207,39 @@ class Rummy51GymEnv(_Base):
 
     def __init__(self, rules: RuleSet | dict[str, Any] | None = None, players: int = 4,
                  opponents: str | Iterable[str] = "greedy", seat: int = 0,
-                 reward: str = "deal", deals: int = 1, first: int = 0,
-                 illegal_action: str = "raise", illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
+                 reward: str = "deal", deals: int = 1, first: int | str = 0,
+                 illegal_action: str = "terminate", illegal_reward: float = -1.0,
+                 render_mode: str | None = None, shaping: float = 0.0) -> None:
         if isinstance(rules, dict):
             rules = RuleSet(**rules)
         self.rules = RuleSet() if rules is None else rules
         if not isinstance(self.rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet or a dict of its fields, got "
                             f"{type(self.rules).__name__}")
-        AgentState.new(self.rules, players, seed=0, first=first)  # checks players and first
+        self.random_first = isinstance(first, str) and first == "random"
+        if isinstance(first, str) and not self.random_first:
+            raise ValueError(f"first must be a seat number or 'random', got {first!r}")
+        first0 = 0 if isinstance(first, str) else first
+        AgentState.new(self.rules, players, seed=0, first=first0)  # checks players and first
         self.players = int(players)
-        self.first = int(first)
+        self.first = int(first0)
         self.opponent_names = _opponents(opponents, self.players, seat, R51_BOTS)
         if isinstance(deals, bool) or not isinstance(deals, (int, np.integer)) or deals < 1:
             raise ValueError(f"deals must be an int >= 1, got {deals!r}")
         self.deals = int(deals)
         self._setup(layout_for(self.rules, self.players).size, codec_for(self.rules).size,
-                    seat, reward, ("deal", "game"), illegal_action, illegal_reward, render_mode)
+                    seat, reward, ("deal", "game"), illegal_action, illegal_reward, render_mode,
+                    shaping)
+
+    def _potential(self) -> float:
+        """Minus the points the agent would pay if another player went out now (a new
+        deal of a several-deal episode counts from its own start)."""
+        g = self._state.game
+        r = self.rules
+        hand = g.hands[self.seat]
+        if g.opened[self.seat]:
+            return -float(sum(card_value(c, r) for c in hand))
+        return -float(r.score_unopened) + 0.5 * min(best_opening(hand, r, keep=1).value, r.threshold)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
@@ -205,12 +249,18 @@ class Rummy51GymEnv(_Base):
         self._bots = {}
         for p, name in zip(others, self.opponent_names, strict=True):
             cls = R51_BOTS[name]
-            self._bots[p] = cls(seed=int(rng.integers(2**63))) if name == "random" else cls()
+            seeded = "seed" in inspect.signature(cls).parameters  # random, search: reproducible
+            self._bots[p] = cls(seed=int(rng.integers(2**63))) if seeded else cls()
         self._deal_no = 0
         self._total = 0.0
-        self._new_deal()
+        if self.random_first:
+            self.first = int(rng.integers(self.players))
         self._done = False
+        self._new_deal()
         self._play_others()
+        while self._state.is_terminal():  # over before the agent's first move: deal again
+            self._new_deal()
+            self._play_others()
         return self._obs(), {}
 
     def _new_deal(self) -> None:
@@ -256,8 +306,9 @@ class CarouselGymEnv(_Base):
 
     def __init__(self, rules: CarouselRules | dict[str, Any] | None = None, players: int | None = None,
                  opponents: str | Iterable[str] = "greedy",
-                 seat: int = 0, reward: str = "game", illegal_action: str = "raise",
-                 illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+                 seat: int = 0, reward: str = "game", illegal_action: str = "terminate",
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 round_only: bool = False, shaping: float = 0.0) -> None:
         if isinstance(rules, dict):
             rules = CarouselRules(**rules)
         if rules is None:
@@ -270,8 +321,15 @@ class CarouselGymEnv(_Base):
         self.rules = rules
         self.players = rules.players
         self.opponent_names = _opponents(opponents, self.players, seat, CAROUSEL_BOTS)
+        if not isinstance(round_only, (bool, np.bool_)):
+            raise TypeError(f"round_only must be True or False, got {round_only!r}")
+        self.round_only = bool(round_only)
         self._setup(carousel_layout_for(rules).size, NUM_ACTIONS, seat, reward,
-                    ("round", "game"), illegal_action, illegal_reward, render_mode)
+                    ("round", "game"), illegal_action, illegal_reward, render_mode, shaping)
+
+    def _potential(self) -> float:
+        """Minus the points of the agent's hand."""
+        return -float(self.rules.hand_points(self._state.game.hands[self.seat]))
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
@@ -282,10 +340,15 @@ class CarouselGymEnv(_Base):
         for p, name in zip(others, self.opponent_names, strict=True):
             cls = CAROUSEL_BOTS[name]
             self._bots[p] = cls() if name == "greedy" else cls(seed=int(rng.integers(2**63)))
-        self._state = CarouselAgentState.new(self.rules, seed=int(rng.integers(2**63)))
+        self._state = CarouselAgentState.new(self.rules, seed=int(rng.integers(2**63)),
+                                             round_only=self.round_only)
         self._rounds = 0
         self._done = False
         self._play_others()
+        while self._state.is_terminal():  # over before the agent's first move: deal again
+            self._state = CarouselAgentState.new(self.rules, seed=int(rng.integers(2**63)),
+                                                 round_only=self.round_only)
+            self._play_others()
         return self._obs(), {}
 
     def _play_others(self) -> None:
@@ -308,11 +371,15 @@ class CarouselGymEnv(_Base):
         if s.is_terminal():
             self._done = True
             final = s.returns()
-            if self.reward_mode == "game":
+            if self.round_only:
                 reward = final[self.seat]
+                info = {"scores": final, "won": self.seat in g.rounds[0].winners, "rounds": 1}
             else:
-                reward += final[self.seat] - g.totals[self.seat]  # the end-of-game bonuses
-            info = {"scores": final, "won": self.seat in g.winners, "rounds": len(g.rounds)}
+                if self.reward_mode == "game":
+                    reward = final[self.seat]
+                else:
+                    reward += final[self.seat] - g.totals[self.seat]  # the end-of-game bonuses
+                info = {"scores": final, "won": self.seat in g.winners, "rounds": len(g.rounds)}
         return reward, s.is_terminal(), False, info
 
 

@@ -28,12 +28,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from ..cards import shown
 from ..r51.actions import Action, action_to_json
 from ..r51.agent import AgentState
 from ..r51.codec import Cancel, Stage
 from ..r51.notation import action_text, parse_action
 from ..r51.views import view_to_dict
 from ..rules import RuleSet
+from ._reply import apply_id_or_text
 from .llm_carousel import (  # noqa: F401  (Carousel's door, re-exported)
     CAROUSEL_INSTRUCTIONS,
     carousel_apply_reply,
@@ -111,19 +113,10 @@ def apply_reply(state: AgentState, reply: object) -> list[int]:
     if state.current_player() < 0:
         raise ValueError("no player is on turn (the deal is over, or this is a chance node)")
     legal = state.legal_actions()
-    if isinstance(reply, dict):
-        reply = reply.get("text", reply.get("id"))
-    if isinstance(reply, str) and reply.strip().isdigit():
-        reply = int(reply.strip())
-    if isinstance(reply, bool) or not isinstance(reply, (int, str)):
-        raise TypeError(f"a reply is a move's text or id, got {type(reply).__name__}")
-    if isinstance(reply, int):
-        if reply not in legal:
-            raise ValueError(f"{reply} is not the id of a legal move now; choose one of "
-                             f"legal_actions")
-        state.apply_action(reply)
-        return [reply]
-    text = reply.strip().strip("'\"`").strip()
+    got = apply_id_or_text(state, reply, legal)
+    if isinstance(got, list):
+        return got
+    text = got.strip().strip("'\"`").strip()
     move = parse_action(text)  # a one-line ValueError if it is no move
     for a in legal:
         if state.decode(a) == move:
@@ -132,11 +125,11 @@ def apply_reply(state: AgentState, reply: object) -> list[int]:
     try:
         ids = state.encode_sequence(move)
     except ValueError as e:
-        raise ValueError(f"{text!r} is not a legal move now: {e}") from None
+        raise ValueError(f"{shown(text)} is not a legal move now: {e}") from None
     trial = state.copy()
     for a in ids:
         if a not in trial.legal_actions():
-            raise ValueError(f"{text!r} is not a legal move now ({trial.why_illegal(a)})")
+            raise ValueError(f"{shown(text)} is not a legal move now ({trial.why_illegal(a)})")
         trial.apply_action(a)
     for a in ids:
         state.apply_action(a)

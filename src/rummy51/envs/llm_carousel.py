@@ -24,14 +24,16 @@ changes nothing.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..cards import card_text
+from ..cards import JOKER, card_text, parse_cards, shown
 from ..carousel.actions import IllegalMove, Meld, Phase
 from ..carousel.agent import CarouselAgentState
 from ..carousel.codec import ADD0, COMMIT, DRAW, KNOCK, PASS, chosen_text
+from ..carousel.notation import parse_meld_play, split_meld_text
 from ..carousel.rules import CarouselRules
-from ..carousel.table import parse_hand
+from ._reply import apply_id_or_text
 
 if TYPE_CHECKING:
     from ..runs.seeding import SeedLike
@@ -97,19 +99,10 @@ def carousel_apply_reply(state: CarouselAgentState, reply: object) -> list[int]:
     docstring). Nothing changes when the answer is not a legal move."""
     s = _check(state)
     legal = s.legal_actions()
-    if isinstance(reply, dict):
-        reply = reply.get("text", reply.get("id"))
-    if isinstance(reply, str) and reply.strip().isdigit():
-        reply = int(reply.strip())
-    if isinstance(reply, bool) or not isinstance(reply, (int, str)):
-        raise TypeError(f"a reply is a move's text or id, got {type(reply).__name__}")
-    if isinstance(reply, int):
-        if reply not in legal:
-            raise ValueError(f"{reply} is not the id of a legal move now; choose one of "
-                             "legal_actions")
-        s.apply_action(reply)
-        return [reply]
-    text = " ".join(reply.strip().strip("'\"`").split())
+    got = apply_id_or_text(s, reply, legal)
+    if isinstance(got, list):
+        return got
+    text = " ".join(got.strip().strip("'\"`").split())
     low = text.lower()
     for a in legal:  # an entry's own text (commit's text names its table)
         if s.action_text(a).lower() == low:
@@ -121,48 +114,85 @@ def carousel_apply_reply(state: CarouselAgentState, reply: object) -> list[int]:
     if head in _WORDS and not rest:
         a = _WORDS[head]
         if a not in legal:
-            raise ValueError(f"{text!r} is not a legal move now: {s.why_illegal(a)}")
+            raise ValueError(f"{shown(text)} is not a legal move now: {s.why_illegal(a)}")
         s.apply_action(a)
         return [a]
     if head == "add" and rest:
         cards = _cards(text.split(None, 1)[1], text)
         if len(cards) != 1:
-            raise ValueError(f"{text!r}: 'add' takes one card (write 'meld ...' for several)")
+            raise ValueError(f"{shown(text)}: 'add' takes one card (write 'meld ...' for several)")
         a = ADD0 + cards[0]
         if a not in legal:
-            raise ValueError(f"{text!r} is not a legal move now: {s.why_illegal(a)}")
+            raise ValueError(f"{shown(text)} is not a legal move now: {s.why_illegal(a)}")
         s.apply_action(a)
         return [a]
     if head in ("meld", "play") and rest:
         body = text.split(None, 1)[1]
-        if "|" in body or "(" in body:
+        if "|" in body or ("(" in body and _names_the_table(s, body)):
             return _whole_table(s, text, body)
+        if "(" in body:       # hand cards with their jokers' cards: exactly that play
+            return _declared(s, text, body)
         return _hand_cards(s, text, _cards(body, text))
-    raise ValueError(f"{text!r} is no move: answer with a legal action's text or id, "
+    raise ValueError(f"{shown(text)} is no move: answer with a legal action's text or id, "
                      "'meld <hand cards>' or 'meld <the whole new table>'")
 
 
 def _cards(body: str, text: str) -> list[int]:
     try:
-        return parse_hand(body)
+        return parse_cards(body)
     except (ValueError, TypeError) as e:
-        raise ValueError(f"{text!r}: {e}") from None
+        raise ValueError(f"{shown(text)}: {e}") from None
+
+
+def _names_the_table(s: CarouselAgentState, body: str) -> bool:
+    """Whether a meld text with a declared joker is a whole new table (it holds every
+    natural of the table) rather than hand cards (``meld 9S JK(10S)``)."""
+    table = Counter(c for m in s.game.table for c in m.cards if c != JOKER)
+    if not table or len(body.split()) < sum(table.values()):
+        return False
+    try:
+        cards, _, _ = split_meld_text(body)
+    except ValueError:
+        return True             # the whole-table reading says what is wrong
+    return not (table - Counter(cards))
+
+
+def _declared(s: CarouselAgentState, text: str, body: str) -> list[int]:
+    """A meld play of hand cards naming each joker's card (``carousel.notation``):
+    exactly that play, as the adds of the cards it places and a commit."""
+    if s.chosen:
+        raise ValueError(f"{shown(text)}: cards are already chosen ({chosen_text(s.chosen)}); "
+                         "add more or commit")
+    g = s.game
+    try:
+        play = parse_meld_play(body, list(g.table), list(g.hands[g.current]), s.rules,
+                               name="meld")
+        meld = Meld(play.melds)
+        _, played = g.verify_meld(meld)
+    except (IllegalMove, ValueError, TypeError) as e:
+        raise ValueError(f"{shown(text)} is not a legal move now: {e}") from None
+    s.apply_engine_action(meld)
+    return [ADD0 + c for c in sorted(played)] + [COMMIT]
 
 
 def _hand_cards(s: CarouselAgentState, text: str, cards: list[int]) -> list[int]:
     """The hand cards of a meld play: adds then commit, tried on a copy first."""
     if not cards:
-        raise ValueError(f"{text!r}: name the hand cards the play places")
+        raise ValueError(f"{shown(text)}: name the hand cards the play places")
+    hand = s.game.hands[s.game.current]
+    if len(cards) > len(hand):
+        raise ValueError(f"{shown(text)} is not a legal move now: it names {len(cards)} cards, "
+                         f"the hand holds {len(hand)}")
     trial = s.copy()
     ids = []
     for c in cards:
         a = ADD0 + c
         if a not in trial.legal_actions():
-            raise ValueError(f"{text!r} is not a legal move now: {trial.why_illegal(a)}")
+            raise ValueError(f"{shown(text)} is not a legal move now: {trial.why_illegal(a)}")
         trial.apply_action(a)
         ids.append(a)
     if COMMIT not in trial.legal_actions():
-        raise ValueError(f"{text!r} is not a legal move now: {trial.why_illegal(COMMIT)}")
+        raise ValueError(f"{shown(text)} is not a legal move now: {trial.why_illegal(COMMIT)}")
     ids.append(COMMIT)
     for a in ids:
         s.apply_action(a)
@@ -173,12 +203,12 @@ def _whole_table(s: CarouselAgentState, text: str, body: str) -> list[int]:
     """A meld play given as the whole new table: made as the adds of the cards it places
     and a commit when the solver's arrangement is that table's, else directly."""
     if s.chosen:
-        raise ValueError(f"{text!r}: cards are already chosen ({chosen_text(s.chosen)}); "
+        raise ValueError(f"{shown(text)}: cards are already chosen ({chosen_text(s.chosen)}); "
                          "add more or commit")
     try:
         meld = Meld(tuple(body.split("|")))
         _, played = s.game.verify_meld(meld)
     except (IllegalMove, ValueError, TypeError) as e:
-        raise ValueError(f"{text!r} is not a legal move now: {e}") from None
+        raise ValueError(f"{shown(text)} is not a legal move now: {e}") from None
     s.apply_engine_action(meld)
     return [ADD0 + c for c in sorted(played)] + [COMMIT]

@@ -27,6 +27,11 @@ actions are ``rummy51.carousel.codec``'s 57 ids (a meld play: "add card" ids, th
 to the target score and rewards come at its end (the final scores), or with
 ``round_only=True`` one round (the round's scores). ``rules`` may be a
 ``CarouselRules``; other keywords are its fields.
+
+Both are one generic adapter, ``TableEnv``: a game supplies its specifics (a new state
+of a seed, the sizes of its spaces, what its end tells each agent). A step after the
+end (every agent done) or with an id that is not a legal action is refused in one line
+and changes nothing.
 """
 from __future__ import annotations
 
@@ -48,44 +53,52 @@ from ..r51.codec import codec_for  # noqa: E402
 from ..r51.observation import layout_for  # noqa: E402
 from ..rules import RuleSet  # noqa: E402
 
-__all__ = ["env", "raw_env", "Rummy51Env", "carousel_env", "CarouselEnv"]
+__all__ = ["TableEnv", "env", "raw_env", "Rummy51Env", "carousel_env", "CarouselEnv"]
 
 
-def env(**kwargs: Any) -> Rummy51Env:
-    """A Rummy 51 AEC environment (see the module docstring)."""
-    return Rummy51Env(**kwargs)
+# --------------------------------------------------------------------------- the adapter
+class TableEnv(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our side is annotated
+    """A game at a table as a PettingZoo AEC environment: agents ``player_0 ..``, the
+    game's integer actions, a dict observation (the tensor and the action mask), rewards
+    at the end. A subclass supplies ``_new_state(seed, options)``, ``_ending(state)``
+    and, in ``__init__``, the players, the tensor's size and the number of actions
+    (``_spaces``); ``GAME`` names what one episode is ("deal", "game")."""
 
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    GAME = "game"
 
-class Rummy51Env(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our side is annotated
-    """One deal of Rummy 51 as a PettingZoo AEC environment (see the module docstring)."""
+    state: Any
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "rummy51_v0",
-                "is_parallelizable": False}
-
-    def __init__(self, players: int = 4, first: int = 0, render_mode: str | None = None,
-                 **rules: Any) -> None:
-        super().__init__()
+    def _spaces(self, players: int, observation_size: int, actions: int,
+                render_mode: str | None) -> None:
         if render_mode not in (None, "ansi", "human"):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
-        self.rules = RuleSet(**rules)
-        AgentState.new(self.rules, players, seed=0, first=first)  # checks players and first
-        self.players = int(players)
-        self.first = int(first)
         self.render_mode = render_mode
-        self.codec = codec_for(self.rules)
-        self._layout = layout_for(self.rules, self.players)
+        self.players = int(players)
+        self.num_actions = int(actions)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = self.possible_agents[:]
         obs_space = _spaces.Dict({
-            "observation": _spaces.Box(0.0, 1.0, (self._layout.size,), np.float32),
-            "action_mask": _spaces.Box(0, 1, (self.codec.size,), np.int8),
+            "observation": _spaces.Box(0.0, 1.0, (int(observation_size),), np.float32),
+            "action_mask": _spaces.Box(0, 1, (self.num_actions,), np.int8),
         })
-        act_space = _spaces.Discrete(self.codec.size)
+        act_space = _spaces.Discrete(self.num_actions)
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._seeds = np.random.default_rng()
-        self.state: AgentState | None = None
+        self.state = None
 
+    # ------------------------------------------------------------------ the game's part
+    def _new_state(self, seed: int, options: dict[str, Any] | None) -> Any:
+        """A new episode's agent state dealt from ``seed``."""
+        raise NotImplementedError
+
+    def _ending(self, state: Any) -> tuple[bool, dict[str, Any]]:
+        """At the end: whether the episode was cut short (a truncation, not a
+        termination) and the info every agent gets."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> Any:  # a gymnasium Dict space
         return self.observation_spaces[agent]
 
@@ -96,13 +109,10 @@ class Rummy51Env(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our si
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-            deal_seed = seed
+            game_seed = seed
         else:
-            deal_seed = int(self._seeds.integers(2**63))
-        first = self.first
-        if options and "first" in options:
-            first = options["first"]
-        self.state = AgentState.new(self.rules, self.players, seed=deal_seed, first=first)
+            game_seed = int(self._seeds.integers(2**63))
+        self.state = self._new_state(game_seed, options)
         self.agents = self.possible_agents[:]
         self.rewards: dict[str, float] = {a: 0 for a in self.agents}
         self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.agents}
@@ -124,25 +134,26 @@ class Rummy51Env(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our si
         if s.current_player() == p:
             mask = s.legal_actions_mask()
         else:
-            mask = np.zeros(self.codec.size, np.int8)
+            mask = np.zeros(self.num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action: int) -> None:
+    def step(self, action: int | None) -> None:
         s = self._need_reset()
+        if not self.agents:
+            raise ValueError(f"the {self.GAME} is over and every agent is done: call reset() "
+                             f"for another (got action {action!r:.40})")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        s.apply_action(action)  # a one-line ValueError / TypeError if bad; nothing changes
+        s.apply_action(action)  # a one-line error if bad; nothing changes
         self._cumulative_rewards[agent] = 0
         if s.is_terminal():
-            g = s.game
-            assert g is not None and g.result is not None  # the deal is over
-            capped = g.result.how == "capped"
+            cut, info = self._ending(s)
             for a, r in zip(self.possible_agents, s.returns(), strict=True):
                 self.rewards[a] = r
-                self.terminations[a] = not capped
-                self.truncations[a] = capped
-                self.infos[a] = {"result": {"winner": g.result.winner, "how": g.result.how}}
+                self.terminations[a] = not cut
+                self.truncations[a] = cut
+                self.infos[a] = dict(info)
         else:
             for a in self.agents:
                 self.rewards[a] = 0
@@ -151,18 +162,21 @@ class Rummy51Env(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our si
         if self.render_mode == "human":
             self.render()
 
-    def _need_reset(self) -> AgentState:
+    def _need_reset(self) -> Any:
         if self.state is None:
             raise ValueError("call reset() before observe() or step()")
         return self.state
 
     # ------------------------------------------------------------------ display
+    def _render_player(self, state: Any) -> int:
+        p = state.current_player()
+        return p if p >= 0 else 0
+
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
         s = self._need_reset()
-        p = s.current_player()
-        text = s.observation_string(p if p >= 0 else 0)
+        text = s.observation_string(self._render_player(s))
         if self.render_mode == "human":
             print(text)
             return None
@@ -170,6 +184,41 @@ class Rummy51Env(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our si
 
     def close(self) -> None:
         pass
+
+
+# --------------------------------------------------------------------------- Rummy 51
+def env(**kwargs: Any) -> Rummy51Env:
+    """A Rummy 51 AEC environment (see the module docstring)."""
+    return Rummy51Env(**kwargs)
+
+
+class Rummy51Env(TableEnv):
+    """One deal of Rummy 51 as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata = {**TableEnv.metadata, "name": "rummy51_v0"}
+    GAME = "deal"
+
+    def __init__(self, players: int = 4, first: int = 0, render_mode: str | None = None,
+                 **rules: Any) -> None:
+        super().__init__()
+        self.rules = RuleSet(**rules)
+        AgentState.new(self.rules, players, seed=0, first=first)  # checks players and first
+        self.first = int(first)
+        self.codec = codec_for(self.rules)
+        self._layout = layout_for(self.rules, int(players))
+        self._spaces(players, self._layout.size, self.codec.size, render_mode)
+
+    def _new_state(self, seed: int, options: dict[str, Any] | None) -> AgentState:
+        first = self.first
+        if options and "first" in options:
+            first = options["first"]
+        return AgentState.new(self.rules, self.players, seed=seed, first=first)
+
+    def _ending(self, state: AgentState) -> tuple[bool, dict[str, Any]]:
+        g = state.game
+        assert g is not None and g.result is not None  # the deal is over
+        return g.result.how == "capped", {"result": {"winner": g.result.winner,
+                                                      "how": g.result.how}}
 
 
 raw_env = Rummy51Env
@@ -181,18 +230,15 @@ def carousel_env(**kwargs: Any) -> CarouselEnv:
     return CarouselEnv(**kwargs)
 
 
-class CarouselEnv(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our side is annotated
+class CarouselEnv(TableEnv):
     """A game (or a round) of Carousel as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "carousel_v0",
-                "is_parallelizable": False}
+    metadata = {**TableEnv.metadata, "name": "carousel_v0"}
 
     def __init__(self, players: int | None = None, round_only: bool = False,
                  render_mode: str | None = None, rules: CarouselRules | None = None,
                  **fields: Any) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {render_mode!r}")
         if rules is None:
             base = CarouselRules.for_players(4 if players is None else players)
             rules = CarouselRules(**{**base.__dict__, **fields}) if fields else base
@@ -201,91 +247,16 @@ class CarouselEnv(_pz.AECEnv):  # pettingzoo is untyped here (Any, above): our s
         if players is not None and players != rules.players:
             rules = CarouselRules(**{**rules.__dict__, "players": players})
         self.rules = rules
-        self.players = rules.players
         self.round_only = bool(round_only)
-        self.render_mode = render_mode
-        size = carousel_layout_for(rules).size
-        self.possible_agents = [f"player_{i}" for i in range(self.players)]
-        self.agents = self.possible_agents[:]
-        obs_space = _spaces.Dict({
-            "observation": _spaces.Box(0.0, 1.0, (size,), np.float32),
-            "action_mask": _spaces.Box(0, 1, (CAROUSEL_ACTIONS,), np.int8),
-        })
-        act_space = _spaces.Discrete(CAROUSEL_ACTIONS)
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: act_space for a in self.possible_agents}
-        self._seeds = np.random.default_rng()
-        self.state: CarouselAgentState | None = None
+        self.GAME = "round" if self.round_only else "game"
+        self._spaces(rules.players, carousel_layout_for(rules).size, CAROUSEL_ACTIONS,
+                     render_mode)
 
-    def observation_space(self, agent: str) -> Any:  # a gymnasium Dict space
-        return self.observation_spaces[agent]
+    def _new_state(self, seed: int, options: dict[str, Any] | None) -> CarouselAgentState:
+        return CarouselAgentState.new(self.rules, seed=seed, round_only=self.round_only)
 
-    def action_space(self, agent: str) -> Any:  # a gymnasium Discrete space
-        return self.action_spaces[agent]
+    def _ending(self, state: CarouselAgentState) -> tuple[bool, dict[str, Any]]:
+        return False, {"rounds": len(state.game.rounds)}
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._seeds = np.random.default_rng(seed)
-            game_seed = seed
-        else:
-            game_seed = int(self._seeds.integers(2**63))
-        self.state = CarouselAgentState.new(self.rules, seed=game_seed, round_only=self.round_only)
-        self.agents = self.possible_agents[:]
-        self.rewards: dict[str, float] = {a: 0 for a in self.agents}
-        self._cumulative_rewards: dict[str, float] = {a: 0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player()]
-
-    def _seat(self, agent: str) -> int:
-        try:
-            return self.possible_agents.index(agent)
-        except ValueError:
-            raise ValueError(f"{agent!r} is not an agent: {', '.join(self.possible_agents)}") from None
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        s = self._need_reset()
-        p = self._seat(agent)
-        mask = (s.legal_actions_mask() if s.current_player() == p
-                else np.zeros(CAROUSEL_ACTIONS, np.int8))
-        return {"observation": s.observation(p), "action_mask": mask}
-
-    def step(self, action: int) -> None:
-        s = self._need_reset()
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            return self._was_dead_step(action)
-        s.apply_action(action)  # a one-line IllegalMove / TypeError if bad; nothing changes
-        self._cumulative_rewards[agent] = 0
-        if s.is_terminal():
-            g = s.game
-            for a, r in zip(self.possible_agents, s.returns(), strict=True):
-                self.rewards[a] = r
-                self.terminations[a] = True
-                self.infos[a] = {"rounds": len(g.rounds)}
-        else:
-            for a in self.agents:
-                self.rewards[a] = 0
-            self.agent_selection = self.possible_agents[s.current_player()]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def _need_reset(self) -> CarouselAgentState:
-        if self.state is None:
-            raise ValueError("call reset() before observe() or step()")
-        return self.state
-
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        s = self._need_reset()
-        text = s.observation_string(s.game.current)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+    def _render_player(self, state: CarouselAgentState) -> int:
+        return state.game.current

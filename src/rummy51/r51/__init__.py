@@ -26,16 +26,24 @@ from .engine import (
     SwapJoker,
     replay,
 )
+from .learned import LearnedBot
 from .match import Match
-from .search import SearchBot
+from .policy import PolicyBot
+from .search import LearnedSearchBot, PlainSearchBot, SearchBot
 
 # the search bot plays tactician moves and asks the C kernel (rummy51.r51.search, which
-# imports the bots): it joins the registry here, once both modules are loaded
+# imports the bots): it joins the registry here, once both modules are loaded; so do the
+# search bot without its learned model and the learned bot (rummy51.r51.learned)
 BOTS["search"] = SearchBot
+BOTS["search-plain"] = PlainSearchBot
+BOTS["search-learned"] = LearnedSearchBot
+BOTS["learned"] = LearnedBot
+# the trained policy network (numpy; rummy51.r51.policy), 2-player deals
+BOTS["ppo"] = PolicyBot
 
 __all__ = [
     "GameState", "Phase", "PlayerView", "IllegalMove", "Draw", "LayDown", "LayOff", "SwapJoker",
     "Discard", "Match", "replay",
     "Bot", "BOTS", "RandomBot", "GreedyBot", "HandHunterBot", "TacticianBot", "SearchBot",
-    "play_deal", "play_match",
+    "PlainSearchBot", "LearnedSearchBot", "LearnedBot", "PolicyBot", "play_deal", "play_match",
 ]

@@ -167,7 +167,7 @@ def _keep_best_discard(view: PlayerView, cards: list[int]) -> int:
     hand = list(view.hand)
     rules = view.rules
     values = dict(zip(cards, best_opening_values(_each_without(hand, cards), rules, keep=0,
-                                                 threads=1).tolist(), strict=True))
+                                                 workers=1).tolist(), strict=True))
 
     def key(c: int) -> tuple:
         return (c != JOKER, values[c], card_value(c, rules), c)
@@ -181,7 +181,7 @@ def _least_deadwood_discard(view: PlayerView, cards: list[int]) -> int:
     hand = list(view.hand)
     rules = view.rules
     left = dict(zip(cards, min_deadwood_values(_each_without(hand, cards), rules, keep=0,
-                                               threads=1).tolist(), strict=True))
+                                               workers=1).tolist(), strict=True))
 
     def key(c: int) -> tuple:
         return (c == JOKER, left[c], -card_value(c, rules), -c)
@@ -347,7 +347,7 @@ class HandHunterBot(GreedyBot):
         if total == 0:
             return 0.0
         xs = list(unseen)
-        flags = can_go_out_flags(hands_with_each(hand, xs), view.rules, threads=1)
+        flags = can_go_out_flags(hands_with_each(hand, xs), view.rules, workers=1)
         hits = sum(unseen[x] for x, f in zip(xs, flags, strict=True) if f)
         return hits / total
 
@@ -479,7 +479,7 @@ class TacticianBot(GreedyBot):
 
             def key(c: int) -> tuple:
                 rest = hand_without(hand, c)
-                flags = can_open_flags(hands_with_each(rest, xs), rules, keep=1, threads=1)
+                flags = can_open_flags(hands_with_each(rest, xs), rules, keep=1, workers=1)
                 outs = int(weights[flags].sum())
                 v = best_opening(rest, rules, keep=0).value
                 if self._feeds(view, c):

@@ -52,6 +52,7 @@ from .melds import go_out_melds, joker_meld_possible
 
 if TYPE_CHECKING:  # for the checker only (agent imports this module)
     from ..common.seeds import RngLike
+    from ..rules import RuleSet
     from .agent import AgentState
     from .engine import GameState
 
@@ -118,147 +119,209 @@ class _Slot:
         self.value: int | None = None
 
 
-def _resample(state: AgentState, p: int, rng: np.random.Generator) -> AgentState:
-    g = state.game
-    assert g is not None  # resample deals the hidden cards of a dealt deal here
-    rules = state.rules
-    n = state.n_players
-    hist = g.history
-    deck = cast(ChanceRecord, hist[0]).cards  # the deal
-    hs = rules.hand_size
-    starts = []
-    pos = 0
-    for k in range(n):
-        size = hs + (1 if k == 0 else 0)
-        starts.append((pos, size))
-        pos += size
-    n_hands = pos
-    seat_at = [(g.first + k) % n for k in range(n)]  # deal order position -> seat
-    # pools: 0 the deal's stock and the other hands; k the k-th reshuffle
-    pool0 = Counter(deck)
-    kp = seat_at.index(p)
-    a, size = starts[kp]
-    pool0.subtract(deck[a:a + size])
-    if rules.bottom_card:
-        pool0[deck[-1]] -= 1
-    remaining = [pool0]
-    seqs: list[list] = [[]]  # per pool: the stock draws in order (a card, or a _Slot)
-    concrete: list[Counter[int]] = [Counter() for _ in range(n)]
-    slots: list[list[_Slot]] = [[] for _ in range(n)]
-    initial: dict[int, list[_Slot]] = {}
-    for k, q in enumerate(seat_at):
-        if q != p:
-            initial[q] = [_Slot(0) for _ in range(starts[k][1])]
-            slots[q].extend(initial[q])
-    draws: dict[int, _Slot] = {}
-    taken: dict[int, tuple] = {}  # seat -> (turn, card) of its last take from the discard pile
-    twin_rule = not rules.discard_taken_card
-    # pass 1: the cards each opponent must have had, in order (``demands``); which of
-    # their hidden cards each was is settled afterwards (``_match``)
-    demands: list[tuple] = []  # (seat, card, number of the seat's hidden cards by then)
+class _Hidden:
+    """The cards of a dealt deal hidden from player ``p``, as one pass over the history
+    (``walk``) finds them; then dealt again (``fill``) into a new deck (``new_deck``).
 
-    def reveal(q: int, c: int) -> None:
-        if concrete[q][c] > 0:
-            concrete[q][c] -= 1
-        else:
-            demands.append((q, c, len(slots[q])))
+    * ``starts``: per place in the deal order, where its hand lies in the deck and its
+      size; ``n_hands`` the cards of all hands; ``seat_at``: place -> seat;
+    * ``remaining``: per stock (0: the deal's stock with the other hands, k: the k-th
+      reshuffle) the cards it still has for the hidden cards; ``seqs``: per stock its
+      draws in order (a card ``p`` saw, or a ``_Slot``);
+    * ``concrete``: per seat the cards everybody saw it take and not play since;
+      ``slots``: per seat its hidden cards, the dealt ones (``initial``) first;
+      ``draws``: history index -> the hidden card an opponent drew from the stock there;
+    * ``demands``: ``(seat, card, n)``, a card the seat played that nobody saw it get
+      (one of its first ``n`` hidden cards; ``_match`` settles which)."""
 
-    for i in range(1, len(hist)):
-        r: Any = hist[i]  # a Record, dispatched on its exact type (which mypy does not narrow)
-        t = type(r)
-        if t is ChanceRecord:
-            if r.kind == "reshuffle":
-                remaining.append(Counter(r.cards))
-                seqs.append([])
-            continue
+    def __init__(self, g: GameState, p: int, rules: RuleSet) -> None:
+        """The deal's layout and first stock, and a hidden card for each card dealt to an
+        opponent."""
+        n = g.n_players
+        self.p = p
+        self.deck = cast(ChanceRecord, g.history[0]).cards  # the deal
+        self.bottom_card = rules.bottom_card
+        self.twin_rule = not rules.discard_taken_card
+        self.starts: list[tuple[int, int]] = []
+        pos = 0
+        for k in range(n):
+            size = rules.hand_size + (1 if k == 0 else 0)
+            self.starts.append((pos, size))
+            pos += size
+        self.n_hands = pos
+        self.seat_at = [(g.first + k) % n for k in range(n)]  # deal order position -> seat
+        pool0 = Counter(self.deck)
+        a, size = self.starts[self.seat_at.index(p)]
+        pool0.subtract(self.deck[a:a + size])
+        if rules.bottom_card:
+            pool0[self.deck[-1]] -= 1
+        self.remaining = [pool0]
+        self.seqs: list[list] = [[]]  # per pool: the stock draws in order (a card, or a _Slot)
+        self.concrete: list[Counter[int]] = [Counter() for _ in range(n)]
+        self.slots: list[list[_Slot]] = [[] for _ in range(n)]
+        self.initial: dict[int, list[_Slot]] = {}
+        for k, q in enumerate(self.seat_at):
+            if q != p:
+                self.initial[q] = [_Slot(0) for _ in range(self.starts[k][1])]
+                self.slots[q].extend(self.initial[q])
+        self.draws: dict[int, _Slot] = {}
+        self.taken: dict[int, tuple] = {}  # seat -> (turn, card) of its last take from the discard pile
+        self.demands: list[tuple] = []  # (seat, card, number of the seat's hidden cards by then)
+
+    def walk(self, hist: Sequence[Any]) -> None:
+        """One pass over the history: the stocks' draws and the cards each opponent must
+        have had, in order (``demands``); which of their hidden cards each was is settled
+        afterwards (``_match``)."""
+        p = self.p
+        for i in range(1, len(hist)):
+            r: Any = hist[i]  # a Record, dispatched on its exact type (which mypy does not narrow)
+            t = type(r)
+            if t is ChanceRecord:
+                if r.kind == "reshuffle":
+                    self.remaining.append(Counter(r.cards))
+                    self.seqs.append([])
+            elif t is DrawRecord:
+                self._draw(i, r)
+            elif r.player != p:
+                self._play(r)
+        if any(v < 0 for rem in self.remaining for v in rem.values()):  # pragma: no cover - a bug
+            raise RuntimeError("resampling found a stock draw of a card the stock did not hold")
+
+    def _draw(self, i: int, r: Any) -> None:
+        """Draw record ``i``: a stock draw of ``p`` is a card, an opponent's a hidden card;
+        a card taken from the discard pile (or the bottom card) is seen by everybody."""
         q = r.player
-        if t is DrawRecord:
-            if r.action.source == STOCK:
-                if q == p:
-                    remaining[-1][r.card] -= 1
-                    seqs[-1].append(r.card)
-                else:
-                    s = _Slot(len(remaining) - 1)
-                    slots[q].append(s)
-                    seqs[-1].append(s)
-                    draws[i] = s
+        if r.action.source == STOCK:
+            if q == self.p:
+                self.remaining[-1][r.card] -= 1
+                self.seqs[-1].append(r.card)
             else:
-                taken[q] = (r.turn, r.card)
-                if q != p:
-                    concrete[q][r.card] += 1
-            continue
-        if q == p:
-            continue
+                s = _Slot(len(self.remaining) - 1)
+                self.slots[q].append(s)
+                self.seqs[-1].append(s)
+                self.draws[i] = s
+        else:
+            self.taken[q] = (r.turn, r.card)
+            if q != self.p:
+                self.concrete[q][r.card] += 1
+
+    def _play(self, r: Any) -> None:
+        """An opponent's move (a discard, lay-off, lay-down or joker swap): the cards it
+        shows must have been in the hand."""
+        q = r.player
+        t = type(r)
         if t is DiscardRecord:
             c = r.action.card
-            reveal(q, c)
-            if twin_rule and r.outcome is None and taken.get(q) == (r.turn, c) \
-                    and concrete[q][c] == 0:
+            self._reveal(q, c)
+            if self.twin_rule and r.outcome is None and self.taken.get(q) == (r.turn, c) \
+                    and self.concrete[q][c] == 0:
                 # the card just taken went back only because the hand held its twin
-                demands.append((q, c, len(slots[q])))
-                concrete[q][c] += 1
+                self.demands.append((q, c, len(self.slots[q])))
+                self.concrete[q][c] += 1
         elif t is LayOffRecord:
-            reveal(q, r.action.card)
+            self._reveal(q, r.action.card)
         elif t is LayDownRecord:
             for m in r.action.melds:
                 for c in m:
-                    reveal(q, c)
+                    self._reveal(q, c)
         elif t is SwapRecord:
-            reveal(q, r.action.card)
-            concrete[q][JOKER] += 1
-    if any(v < 0 for rem in remaining for v in rem.values()):  # pragma: no cover - a bug
-        raise RuntimeError("resampling found a stock draw of a card the stock did not hold")
-    used = _match(demands, slots, remaining, rng)
-    for q in range(n):
-        slots[q] = [x for x in slots[q] if x not in used]
-    stock_now = g.stock_size
-    last = len(remaining) - 1
-    unfilled: list[list[_Slot]] = [[] for _ in remaining]
-    for q in range(n):
-        for s in slots[q]:
-            unfilled[s.pool].append(s)
-    pools = []
-    for k, rem in enumerate(remaining):
-        cards = list(rem.elements())
-        want = len(unfilled[k]) + (stock_now if k == last else 0)
-        if len(cards) != want or any(v < 0 for v in rem.values()):
-            raise _Infeasible
-        pools.append(cards)
-    # the player on turn may be in the middle of a turn whose moves so far were legal only
-    # for some hands (took the discard to open, took the bottom card, freed a joker):
-    # deal the hidden cards again until the hand fits (rejection keeps them uniform)
-    q = g.current
-    check = q != p and g.phase is not Phase.OVER and _turn_constrained(g)
-    for _ in range(_FILLS if check else 1):
-        stock_cards: list[int] = []
-        for k, cards in enumerate(pools):
-            order = [cards[int(j)] for j in rng.permutation(len(cards))]
-            # the last pool holds the stock too: its cards past the slots are the stock (below)
-            for s, c in zip(unfilled[k], order, strict=False):
-                s.value = c
-            if k == last:
-                stock_cards = order[len(unfilled[k]):]
-        now: list[Any] = [x.value for x in slots[q]]  # every slot is filled now: ints
-        if not check or _turn_fits(g, sorted(list(concrete[q].elements()) + now)):
-            break
-    else:
+            self._reveal(q, r.action.card)
+            self.concrete[q][JOKER] += 1
+
+    def _reveal(self, q: int, c: int) -> None:
+        """Seat ``q`` played ``c``: a card it was seen to take, else a demand."""
+        if self.concrete[q][c] > 0:
+            self.concrete[q][c] -= 1
+        else:
+            self.demands.append((q, c, len(self.slots[q])))
+
+    def _pools(self, stock_now: int) -> tuple[list[list[_Slot]], list[list[int]]]:
+        """Per stock the hidden cards still without a value and the cards left for them
+        (the last stock's also for the ``stock_now`` cards of the stock); ``_Infeasible``
+        when they do not add up."""
+        last = len(self.remaining) - 1
+        unfilled: list[list[_Slot]] = [[] for _ in self.remaining]
+        for seat_slots in self.slots:
+            for s in seat_slots:
+                unfilled[s.pool].append(s)
+        pools = []
+        for k, rem in enumerate(self.remaining):
+            cards = list(rem.elements())
+            want = len(unfilled[k]) + (stock_now if k == last else 0)
+            if len(cards) != want or any(v < 0 for v in rem.values()):
+                raise _Infeasible
+            pools.append(cards)
+        return unfilled, pools
+
+    def fill(self, g: GameState, rng: np.random.Generator) -> list[int]:
+        """Give each hidden card left a value, at random from what its stock has left;
+        the last stock's cards past them are the stock (returned). The player on turn may
+        be in the middle of a turn whose moves so far were legal only for some hands (took
+        the discard to open, took the bottom card, freed a joker): the hidden cards are
+        dealt again until the hand fits (rejection keeps them uniform)."""
+        unfilled, pools = self._pools(g.stock_size)
+        last = len(pools) - 1
+        q = g.current
+        check = q != self.p and g.phase is not Phase.OVER and _turn_constrained(g)
+        for _ in range(_FILLS if check else 1):
+            stock_cards: list[int] = []
+            for k, cards in enumerate(pools):
+                order = [cards[int(j)] for j in rng.permutation(len(cards))]
+                # the last pool holds the stock too: its cards past the slots are the stock
+                for s, c in zip(unfilled[k], order, strict=False):
+                    s.value = c
+                if k == last:
+                    stock_cards = order[len(unfilled[k]):]
+            now: list[Any] = [x.value for x in self.slots[q]]  # every slot is filled now: ints
+            if not check or _turn_fits(g, sorted(list(self.concrete[q].elements()) + now)):
+                return stock_cards
         raise _Infeasible
-    # the new deal, consistent from the deck order on
-    new_deck = list(deck)
-    for k, q in enumerate(seat_at):
-        if q != p:
-            a, _ = starts[k]
-            for j, s in enumerate(initial[q]):
-                new_deck[a + j] = s.value
 
-    def values(seq: Sequence[int | _Slot]) -> list[int | None]:
-        return [x.value if isinstance(x, _Slot) else x for x in seq]
+    def new_deck(self, stock_cards: list[int]) -> list[int]:
+        """The new deal, consistent from the deck order on: the hidden cards dealt to the
+        opponents and the deal's stock (``stock_cards`` when no reshuffle came since)."""
+        new_deck = list(self.deck)
+        for k, q in enumerate(self.seat_at):
+            if q != self.p:
+                a, _ = self.starts[k]
+                for j, s in enumerate(self.initial[q]):
+                    new_deck[a + j] = s.value
+        stock_part = _values(self.seqs[0]) + (stock_cards if len(self.seqs) == 1 else [])
+        end = len(self.deck) - (1 if self.bottom_card else 0)
+        if len(stock_part) != end - self.n_hands:  # pragma: no cover - a bug
+            raise RuntimeError("resampling changed the length of the deal's stock")
+        new_deck[self.n_hands:end] = stock_part
+        return new_deck
 
-    stock_part = values(seqs[0]) + (stock_cards if last == 0 else [])
-    end = len(deck) - (1 if rules.bottom_card else 0)
-    if len(stock_part) != end - n_hands:  # pragma: no cover - a bug
-        raise RuntimeError("resampling changed the length of the deal's stock")
-    new_deck[n_hands:end] = stock_part
+
+def _values(seq: Sequence[int | _Slot]) -> list[Any]:
+    """The cards of a stock's draws (a hidden card's value once it is filled)."""
+    return [x.value if isinstance(x, _Slot) else x for x in seq]
+
+
+def _resample(state: AgentState, p: int, rng: np.random.Generator) -> AgentState:
+    """One deal of the cards hidden from ``p`` (``_Infeasible``: this try failed)."""
+    g = state.game
+    assert g is not None  # resample deals the hidden cards of a dealt deal here
+    hidden = _Hidden(g, p, state.rules)
+    hidden.walk(g.history)
+    used = _match(hidden.demands, hidden.slots, hidden.remaining, rng)
+    hidden.slots = [[x for x in seat_slots if x not in used] for seat_slots in hidden.slots]
+    stock_cards = hidden.fill(g, rng)
+    return _rebuilt(state, hidden, hidden.new_deck(stock_cards), stock_cards, rng)
+
+
+def _rebuilt(state: AgentState, hidden: _Hidden, new_deck: list[int], stock_cards: list[int],
+             rng: np.random.Generator) -> AgentState:
+    """A copy of ``state`` on the new deal: its deck, the history's reshuffles and the
+    opponents' stock draws, their hands, the stock and a fresh RNG (the real seed, or the
+    real RNG's state, would tell the real deck)."""
+    g = state.game
+    assert g is not None
+    p = hidden.p
+    hist = g.history
+    seqs, draws = hidden.seqs, hidden.draws
+    last = len(seqs) - 1
     ns = state.copy()
     ng = ns.game
     assert ng is not None
@@ -267,20 +330,19 @@ def _resample(state: AgentState, p: int, rng: np.random.Generator) -> AgentState
     nh[0] = replace(cast(ChanceRecord, hist[0]), cards=ng.deck)
     k = 0
     for i in range(1, len(hist)):
-        r = hist[i]
+        r: Any = hist[i]
         if isinstance(r, ChanceRecord) and r.kind == "reshuffle":
             k += 1
-            nh[i] = replace(r, cards=tuple(values(seqs[k]) + (stock_cards if k == last else [])))
+            nh[i] = replace(r, cards=tuple(_values(seqs[k]) + (stock_cards if k == last else [])))
         elif i in draws:
             nh[i] = replace(r, card=draws[i].value)
-    for q in range(n):
+    for q in range(state.n_players):
         if q != p:
             # every slot left is filled (value not None): the pools above hold a card for each
-            filled: list[Any] = [x.value for x in slots[q]]  # ints (a None would be a bug)
-            ng.hands[q] = sorted(list(concrete[q].elements()) + filled)
+            filled: list[Any] = [x.value for x in hidden.slots[q]]  # ints (a None would be a bug)
+            ng.hands[q] = sorted(list(hidden.concrete[q].elements()) + filled)
             if len(ng.hands[q]) != len(g.hands[q]):  # pragma: no cover - a bug
                 raise RuntimeError(f"resampling changed the size of hand {q}")
-    # the stock and the RNG (the real seed, or the real RNG's state, would tell the real deck)
     ng.replace_stock(stock_cards)
     ng.reseed(np.random.default_rng(int(rng.integers(2**63))))
     ti = ng.turn_info

@@ -45,7 +45,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ..cards import JOKER, card_text, cards_text, to_codes
+from ..cards import JOKER, card_text, cards_text, shown, to_codes
 from ..common.seeds import normalize_seed
 from ..common.state import StateBase, ViewBase, deprecated_clone
 from ..rules import RuleSet, rules_from_dict, rules_to_dict
@@ -675,15 +675,18 @@ class GameState(StateBase, _MoveRules):
             try:
                 s.apply(action)
             except IllegalMove as e:
-                raise ValueError(f"hand history action {i} ({a}) is illegal: {e}") from None
+                raise ValueError(f"hand history action {i} ({shown(repr(a), quote=False)}) is "
+                                 f"illegal: {e}") from None
             except (ValueError, TypeError, IndexError) as e:
-                raise ValueError(f"hand history action {i} ({a}) cannot be replayed: {e}") from None
+                raise ValueError(f"hand history action {i} ({shown(repr(a), quote=False)}) "
+                                 f"cannot be replayed: {e}") from None
         res = d.get("result")
         if res is not None:
             got = None if s.result is None else {"winner": s.result.winner, "how": s.result.how,
                                                  "scores": list(s.result.scores)}
             if got != res:
-                raise ValueError(f"hand history result {res} differs from the replayed {got}")
+                raise ValueError(f"hand history result {shown(repr(res), 120, quote=False)} "
+                                 f"differs from the replayed {got}")
         return s
 
     @classmethod

@@ -89,27 +89,50 @@ _SIDES = (None, LOW, HIGH)
 
 
 #: the kernel's code of each built-in bot, by its name in ``bots.BOTS``
-BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 4}
+BOT_CODES = {"random": 0, "greedy": 1, "hand-hunter": 2, "tactician": 3, "search": 5,
+             "search-plain": 5, "search-learned": 4, "learned": 6}
 _CLASS_CODES: dict[type, int] = {RandomBot: 0, GreedyBot: 1, HandHunterBot: 2, TacticianBot: 3}
+_KERNEL_CLASSES: dict[int, Any] = {}
 
 
-def register_search_bot(cls: type) -> None:
-    """``rummy51.r51.search`` registers ``SearchBot`` (code 4) when it is imported: it sits
-    above this module (it loads its views here), so this module does not import it."""
-    _CLASS_CODES[cls] = 4
+def register_search_bot(cls: type, code: int = 4) -> None:
+    """``rummy51.r51.search`` and ``rummy51.r51.learned`` register their bots (the search
+    bot without the learned model 5, the default and ``search-plain``; with it 4,
+    ``search-learned``; the learned bot 6) when imported: they sit
+    above this module (they load their views here), so this module does not import them.
+    A registered class gives the kernel its seat's parameters (``params()``, and
+    ``default_params()`` for a seat given by name)."""
+    _CLASS_CODES[cls] = code
+    _KERNEL_CLASSES[code] = cls
 
 
 #: the bots that draw from their own generator (a random seat, a search seat)
-_SEEDED = (0, 4)
+_SEEDED = (0, 4, 5)
+#: the bots whose parameters the kernel needs from their class (search, learned)
+_PARAMS = (4, 5, 6)
 
 
 def bot_code(bot: object) -> int | None:
     """The kernel's code of a bot (a name of ``BOTS``, a built-in bot class or instance;
-    not a subclass, whose moves the kernel cannot know), or None."""
+    not a subclass, whose moves the kernel cannot know), or None. A search bot instance
+    says itself which it is (``kernel_code``: with or without its learned model)."""
     if isinstance(bot, str):
         return BOT_CODES.get(bot)
     cls = bot if isinstance(bot, type) else type(bot)
-    return _CLASS_CODES.get(cls)
+    code = _CLASS_CODES.get(cls)
+    if code in _PARAMS and not isinstance(bot, type):
+        code = int(cast(Any, bot).kernel_code)
+    return code
+
+
+def kernel_params(codes: Sequence[int]) -> list | None:
+    """The seat parameters of a table given by bot codes (names): the defaults of a
+    search or learned seat, with the learned model loaded and checked
+    (``rummy51.learned.load_model``: a missing or damaged model file raises
+    ``ModelError``), None for the other seats (None when there is no such seat)."""
+    if not any(c in _PARAMS for c in codes):
+        return None
+    return [_KERNEL_CLASSES[c].default_params() if c in _PARAMS else None for c in codes]
 
 
 def kernel_bots(bots: Iterable[object]) -> bool:
@@ -136,8 +159,8 @@ def _params(bot: object) -> tuple | None:
         return (bot.p_hold, bot.max_round, bot.min_opponent_cards)
     if isinstance(bot, TacticianBot):
         return (bot.take_gain, bot.feed_penalty)
-    if _CLASS_CODES.get(type(bot)) == 4:
-        return cast(Any, bot).params()   # a SearchBot (registered, not imported here)
+    if _CLASS_CODES.get(type(bot)) in _PARAMS:
+        return cast(Any, bot).params()   # a search or learned bot (registered, not imported here)
     return None
 
 
@@ -305,11 +328,15 @@ def play_kernel_deal(bots: Sequence[Bot], rules: RuleSet | None = None, seed: An
     for i, (b, c) in enumerate(zip(bots, codes, strict=True)):
         if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) == 4:
+        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) in _PARAMS:
             rngs.append(cast(Any, b).rng)
         else:
             rngs.append(np.random.default_rng(None if bot_seeds is None else bot_seeds[i]))
     params = [_params(b) for b in bots]
+    if any(isinstance(b, str) and c in _PARAMS for b, c in zip(bots, codes, strict=True)):
+        named = kernel_params(codes) or []
+        params = [named[i] if isinstance(b, str) and c in _PARAMS else params[i]
+                  for i, (b, c) in enumerate(zip(bots, codes, strict=True))]
     rng, recorded = normalize_seed(seed)
     log = np.empty(1 << 16, np.int32) if record else None
     while True:
@@ -472,7 +499,7 @@ def play_position(state: GameState, bots: Sequence[Bot], rng: np.random.Generato
     for b, c in zip(bots, codes, strict=True):
         if c not in _SEEDED:
             rngs.append(None)
-        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) == 4:
+        elif isinstance(b, RandomBot) or _CLASS_CODES.get(type(b)) in _PARAMS:
             rngs.append(cast(Any, b).rng)
         else:
             raise ValueError("a random or search seat needs a bot instance (its generator)")

@@ -29,12 +29,15 @@ import numpy.typing as npt
 
 from .. import _game
 from .._checks import int_arg
+from ..cards import JOKER
+from ..learned import Model, load_model
 from . import fastgame
 from .actions import Action
 from .engine import PlayerView
 from .fastgame import known_cards
 
-__all__ = ["DEFAULT_HORIZON", "DEFAULT_ROLLOUTS", "SearchBot", "known_cards", "view_position"]
+__all__ = ["DEFAULT_HORIZON", "DEFAULT_ROLLOUTS", "LearnedSearchBot", "PlainSearchBot", "SearchBot",
+           "known_cards", "view_position"]
 
 #: kernel rollouts a decision by default (a candidate played on one determinization is one)
 DEFAULT_ROLLOUTS = 256
@@ -94,7 +97,47 @@ def view_position(
         -1 if view.bottom is None else int(view.bottom), fastgame.table_codes(view.table),
         list(view.opened), fastgame.turns_opened(view.history, n),
         fastgame.turn_info_codes(view.turn_info))
+    # every seat's known cards, the viewer's too (what the others know of its hand: the
+    # learned model reads it from their view of a rollout's position), as the kernel
+    # keeps them
+    kn = cnt.copy()
+    kn[me] = 0
+    for c, k in _own_known(view).items():
+        kn[me, c] = k
+    pos.set_known(kn)
     return pos, cards, hidden
+
+
+def _own_known(view: PlayerView) -> Counter:
+    """The viewer's cards that the public history shows (``known_cards`` of the viewer's
+    own seat, as the other players count them): taken from the discard pile or the
+    bottom, a joker freed by a swap, less the copies played since."""
+    from .actions import DiscardRecord, DrawRecord, LayDownRecord, LayOffRecord, SwapRecord
+
+    me = view.player
+    known: Counter = Counter()
+
+    def played(c: int) -> None:
+        if known[c] > 0:
+            known[c] -= 1
+
+    for rec in view.history:
+        if rec.player != me:
+            continue
+        t = type(rec)
+        if isinstance(rec, DrawRecord):
+            if rec.card is not None and rec.action.source != "stock":
+                known[rec.card] += 1
+        elif t is LayDownRecord:
+            for m in rec.action.melds:
+                for c in m:
+                    played(c)
+        elif t is LayOffRecord or t is DiscardRecord:
+            played(rec.action.card)
+        elif t is SwapRecord:
+            played(rec.action.card)
+            known[JOKER] += 1
+    return +known
 
 
 class SearchBot:
@@ -167,9 +210,14 @@ class SearchBot:
     switches: int
     rollouts_played: int
 
+    #: the learned model scoring the rollouts at the horizon (None, the default: the
+    #: static margin; ``LearnedSearchBot`` has the shipped model)
+    model: Model | None
+
     def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
                  time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
-                 z: float = DEFAULT_Z, horizon: int = DEFAULT_HORIZON) -> None:
+                 z: float = DEFAULT_Z, horizon: int = DEFAULT_HORIZON,
+                 model: Any = None) -> None:
         if rollouts is None and time_ms is None:
             raise ValueError("give a budget: rollouts, time_ms or both")
         self.rollouts = (10**7 if rollouts is None
@@ -186,6 +234,8 @@ class SearchBot:
             raise ValueError(f"z must be a number of standard errors 0..100, got {z!r}")
         self.z = float(z)
         self.horizon = int_arg("horizon", horizon, 0, 10**6)
+        # the model is loaded and checked now: a missing or damaged file refuses the bot
+        self.model = None if model is None else load_model(model, game="r51")
         self.rng = np.random.default_rng(seed)
         self.last_candidates: int = 0
         self.searches = 0
@@ -193,18 +243,32 @@ class SearchBot:
         self.rollouts_played = 0
 
     def __repr__(self) -> str:
-        return (f"SearchBot(rollouts={self.rollouts}, time_ms={self.time_ms}, "
-                f"candidates={self.candidates}, z={self.z}, horizon={self.horizon})")
+        model = "None" if self.model is None else repr(self.model.path or self.model.game)
+        return (f"{type(self).__name__}(rollouts={self.rollouts}, time_ms={self.time_ms}, "
+                f"candidates={self.candidates}, z={self.z}, horizon={self.horizon}, "
+                f"model={model})")
 
-    def params(self) -> tuple[int, int, float, float, int]:
-        """The kernel's parameters of a search seat: ``(budget, candidates, z, ms, horizon)``."""
-        return (self.rollouts, self.candidates, self.z, self.time_ms or 0.0, self.horizon)
+    @property
+    def kernel_code(self) -> int:
+        """The kernel's bot code of this seat: 4 with a learned model, 5 without."""
+        return 5 if self.model is None else 4
+
+    def params(self) -> tuple:
+        """The kernel's parameters of a search seat: ``(budget, candidates, z, ms, horizon)``,
+        and the model last when the bot has one."""
+        base = (self.rollouts, self.candidates, self.z, self.time_ms or 0.0, self.horizon)
+        return base if self.model is None else (*base, self.model)
+
+    @classmethod
+    def default_params(cls) -> tuple:
+        """A kernel seat given by name (``"search"``): the defaults, no model."""
+        return (DEFAULT_ROLLOUTS, DEFAULT_CANDIDATES, DEFAULT_Z, 0.0, DEFAULT_HORIZON)
 
     def choose(self, view: PlayerView) -> Action:
         pos, pool, hidden = view_position(view)
         log = np.empty(_LOG, np.int32)
         n, played, searched, switched, self.last_candidates = pos.search(
-            pool, hidden, self.rng, self.params(), log)
+            pool, hidden, self.rng, self.params()[:5], log, self.model)
         self.rollouts_played += played
         self.searches += searched
         self.switches += switched
@@ -214,5 +278,53 @@ class SearchBot:
         return moves[0]
 
 
-# the kernel's "search" seat plays this bot (fastgame.bot_code)
-fastgame.register_search_bot(SearchBot)
+class PlainSearchBot(SearchBot):
+    """The search bot as it was before the learned model (``"search-plain"``): the stable
+    reference every strength claim is measured against, whose seeded games never move.
+    It is ``SearchBot``'s default today (``SearchBot()`` plays the same games); the name
+    stays fixed if the default ever changes.
+
+    * **Candidates, rollouts, race, budget, seeding**: ``SearchBot``'s.
+    * **Horizon**: a rollout cut off there is scored by the static margin (each hand as if
+      another player went out then), not by the learned model.
+    """
+
+    def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
+                 time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
+                 z: float = DEFAULT_Z, horizon: int = DEFAULT_HORIZON, model: Any = None) -> None:
+        super().__init__(seed=seed, rollouts=rollouts, time_ms=time_ms, candidates=candidates,
+                         z=z, horizon=horizon, model=model)
+
+
+class LearnedSearchBot(SearchBot):
+    """The search bot whose rollouts are scored at the horizon by the learned model
+    (``"search-learned"``; ``SearchBot(model="r51")`` is the same bot).
+
+    * **Candidates, rollouts, race, budget, seeding**: ``SearchBot``'s.
+    * **Horizon**: a rollout cut off there is scored half by the static margin, half by
+      the shipped model's margin (``rummy51.learned``, ``models/r51.npz``) from every
+      seat's own view of the rollout's position (docs/learned.md).
+
+    It is not the default search: in a paired seat-permuted run against ``search-plain``
+    it scored below it (docs/learned.md gives the run and its command). A missing or
+    damaged model file refuses the bot (``rummy51.learned.ModelError``).
+    """
+
+    def __init__(self, seed: Any = None, rollouts: int | None = DEFAULT_ROLLOUTS,
+                 time_ms: float | None = None, candidates: int = DEFAULT_CANDIDATES,
+                 z: float = DEFAULT_Z, horizon: int = DEFAULT_HORIZON, model: Any = "r51") -> None:
+        super().__init__(seed=seed, rollouts=rollouts, time_ms=time_ms, candidates=candidates,
+                         z=z, horizon=horizon, model=model)
+
+    @classmethod
+    def default_params(cls) -> tuple:
+        """A kernel seat given by name (``"search-learned"``): the defaults, the shipped model."""
+        return (DEFAULT_ROLLOUTS, DEFAULT_CANDIDATES, DEFAULT_Z, 0.0, DEFAULT_HORIZON,
+                load_model("r51", game="r51"))
+
+
+# the kernel's "search", "search-plain" (5) and "search-learned" (4) seats play these
+# bots (fastgame.bot_code; an instance says itself whether it has a model)
+fastgame.register_search_bot(SearchBot, 5)
+fastgame.register_search_bot(LearnedSearchBot, 4)
+fastgame.register_search_bot(PlainSearchBot, 5)

@@ -45,7 +45,7 @@ def _figure(width: float, height: float) -> Figure:
         from matplotlib.figure import Figure
     except ImportError:
         raise ReportError("reports draw their figures with matplotlib: "
-                          "pip install 'rummy51[report]'") from None
+                          'pip install ".[report]" from a clone of rummy51') from None
     fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
     return fig

@@ -20,26 +20,25 @@ import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..ratings import ELO_MEAN
 from ..stats import Z95
-from ._figures import (
-    _GREY,
-    FIG_WIDTH,
-    _color,
-    _figure,
-    _grouped_bars,
-    _legend,
-    _panels,
-    _percent_axis,
-    _stairs,
-    _styled,
-    _yerr,
-)
+from ._figures import _color, _panels, _percent_axis, _styled
 from ._model import Column, Headline, ReportError, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
+from ._sections import (
+    blunder_tables,
+    fig_histograms,
+    fig_lengths,
+    fig_ratings,
+    fig_win_rates,
+    histogram,
+    length_edges,
+    ordered,
+    run_cols,
+    tagged,
+)
 
 if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
     import pandas as pd
@@ -94,25 +93,6 @@ def carousel_contents(st: CarouselStudy) -> str:
 
 
 # --------------------------------------------------------------------------- tables
-def _tagged(runs: Sequence[Run], method: str, *args: Any, **kw: Any) -> pd.DataFrame:
-    import pandas as pd
-
-    frames = []
-    for r in runs:
-        df = getattr(r.study, method)(*args, **kw).copy()
-        df.insert(0, "run", r.name)
-        frames.append(df)
-    return pd.concat(frames, ignore_index=True)
-
-
-def _ordered(df: pd.DataFrame, bot_order: Sequence[str], names: Sequence[str]) -> pd.DataFrame:
-    rank = {b: i for i, b in enumerate(bot_order)}
-    runs = {n: i for i, n in enumerate(names)}
-    return (df.assign(_r=df.run.map(runs), _b=df.bot.astype(str).map(rank))
-              .sort_values(["_r", "_b"], kind="stable").drop(columns=["_r", "_b"])
-              .reset_index(drop=True))
-
-
 def _ratings(runs: Sequence[Run], bootstrap: int, seed: int) -> pd.DataFrame | None:
     """Bradley-Terry ratings of every run with two bots or more (``None`` if none has)."""
     import pandas as pd
@@ -189,38 +169,19 @@ def _score_hist(runs: Sequence[Run], bot_order: Sequence[str]) -> pd.DataFrame:
     """Per run and bot: player-games per final-score bin (the extreme 0.1 % at each end
     counted in the edge bins). Columns ``run``, ``bot``, ``lo``, ``hi``, ``count``,
     ``share``."""
-    import pandas as pd
-
     finals = {r.name: r.study.games() for r in runs}
     edges = _bins(np.concatenate([g["final"].to_numpy(float) for g in finals.values()]))
-    frames = []
-    for r in runs:
-        g = finals[r.name]
-        for bot in bot_order:
-            s = g[g.bot == bot]["final"].to_numpy(float)
-            if not len(s):
-                continue
-            h, _ = np.histogram(np.clip(s, edges[0], edges[-1] - 1e-9), bins=edges)
-            frames.append(pd.DataFrame({"run": r.name, "bot": bot, "lo": edges[:-1],
-                                        "hi": edges[1:], "count": h, "share": h / len(s)}))
-    return pd.concat(frames, ignore_index=True)
+    return histogram((({"run": r.name, "bot": bot},
+                       finals[r.name][finals[r.name].bot == bot]["final"].to_numpy(float))
+                      for r in runs for bot in bot_order), edges)
 
 
 def _length_hist(runs: Sequence[Run]) -> pd.DataFrame:
     """Per run: rounds per round length (turns), one-turn bins up to 60 bins, wider past
     that (the longest 0.5 % counted in the last bin)."""
-    import pandas as pd
-
     lengths = {r.name: r.records[r.records.seat == 0].round_length.to_numpy(float) for r in runs}
-    top = max(np.quantile(v, 0.995) for v in lengths.values())
-    step = max(1, math.ceil((top + 1) / 60))
-    edges = np.arange(0, top + 2 * step, step) - 0.5
-    frames = []
-    for name, v in lengths.items():
-        h, _ = np.histogram(np.clip(v, None, edges[-1] - 0.5), bins=edges)
-        frames.append(pd.DataFrame({"run": name, "lo": edges[:-1], "hi": edges[1:], "count": h,
-                                    "share": h / len(v)}))
-    return pd.concat(frames, ignore_index=True)
+    return histogram((({"run": name}, v) for name, v in lengths.items()),
+                     length_edges(lengths.values(), 60))
 
 
 def _knock_wide(kp: pd.DataFrame, runs: Sequence[Run]) -> pd.DataFrame:
@@ -241,112 +202,6 @@ def _knock_wide(kp: pd.DataFrame, runs: Sequence[Run]) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------- figures
-def _rate_parts(t: pd.DataFrame, by: str, prefix: str,
-                runs: Sequence[str]) -> list[tuple[str, pd.DataFrame]]:
-    parts = []
-    for run in runs:
-        d = t[t.run == run].set_index(by)[[f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi"]]
-        d.columns = ["p", "lo", "hi"]
-        parts.append((run, d))
-    return parts
-
-
-@_styled
-def _fig_win_rates(bots_t: pd.DataFrame, seats_t: pd.DataFrame, pos_t: pd.DataFrame,
-                   runs: Sequence[str], bot_order: Sequence[str], players: Sequence[int]) -> Figure:
-    fig = _figure(FIG_WIDTH, 3.9)
-    n_seats = int(seats_t.seat.nunique())
-    axes = list(fig.subplots(1, 3, sharey=True,
-                             width_ratios=[len(bot_order) + 0.5, n_seats, n_seats]))
-    seat_bot = seats_t.drop_duplicates("seat").set_index("seat").bot
-    for ax, (by, t, groups, title) in zip(axes, (
-            ("bot", bots_t, bot_order, "by bot"),
-            ("seat", seats_t, sorted(seats_t.seat.unique()), "by seat"),
-            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order")), strict=True):
-        _grouped_bars(ax, groups, _rate_parts(t, by, "game_win", runs))
-        if by == "seat":
-            same = len(runs) == 1 or seats_t.groupby("seat").bot.nunique().max() == 1
-            ax.set_xticks(range(len(groups)), [f"{g}\n{seat_bot[g]}" if same else str(g)
-                                               for g in groups], fontsize=8.5)
-        elif by == "position":
-            ax.set_xticks(range(len(groups)), ["first" if g == 0 else f"+{g}" for g in groups])
-        ax.set_title(title)
-        for i, p in enumerate(players):
-            ax.axhline(1 / p, color="#c0392b" if len(runs) == 1 else _color(i), ls="--", lw=1)
-        _percent_axis(ax, top=None)
-        ax.set_ylim(0, None)
-    axes[0].set_ylabel("game win rate (per player-game)")
-    _legend(fig, axes, len(runs))
-    return fig
-
-
-@_styled
-def _fig_ratings(rt: pd.DataFrame, runs: Sequence[str], bot_order: Sequence[str]) -> Figure:
-    R = len(runs)
-    fig = _figure(7.5, 0.5 * len(bot_order) * max(1.0, R ** 0.5) + 1.2)
-    ax = fig.subplots()
-    for i, run in enumerate(runs):
-        d = rt[rt.run == run].set_index("bot").reindex(bot_order)
-        y = np.arange(len(bot_order)) + (i - (R - 1) / 2) * (0.6 / R)
-        r = d.rating.to_numpy(float)
-        ok = np.isfinite(r)
-        err = _yerr(r, d.rating_lo.fillna(d.rating), d.rating_hi.fillna(d.rating))
-        ax.errorbar(r[ok], y[ok], xerr=err[:, ok], fmt="o", color=_color(i), capsize=3, ms=5,
-                    label=run)
-        if R == 1:
-            for yy, v in zip(y[ok], r[ok], strict=True):
-                ax.annotate(f"{v:.0f}", (v, yy), xytext=(0, 6), textcoords="offset points",
-                            ha="center", fontsize=8.5)
-    ax.axvline(ELO_MEAN, color=_GREY, ls="--", lw=1)
-    ax.set_yticks(range(len(bot_order)), bot_order)
-    ax.set_ylim(len(bot_order) - 0.5, -0.7)
-    ax.set_xlabel("Bradley–Terry rating (Elo scale, mean 1500)")
-    if R > 1:
-        ax.legend(fontsize=8.5)
-    return fig
-
-
-@_styled
-def _fig_scores(hist: pd.DataFrame, score_t: pd.DataFrame, runs: Sequence[str],
-                bot_order: Sequence[str]) -> Figure:
-    from matplotlib.ticker import PercentFormatter
-
-    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
-    for ax, run in zip(axes, runs, strict=True):
-        for i, bot in enumerate(bot_order):
-            d = hist[(hist.run == run) & (hist.bot == bot)]
-            if not len(d):
-                continue
-            mean = score_t[(score_t.run == run) & (score_t.bot == bot)].mean_final.iloc[0]
-            _stairs(ax, d, color=_color(i), lw=1.6, label=f"{bot} (mean {mean:.0f})")
-        ax.set_title(run if len(runs) > 1 else "final score per player-game")
-        ax.set_xlabel("final score (points, bonuses included; higher is better)")
-        ax.legend(fontsize=8, loc="upper right")
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    axes[0].set_ylabel("share of player-games")
-    return fig
-
-
-@_styled
-def _fig_round_length(hist: pd.DataFrame, over: pd.DataFrame, runs: Sequence[str]) -> Figure:
-    from matplotlib.ticker import PercentFormatter
-
-    fig, axes = _panels(1, height=3.3, width=7.5)
-    ax = axes[0]
-    one = len(runs) == 1
-    for i, run in enumerate(runs):
-        o = over[over.run == run].iloc[0]
-        _stairs(ax, hist[hist.run == run], color=_color(i), lw=1.5, fill=one,
-                alpha=0.8 if one else 1.0,
-                label=f"{run}: mean {o.mean_round_length:.1f}, median {o.median_round_length:.0f}")
-        ax.axvline(o.mean_round_length, color="#2b2f36" if one else _color(i), ls="--", lw=1)
-    ax.set_xlabel("round length (turns, all players)")
-    ax.set_ylabel("share of rounds")
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
-    ax.legend(fontsize=8.5)
-    return fig
-
-
 @_styled
 def _fig_knock_possible(kp: pd.DataFrame, runs: Sequence[str]) -> Figure:
     fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.4)
@@ -427,6 +282,10 @@ def _blunders(runs: Sequence[Run], seed: int, games: int, rollouts: int
 
 
 # --------------------------------------------------------------------------- sections
+def _mean_final(score_t: pd.DataFrame, run: str, bot: str) -> float:
+    return float(score_t[(score_t.run == run) & (score_t.bot == bot)].mean_final.iloc[0])
+
+
 def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                       seed: int = 2026, blunder_games: int = BLUNDER_GAMES,
                       blunder_rollouts: int = BLUNDER_ROLLOUTS) -> list[Section]:
@@ -438,27 +297,39 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
     get a blunder table: their first ``blunder_games`` plays analysed
     (``rummy51.analysis.carousel.analyse_game``, ``blunder_rollouts`` rollouts per
     candidate, ``seed``)."""
-    import pandas as pd
-
     runs = [r for r in runs if r.kind == KIND]
     if not runs:
         return []
-    names = [r.name for r in runs]
-    multi = len(runs) > 1
-    rcol = [Column("run", "run")] if multi else []
     rt = _ratings(runs, bootstrap, seed)
     bot_order: list[str] = [] if rt is None else list(dict.fromkeys(rt.bot))
     for r in runs:
         bot_order += [b for b in dict.fromkeys(r.study.bots) if b not in bot_order]
-    bots_t = _ordered(_tagged(runs, "summary", "bot"), bot_order, names)
+    sections = [_who_wins_section(runs, bot_order)]
+    if rt is not None:
+        sections.append(_ratings_section(runs, rt, bot_order, bootstrap, seed))
+    sections.append(_scores_section(runs, bot_order))
+    sections.append(_rounds_section(runs))
+    blunders = _blunder_section(runs, seed, blunder_games, blunder_rollouts)
+    if blunders is not None:
+        sections.append(blunders)
+    return sections
+
+
+def _who_wins_section(runs: Sequence[Run], bot_order: Sequence[str]) -> Section:
+    """The "Who wins" section: game win rates by bot, seat and place in the turn order (a
+    figure and three tables), and how each bot ends its rounds."""
+    import pandas as pd
+
+    names = [r.name for r in runs]
+    multi = len(runs) > 1
+    rcol = run_cols(runs)
+    bots_t = ordered(tagged(runs, "summary", "bot"), bot_order, names)
     bots_t["bot"] = bots_t.bot.astype(str)
-    seats_t = _tagged(runs, "summary", "seat")
+    seats_t = tagged(runs, "summary", "seat")
     seats_t["bot"] = seats_t.bot.astype(str)
-    pos_t = _tagged(runs, "summary", "position")
-    over = _tagged(runs, "overview")
+    pos_t = tagged(runs, "summary", "position")
     players = [int(r.study.players) for r in runs]
     moving = [r.name for r in runs if r.study.seats != "fixed"]
-
     game_cols = [Column("player_games", "player-games", "int"),
                  Column("game_win_rate", "game wins", "pct", "game_win_lo", "game_win_hi"),
                  Column("mean_final", "final score", "num", se="mean_final_se", digits=1),
@@ -472,7 +343,7 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
     seat_note = ("" if not moving else
                  f" In {'the run' if not multi else ', '.join(moving)} with seats that move every "
                  "seat holds every bot in turn (bot '(all)').")
-    sections = [Section(
+    return Section(
         "Who wins", "carousel",
         "Whole games of Carousel (docs/rules-carousel.md) between bots, rounds to the target "
         "score. A player-game is one seat in one game (one play of it, when every game is "
@@ -480,7 +351,8 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
         "Wilson; means ± 1.96 standard errors. Scores: higher is better." + seat_note,
         (ReportFigure("carousel_win_rates_fig",
                       "Game win rate by bot, by seat and by place in the turn order",
-                      _fig_win_rates(bots_t, seats_t, pos_t, names, bot_order, players),
+                      fig_win_rates(bots_t, seats_t, pos_t, names, bot_order, players,
+                                    "game_win", "game win rate (per player-game)"),
                       "Whiskers: 95 % Wilson intervals; the dashed line is the fair share "
                       "1/players. Place 0 is the dealer's left, who plays first, in the "
                       "game's first round.",
@@ -499,50 +371,65 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                      tuple(rcol + [Column("bot", "bot")] + play_cols),
                      "Per player-round: knocked (a voluntary knock), went out (every card "
                      "melded); undercut: the knocker or the player who went out did not win "
-                     "the round; points left: the count of the hand at the round's end.")))]
+                     "the round; points left: the count of the hand at the round's end.")))
 
-    if rt is not None:
-        rt_cols = rcol + [Column("bot", "bot"),
-                          Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
-                          Column("wins", "pairwise wins", "int"),
-                          Column("comparisons", "comparisons", "int"),
-                          Column("deals", "games played", "int")]
-        items: list = [ReportFigure("carousel_ratings_fig", "Bradley–Terry ratings of the bots",
-                                    _fig_ratings(rt, [n for n in names if n in set(rt.run)],
-                                                 [b for b in bot_order if b in set(rt.bot)]),
-                                    "Whiskers: 95 % bootstrap intervals over games.", rt),
-                       ReportTable("carousel_ratings", "Ratings", rt, tuple(rt_cols),
-                                   f"Fitted by the MM algorithm; intervals from {bootstrap} "
-                                   f"bootstrap resamples of the games (seed {seed}).")]
-        pt = _paired(runs)
-        if pt is not None:
-            items.append(ReportTable(
-                "carousel_paired", "Paired on the same games", pt,
-                tuple(rcol + [Column("pair", "bots (a − b)"), Column("games", "games", "int"),
-                              Column("score_diff", "final score a − b", "num", "score_lo",
-                                     "score_hi", digits=1),
-                              Column("win_diff", "game wins a − b", "pct", "win_lo", "win_hi")]),
-                "With seats that move every bot played every game from every seat: per game, "
-                "the difference of the two bots' mean final score and of their sole-win rate "
-                "over the game's plays, then the mean over games with its 95 % interval (the "
-                "games are the independent units)."))
-        sections.append(Section(
-            "Ratings", "carousel-ratings",
-            "Each game's sole winner beats every other seat's bot (seats of its own bot aside; a "
-            "shared win is no comparison): a Bradley–Terry model of these pairwise results "
-            "gives one rating per bot (rummy51.ratings, as for Rummy 51). On the Elo scale, "
-            "400 points more means odds of 10 to 1 in a comparison.", tuple(items)))
 
-    score_t = _ordered(_score_table(runs), bot_order, names)
+def _ratings_section(runs: Sequence[Run], rt: pd.DataFrame, bot_order: Sequence[str],
+                     bootstrap: int, seed: int) -> Section:
+    """The "Ratings" section: the Bradley-Terry ratings ``rt`` (a figure and a table)
+    and, in runs whose seats move, every pair of bots compared on the same games."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    rt_cols = rcol + [Column("bot", "bot"),
+                      Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
+                      Column("wins", "pairwise wins", "int"),
+                      Column("comparisons", "comparisons", "int"),
+                      Column("deals", "games played", "int")]
+    items: list = [ReportFigure("carousel_ratings_fig", "Bradley–Terry ratings of the bots",
+                                fig_ratings(rt, [n for n in names if n in set(rt.run)],
+                                            [b for b in bot_order if b in set(rt.bot)]),
+                                "Whiskers: 95 % bootstrap intervals over games.", rt),
+                   ReportTable("carousel_ratings", "Ratings", rt, tuple(rt_cols),
+                               f"Fitted by the MM algorithm; intervals from {bootstrap} "
+                               f"bootstrap resamples of the games (seed {seed}).")]
+    pt = _paired(runs)
+    if pt is not None:
+        items.append(ReportTable(
+            "carousel_paired", "Paired on the same games", pt,
+            tuple(rcol + [Column("pair", "bots (a − b)"), Column("games", "games", "int"),
+                          Column("score_diff", "final score a − b", "num", "score_lo",
+                                 "score_hi", digits=1),
+                          Column("win_diff", "game wins a − b", "pct", "win_lo", "win_hi")]),
+            "With seats that move every bot played every game from every seat: per game, "
+            "the difference of the two bots' mean final score and of their sole-win rate "
+            "over the game's plays, then the mean over games with its 95 % interval (the "
+            "games are the independent units)."))
+    return Section(
+        "Ratings", "carousel-ratings",
+        "Each game's sole winner beats every other seat's bot (seats of its own bot aside; a "
+        "shared win is no comparison): a Bradley–Terry model of these pairwise results "
+        "gives one rating per bot (rummy51.ratings, as for Rummy 51). On the Elo scale, "
+        "400 points more means odds of 10 to 1 in a comparison.", tuple(items))
+
+
+def _scores_section(runs: Sequence[Run], bot_order: Sequence[str]) -> Section:
+    """The "Scores" section: the final scores by bot (a histogram, a table of quantiles)."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    score_t = ordered(_score_table(runs), bot_order, names)
     score_h = _score_hist(runs, bot_order)
-    sections.append(Section(
+    return Section(
         "Scores", "carousel-scores",
         "The final score of each seat in each game (docs/rules-carousel.md sections 5 and 6): "
         "the rounds' scores (a round's winner scores the difference to every other hand, "
         "plus the undercut and going-out bonuses), then the game bonus for reaching the "
         "target and the bonus per round won.",
         (ReportFigure("carousel_final_scores_fig", "Final scores by bot",
-                      _fig_scores(score_h, score_t, names, bot_order),
+                      fig_histograms(score_h, names, bot_order, lambda run, bot: (
+                          f"{bot} (mean {_mean_final(score_t, run, bot):.0f})"),
+                          "final score per player-game",
+                          "final score (points, bonuses included; higher is better)",
+                          "share of player-games", lw=1.6),
                       "Share of player-games per score bin (the extreme 0.1 % at each end "
                       "counted in the edge bins).", score_h),
          ReportTable("carousel_scores", "Scores by bot", score_t,
@@ -555,15 +442,23 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                                    Column("q90", "90 %", "num", digits=0),
                                    Column("rounds_won", "rounds won", "int"),
                                    Column("mean_round_won", "score of a round won", "num",
-                                          se="mean_round_won_se", digits=1)])))))
+                                          se="mean_round_won_se", digits=1)]))))
 
-    kp = _tagged(runs, "knock_possible", T_MAX, by="seat")
+
+def _rounds_section(runs: Sequence[Run]) -> Section:
+    """The "Rounds" section: how rounds end, how long they last, and P(may knock by own
+    turn t) per seat."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    over = tagged(runs, "overview")
+    players = [int(r.study.players) for r in runs]
+    kp = tagged(runs, "knock_possible", T_MAX, by="seat")
     wide = _knock_wide(kp, runs)
     most = max(players)
     kp_cols = rcol + [Column("t", "own turn t", "int")] + [
         Column(f"p@{s}", f"seat {s}", "pct", f"lo@{s}", f"hi@{s}") for s in range(most)]
     length_h = _length_hist(runs)
-    sections.append(Section(
+    return Section(
         "Rounds", "carousel-rounds",
         "How a round ends: a knock (at the end of a turn, the hand at the knock limit or "
         "below), going out (every card melded) or the stock running out; how often the "
@@ -583,7 +478,8 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                      "Rates per round (every play of a game counted); undercut: per round "
                      "ended by a knock or by going out."),
          ReportFigure("carousel_round_length_fig", "Round length",
-                      _fig_round_length(length_h, over, names),
+                      fig_lengths(length_h, over, names, "round",
+                                  "round length (turns, all players)", "share of rounds"),
                       "Share of rounds by length in turns of all players (the longest 0.5 % "
                       "counted in the last bin); dashed: the mean.", length_h),
          ReportTable("carousel_round_length", "Round length (turns)", over,
@@ -600,41 +496,40 @@ def carousel_sections(runs: Sequence[Run], *, bootstrap: int = 200,
                       "round that ended sooner counts as not by t). Bands: 95 % Wilson "
                       "intervals.", kp),
          ReportTable("carousel_knock_possible", "P(may knock by own turn t), by seat", wide,
-                     tuple(kp_cols), "Per player-round of the seat; 95 % Wilson intervals."))))
+                     tuple(kp_cols), "Per player-round of the seat; 95 % Wilson intervals.")))
 
+
+def _blunder_section(runs: Sequence[Run], seed: int, blunder_games: int,
+                     blunder_rollouts: int) -> Section | None:
+    """The "Blunders" section: each bot's mean loss per decision and its worst decisions,
+    from the first ``blunder_games`` plays of every run with histories (None: no such run)."""
+    multi = len(runs) > 1
+    rcol = run_cols(runs)
     bl = _blunders(runs, seed, blunder_games, blunder_rollouts)
-    if bl is not None:
-        bl_t, worst_t, analysed = bl
-        many = "" if analysed == 1 else "s"
-        sections.append(Section(
-            "Blunders", "carousel-blunders",
-            f"The decisions of {analysed} game{many} (the first play{many} of "
-            f"{'each run' if multi else 'the run'} with hand histories) analysed as `rummy51 "
-            "carousel analyse` does (docs/analysis.md): at each decision the search bot's "
-            "candidate moves and the move played, each rolled out to the end of the round "
-            f"{blunder_rollouts} times on the same deals of the unseen cards (greedy play "
-            f"after the move, seed {seed}); the loss of a decision is the best candidate's "
-            "mean margin less the played move's (0 when the played move was the best). With "
-            "so few rollouts a loss is biased upward (the best of several noisy means): "
-            "compare the bots with each other rather than with 0.",
-            (ReportTable("carousel_blunders", "Mean loss per decision, by bot", bl_t,
-                         tuple(rcol + [Column("bot", "bot"), Column("games", "games", "int"),
-                                       Column("decisions", "decisions", "int"),
-                                       Column("mean_loss", "mean loss", "num",
-                                              se="mean_loss_se"),
-                                       Column("share_over", "losing > 1 point", "pct")])),
-             ReportTable("carousel_worst_decisions", "Each bot's worst decisions", worst_t,
-                         tuple(rcol + [Column("bot", "bot"), Column("play", "game", "int"),
-                                       Column("decision", "decision", "int"),
-                                       Column("round", "round", "int"),
-                                       Column("turn", "turn", "int"),
-                                       Column("played", "played"), Column("best", "best"),
-                                       Column("loss", "loss", "num", digits=1)]),
-                         "Game: the play's place in the run's histories (0-based); decision: "
-                         "its index in the game. `rummy51 carousel analyse RUN --game G "
-                         f"--decision N --rollouts {blunder_rollouts} --seed {seed}` shows it "
-                         "with the same numbers (more rollouts: surer ones)."))))
-    return sections
+    if bl is None:
+        return None
+    bl_t, worst_t, analysed = bl
+    many = "" if analysed == 1 else "s"
+    return Section(
+        "Blunders", "carousel-blunders",
+        f"The decisions of {analysed} game{many} (the first play{many} of "
+        f"{'each run' if multi else 'the run'} with hand histories) analysed as `rummy51 "
+        "carousel analyse` does (docs/analysis.md): at each decision the search bot's "
+        "candidate moves and the move played, each rolled out to the end of the round "
+        f"{blunder_rollouts} times on the same deals of the unseen cards (greedy play "
+        f"after the move, seed {seed}); the loss of a decision is the best candidate's "
+        "mean margin less the played move's (0 when the played move was the best). With "
+        "so few rollouts a loss is biased upward (the best of several noisy means): "
+        "compare the bots with each other rather than with 0.",
+        blunder_tables(
+            "carousel", bl_t, worst_t, rcol, plays=Column("games", "games", "int"),
+            where=[Column("play", "game", "int"), Column("decision", "decision", "int"),
+                   Column("round", "round", "int"), Column("turn", "turn", "int")],
+            titles=("Mean loss per decision, by bot", "Each bot's worst decisions"),
+            notes=("", "Game: the play's place in the run's histories (0-based); "
+                       "decision: its index in the game. `rummy51 carousel analyse RUN "
+                       f"--game G --decision N --rollouts {blunder_rollouts} --seed {seed}` "
+                       "shows it with the same numbers (more rollouts: surer ones).")))
 
 
 def carousel_headlines(run: Run, ratings: pd.DataFrame | None = None) -> list[Headline]:

@@ -9,22 +9,23 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..ratings import ELO_MEAN, bradley_terry, play_ids
+from ..ratings import bradley_terry, play_ids
 from ..stats import Z95, proportion
-from ._figures import (
-    _GREY,
-    FIG_WIDTH,
-    _color,
-    _figure,
-    _grouped_bars,
-    _legend,
-    _panels,
-    _percent_axis,
-    _stairs,
-    _styled,
-    _yerr,
-)
+from ._figures import _grouped_bars, _legend, _panels, _styled
 from ._model import Column, Headline, ReportFigure, ReportTable, Run, Section, _finite, fmt_pct
+from ._sections import (
+    blunder_tables,
+    fig_histograms,
+    fig_lengths,
+    fig_ratings,
+    fig_win_rates,
+    histogram,
+    length_edges,
+    ordered,
+    rate_parts,
+    run_cols,
+    tagged,
+)
 
 if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
     import pandas as pd
@@ -35,18 +36,6 @@ if TYPE_CHECKING:  # pandas and matplotlib are imported where a report is built
 BLUNDER_GAMES = 8
 #: rollouts per candidate move in the blunder table's analysis
 BLUNDER_ROLLOUTS = 16
-
-
-def _tagged_games(runs: Sequence[Run], method: str, *args: Any) -> pd.DataFrame:
-    """``study.<method>(*args)`` of every games run, concatenated, ``run`` in front."""
-    import pandas as pd
-
-    frames = []
-    for r in runs:
-        df = getattr(r.study, method)(*args).copy()
-        df.insert(0, "run", r.name)
-        frames.append(df)
-    return pd.concat(frames, ignore_index=True)
 
 
 def _bottom_wins(runs: Sequence[Run]) -> pd.DataFrame:
@@ -74,46 +63,6 @@ def _bot_order(ratings: Sequence[pd.DataFrame]) -> list[str]:
     return order
 
 
-def _rate_parts(t: pd.DataFrame, by: str, prefix: str,
-                runs: Sequence[str]) -> list[tuple[str, pd.DataFrame]]:
-    """``[(run, DataFrame p, lo, hi indexed by `by`)]`` of the ``<prefix>_rate`` columns."""
-    parts = []
-    for run in runs:
-        d = t[t.run == run].set_index(by)[[f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi"]]
-        d.columns = ["p", "lo", "hi"]
-        parts.append((run, d))
-    return parts
-
-
-@_styled
-def _fig_win_rates(bots_t: pd.DataFrame, seats_t: pd.DataFrame, pos_t: pd.DataFrame,
-                   runs: Sequence[str], bot_order: Sequence[str], players: Sequence[int]) -> Figure:
-    fig = _figure(FIG_WIDTH, 3.9)
-    n_seats = int(seats_t.seat.nunique())
-    axes = list(fig.subplots(1, 3, sharey=True,
-                             width_ratios=[len(bot_order) + 0.5, n_seats, n_seats]))
-    seat_bot = seats_t.drop_duplicates("seat").set_index("seat").bot
-    for ax, (by, t, groups, title) in zip(axes, (
-            ("bot", bots_t, bot_order, "by bot"),
-            ("seat", seats_t, sorted(seats_t.seat.unique()), "by seat"),
-            ("position", pos_t, sorted(pos_t.position.unique()), "by place in the turn order")), strict=True):
-        _grouped_bars(ax, groups, _rate_parts(t, by, "win", runs))
-        if by == "seat":
-            same = len(runs) == 1 or seats_t.groupby("seat").bot.nunique().max() == 1
-            ax.set_xticks(range(len(groups)), [f"{g}\n{seat_bot[g]}" if same else str(g)
-                                               for g in groups], fontsize=8.5)
-        elif by == "position":
-            ax.set_xticks(range(len(groups)), ["first" if g == 0 else f"+{g}" for g in groups])
-        ax.set_title(title)
-        for i, p in enumerate(players):
-            ax.axhline(1 / p, color="#c0392b" if len(runs) == 1 else _color(i), ls="--", lw=1)
-        _percent_axis(ax, top=None)
-        ax.set_ylim(0, None)
-    axes[0].set_ylabel("win rate (per player-deal)")
-    _legend(fig, axes, len(runs))
-    return fig
-
-
 @_styled
 def _fig_hand_wins(bots_t: pd.DataFrame, bottom_t: pd.DataFrame, runs: Sequence[str],
                    bot_order: Sequence[str]) -> Figure:
@@ -123,7 +72,7 @@ def _fig_hand_wins(bots_t: pd.DataFrame, bottom_t: pd.DataFrame, runs: Sequence[
     for ax, t, prefix, title in ((axes[0], bots_t, "hand_win", "won by hand (going out at once)"),
                                  (axes[1], bottom_t, "bottom_card_win",
                                   "won by hand with the bottom card")):
-        _grouped_bars(ax, bot_order, _rate_parts(t, "bot", prefix, runs))
+        _grouped_bars(ax, bot_order, rate_parts(t, "bot", prefix, runs))
         ax.set_title(title)
         ax.set_ylim(0, None)
         ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
@@ -135,78 +84,22 @@ def _fig_hand_wins(bots_t: pd.DataFrame, bottom_t: pd.DataFrame, runs: Sequence[
 def _score_hist(runs: Sequence[Run], bot_order: Sequence[str]) -> pd.DataFrame:
     """Per run and bot: player-deals per 10-point score bin (bins centred on multiples of
     10; the extreme 0.1 % of all scores at each end counted in the edge bins)."""
-    import pandas as pd
-
     scores = np.concatenate([r.records.score.to_numpy(float) for r in runs])
     lo, hi = np.quantile(scores, [0.001, 0.999])
     bins = np.arange(10 * math.floor(lo / 10) - 5, 10 * math.ceil(hi / 10) + 15, 10)
-    frames = []
-    for r in runs:
-        for bot, g in r.records.groupby("bot", sort=False):
-            s = g.score.to_numpy(float)
-            h, _ = np.histogram(np.clip(s, bins[0], bins[-1]), bins=bins)
-            frames.append(pd.DataFrame({"run": r.name, "bot": bot, "lo": bins[:-1],
-                                        "hi": bins[1:], "count": h, "share": h / len(s)}))
-    return _ordered(pd.concat(frames, ignore_index=True), bot_order, [r.name for r in runs])
+    return ordered(histogram(
+        (({"run": r.name, "bot": bot}, g.score.to_numpy(float))
+         for r in runs for bot, g in r.records.groupby("bot", sort=False)), bins),
+        bot_order, [r.name for r in runs])
 
 
 def _length_hist(runs: Sequence[Run]) -> pd.DataFrame:
     """Per run: deals per deal length (one-turn bins, or wider past 100 turns; the
     longest 0.5 % counted in the last bin)."""
-    import pandas as pd
-
     lengths = [r.records.groupby(play_ids(r.records)).deal_length.first().to_numpy(float)
                for r in runs]
-    top = max(np.quantile(L, 0.995) for L in lengths)
-    step = max(1, math.ceil((top + 1) / 100))
-    bins = np.arange(0, top + 2 * step, step) - 0.5
-    frames = []
-    for r, L in zip(runs, lengths, strict=True):
-        h, _ = np.histogram(np.clip(L, None, bins[-1] - 0.5), bins=bins)
-        frames.append(pd.DataFrame({"run": r.name, "lo": bins[:-1], "hi": bins[1:], "count": h,
-                                    "share": h / len(L)}))
-    return pd.concat(frames, ignore_index=True)
-
-
-@_styled
-def _fig_scores(hist: pd.DataFrame, bots_t: pd.DataFrame, runs: Sequence[str],
-                bot_order: Sequence[str]) -> Figure:
-    from matplotlib.ticker import PercentFormatter
-
-    fig, axes = _panels(len(runs), ncols=min(2, len(runs)), height=3.5)
-    for ax, run in zip(axes, runs, strict=True):
-        for i, bot in enumerate(bot_order):
-            d = hist[(hist.run == run) & (hist.bot == bot)]
-            if not len(d):
-                continue
-            mean = bots_t[(bots_t.run == run) & (bots_t.bot == bot)].mean_score.iloc[0]
-            _stairs(ax, d, color=_color(i), lw=1.5, label=f"{bot} (mean {mean:+.1f})")
-        ax.set_title(run if len(runs) > 1 else "score per player-deal")
-        ax.set_xlabel("score (points; lower is better)")
-        ax.legend(fontsize=8, loc="upper right")
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-    axes[0].set_ylabel("share of player-deals")
-    return fig
-
-
-@_styled
-def _fig_deal_length(hist: pd.DataFrame, over: pd.DataFrame, runs: Sequence[str]) -> Figure:
-    from matplotlib.ticker import PercentFormatter
-
-    fig, axes = _panels(1, height=3.3, width=7.5)
-    ax = axes[0]
-    one = len(runs) == 1
-    for i, run in enumerate(runs):
-        o = over[over.run == run].iloc[0]
-        _stairs(ax, hist[hist.run == run], color=_color(i), lw=1.5, fill=one,
-                alpha=0.8 if one else 1.0,
-                label=f"{run}: mean {o.mean_deal_length:.1f}, median {o.median_deal_length:.0f}")
-        ax.axvline(o.mean_deal_length, color="#2b2f36" if one else _color(i), ls="--", lw=1)
-    ax.set_xlabel("deal length (turns)")
-    ax.set_ylabel("share of deals")
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=None))
-    ax.legend(fontsize=8.5)
-    return fig
+    return histogram((({"run": r.name}, L) for r, L in zip(runs, lengths, strict=True)),
+                     length_edges(lengths, 100))
 
 
 def _plackett_luce_table(runs: Sequence[Run]) -> pd.DataFrame | None:
@@ -224,32 +117,6 @@ def _plackett_luce_table(runs: Sequence[Run]) -> pd.DataFrame | None:
         t.insert(0, "run", r.name)
         out.append(t)
     return pd.concat(out, ignore_index=True)
-
-
-@_styled
-def _fig_ratings(rt: pd.DataFrame, runs: Sequence[str], bot_order: Sequence[str]) -> Figure:
-    R = len(runs)
-    fig = _figure(7.5, 0.5 * len(bot_order) * max(1.0, R ** 0.5) + 1.2)
-    ax = fig.subplots()
-    for i, run in enumerate(runs):
-        d = rt[rt.run == run].set_index("bot").reindex(bot_order)
-        y = np.arange(len(bot_order)) + (i - (R - 1) / 2) * (0.6 / R)
-        r = d.rating.to_numpy(float)
-        ok = np.isfinite(r)
-        err = _yerr(r, d.rating_lo.fillna(d.rating), d.rating_hi.fillna(d.rating))
-        ax.errorbar(r[ok], y[ok], xerr=err[:, ok], fmt="o", color=_color(i), capsize=3, ms=5,
-                    label=run)
-        if R == 1:
-            for yy, v in zip(y[ok], r[ok], strict=True):
-                ax.annotate(f"{v:.0f}", (v, yy), xytext=(0, 6), textcoords="offset points",
-                            ha="center", fontsize=8.5)
-    ax.axvline(ELO_MEAN, color=_GREY, ls="--", lw=1)
-    ax.set_yticks(range(len(bot_order)), bot_order)
-    ax.set_ylim(len(bot_order) - 0.5, -0.7)
-    ax.set_xlabel("Bradley–Terry rating (Elo scale, mean 1500)")
-    if R > 1:
-        ax.legend(fontsize=8.5)
-    return fig
 
 
 def _score_table(runs: Sequence[Run]) -> pd.DataFrame:
@@ -271,12 +138,9 @@ def _score_table(runs: Sequence[Run]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _ordered(df: pd.DataFrame, bot_order: Sequence[str], names: Sequence[str]) -> pd.DataFrame:
-    rank = {b: i for i, b in enumerate(bot_order)}
-    runs = {n: i for i, n in enumerate(names)}
-    return (df.assign(_r=df.run.map(runs), _b=df.bot.astype(str).map(rank))
-              .sort_values(["_r", "_b"], kind="stable").drop(columns=["_r", "_b"])
-              .reset_index(drop=True))
+def _mean(t: pd.DataFrame, run: str, bot: str, column: str) -> float:
+    """``column`` of the row of ``run`` and ``bot`` in table ``t``."""
+    return float(t[(t.run == run) & (t.bot == bot)][column].iloc[0])
 
 
 def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026,
@@ -287,28 +151,39 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
     their ``overview()``; ratings come from ``bradley_terry`` of the records. A run made
     with ``--histories`` gets a blunder table: ``blunder_games`` of its deals (a sample
     seeded by ``seed``) analysed with ``blunder_rollouts`` rollouts per candidate."""
-    import pandas as pd
-
     runs = [r for r in runs if r.kind == "games"]
     if not runs:
         return []
     names = [r.name for r in runs]
-    multi = len(runs) > 1
-    rcol = [Column("run", "run")] if multi else []
     ratings = []
     for r in runs:
         t = bradley_terry(r.records, bootstrap=bootstrap, seed=seed)
         t.insert(0, "run", r.name)
         ratings.append(t)
-    rt = pd.concat(ratings, ignore_index=True)
     bot_order = _bot_order(ratings)
-    bots_t = _ordered(_tagged_games(runs, "summary", "bot"), bot_order, names)
+    bots_t = ordered(tagged(runs, "summary", "bot"), bot_order, names)
     bots_t["bot"] = bots_t.bot.astype(str)
-    seats_t = _tagged_games(runs, "summary", "seat")
+    sections = [_who_wins_section(runs, bots_t, bot_order),
+                _ratings_section(runs, ratings, bots_t, bot_order, bootstrap, seed),
+                _scores_section(runs, bots_t, bot_order),
+                _deals_section(runs, bots_t, bot_order)]
+    blunders = _blunder_section(runs, blunder_games, blunder_rollouts, seed)
+    if blunders is not None:
+        sections.append(blunders)
+    return sections
+
+
+def _who_wins_section(runs: Sequence[Run], bots_t: pd.DataFrame,
+                      bot_order: Sequence[str]) -> Section:
+    """The "Who wins" section: win rates by bot (``bots_t``, the runs' summaries by bot),
+    by seat and by place in the turn order (a figure and three tables)."""
+    import pandas as pd
+
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    seats_t = tagged(runs, "summary", "seat")
     seats_t["bot"] = seats_t.bot.astype(str)
-    pos_t = _tagged_games(runs, "summary", "position")
-    bottom_t = _bottom_wins(runs)
-    over = _tagged_games(runs, "overview")
+    pos_t = tagged(runs, "summary", "position")
     players = [int(r.study.players) for r in runs]
 
     rate_cols = [Column("player_deals", "player-deals", "int"),
@@ -318,14 +193,15 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                  Column("mean_turn_opened", "mean turn opened", "num", se="mean_turn_opened_se",
                         digits=2),
                  Column("mean_score", "mean score", "num", se="mean_score_se", digits=2)]
-    sections = [Section(
+    return Section(
         "Who wins", "games",
         "Bots playing full deals against each other. A player-deal is one seat in one deal; "
         "a win is going out, and the win rate is wins per player-deal (draws count as deals "
         "without a win). Intervals: 95 % Wilson; means ± 1.96 standard errors. Scores: "
         "lower is better.",
         (ReportFigure("games_win_rates", "Win rate by bot, by seat and by place in the turn order",
-                      _fig_win_rates(bots_t, seats_t, pos_t, names, bot_order, players),
+                      fig_win_rates(bots_t, seats_t, pos_t, names, bot_order, players,
+                                    "win", "win rate (per player-deal)"),
                       "Whiskers: 95 % Wilson intervals; the dashed line is the fair share "
                       "1/players. Seats with the same bot are pooled in 'by bot'.",
                       pd.concat([bots_t.assign(group="bot"), seats_t.assign(group="seat"),
@@ -338,15 +214,27 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
          ReportTable("games_by_position", "Results by place in the turn order", pos_t,
                      tuple(rcol + [Column("position", "position (0 = first player)", "int")]
                            + rate_cols),
-                     "The first player holds 15 cards and does not draw on the first turn.")))]
+                     "The first player holds 15 cards and does not draw on the first turn.")))
 
+
+def _ratings_section(runs: Sequence[Run], ratings: Sequence[pd.DataFrame], bots_t: pd.DataFrame,
+                     bot_order: Sequence[str], bootstrap: int, seed: int) -> Section:
+    """The "Ratings" section: each run's Bradley-Terry ``ratings`` (a figure and a
+    table), the Plackett-Luce ratings when OpenSkill is installed and, for several
+    runs, the ratings and win rates side by side."""
+    import pandas as pd
+
+    names = [r.name for r in runs]
+    multi = len(runs) > 1
+    rcol = run_cols(runs)
+    rt = pd.concat(ratings, ignore_index=True)
     rt_cols = rcol + [Column("bot", "bot"),
                       Column("rating", "rating", "num", "rating_lo", "rating_hi", digits=0),
                       Column("wins", "pairwise wins", "int"),
                       Column("comparisons", "comparisons", "int"),
                       Column("deals", "deals played", "int")]
     items: list = [ReportFigure("games_ratings", "Bradley–Terry ratings of the bots",
-                                _fig_ratings(rt, names, bot_order),
+                                fig_ratings(rt, names, bot_order),
                                 "Whiskers: 95 % bootstrap intervals over deals.", rt),
                    ReportTable("games_ratings", "Ratings", rt, tuple(rt_cols),
                                f"Fitted by the MM algorithm; intervals from {bootstrap} bootstrap "
@@ -379,22 +267,30 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                                f"win_hi@{n}"))
         items.append(ReportTable("games_side_by_side", "Side by side: one column per run", side,
                                  tuple(cols)))
-    sections.append(Section(
+    return Section(
         "Ratings", "ratings",
         "Each deal's winner beats every other seat's bot (seats of its own bot aside): a "
         "Bradley–Terry model of these pairwise results gives one rating per bot. On the Elo "
-        "scale, 400 points more means odds of 10 to 1 in a comparison.", tuple(items)))
+        "scale, 400 points more means odds of 10 to 1 in a comparison.", tuple(items))
 
-    score_t = _ordered(_score_table(runs), bot_order, names)
+
+def _scores_section(runs: Sequence[Run], bots_t: pd.DataFrame,
+                    bot_order: Sequence[str]) -> Section:
+    """The "Scores" section: the scores by bot (a histogram and a table of quantiles)."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    score_t = ordered(_score_table(runs), bot_order, names)
     score_h = _score_hist(runs, bot_order)
-    length_h = _length_hist(runs)
-    sections.append(Section(
+    return Section(
         "Scores", "scores",
         "The score of each seat in each deal (docs/rules.md section 6): −40 for going out, −80 "
         "for a hand win, the cards left in hand for an opened loser, 100 for an unopened one, "
         "doubled after a hand win.",
         (ReportFigure("games_scores", "Score distributions by bot",
-                      _fig_scores(score_h, bots_t, names, bot_order),
+                      fig_histograms(score_h, names, bot_order, lambda run, bot: (
+                          f"{bot} (mean {_mean(bots_t, run, bot, 'mean_score'):+.1f})"),
+                          "score per player-deal", "score (points; lower is better)",
+                          "share of player-deals"),
                       "Share of player-deals per 10-point bin (the extreme 0.1 % at each end "
                       "counted in the edge bins).", score_h),
          ReportTable("games_scores", "Scores by bot", score_t,
@@ -405,14 +301,25 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                                    Column("median", "median", "num", digits=0),
                                    Column("q90", "90 %", "num", digits=0),
                                    Column("unopened_rate", "left unopened", "pct",
-                                          "unopened_lo", "unopened_hi")])))))
+                                          "unopened_lo", "unopened_hi")]))))
 
-    sections.append(Section(
+
+def _deals_section(runs: Sequence[Run], bots_t: pd.DataFrame,
+                   bot_order: Sequence[str]) -> Section:
+    """The "Deal length and hand wins" section: how long deals last, how often they end
+    in a draw, and hand wins by bot (with the bottom card too)."""
+    names = [r.name for r in runs]
+    rcol = run_cols(runs)
+    bottom_t = _bottom_wins(runs)
+    over = tagged(runs, "overview")
+    length_h = _length_hist(runs)
+    return Section(
         "Deal length and hand wins", "deals",
         "How long a deal lasts (turns played), how often it ends without a winner (turn cap "
         "reached or stock exhausted), and how often it is won by hand.",
         (ReportFigure("games_deal_length", "Deal length",
-                      _fig_deal_length(length_h, over, names),
+                      fig_lengths(length_h, over, names, "deal", "deal length (turns)",
+                                  "share of deals"),
                       "Share of deals by length in turns (the longest 0.5 % counted in the last "
                       "bin); dashed: the mean.", length_h),
          ReportFigure("games_hand_wins", "Hand-win rate by bot",
@@ -433,11 +340,7 @@ def game_sections(runs: Sequence[Run], *, bootstrap: int = 200, seed: int = 2026
                                           "hand_win_hi"),
                                    Column("bottom_card_win_rate", "with the bottom card", "pct",
                                           "bottom_card_win_lo", "bottom_card_win_hi")]),
-                     "Rates per deal."))))
-    blunders = _blunder_section(runs, blunder_games, blunder_rollouts, seed)
-    if blunders is not None:
-        sections.append(blunders)
-    return sections
+                     "Rates per deal.")))
 
 
 # --------------------------------------------------------------------------- blunders
@@ -529,19 +432,13 @@ def _blunder_section(runs: Sequence[Run], games: int, rollouts: int,
         "in every seat; a decision's loss is the best candidate's equity less the played "
         "move's (points of margin, 0 when the played move was the best). A small budget: "
         "a loss is an estimate, biased upwards by picking the best of noisy equities.",
-        (ReportTable("games_blunders", "Mean loss per decision, by bot", bt,
-                     tuple(rcol + [Column("bot", "bot"),
-                                   Column("decisions", "decisions", "int"),
-                                   Column("mean_loss", "mean loss", "num", se="mean_loss_se"),
-                                   Column("share_over", "loss > 1 point", "pct")])),
-         ReportTable("games_worst_decisions", "Worst decisions of each bot", wt,
-                     tuple(rcol + [Column("bot", "bot"), Column("deal", "deal", "int"),
-                                   Column("decision", "decision", "int"),
-                                   Column("played", "played"), Column("best", "best"),
-                                   Column("loss", "loss", "num"),
-                                   Column("command", "to see it")]),
-                     "The three worst decisions of each bot in the sample; the command "
-                     "analyses one again (run it beside the run directory).")))
+        blunder_tables("games", bt, wt, rcol, plays=None,
+                       where=[Column("deal", "deal", "int"), Column("decision", "decision", "int")],
+                       extra=[Column("command", "to see it")],
+                       titles=("Mean loss per decision, by bot", "Worst decisions of each bot"),
+                       notes=("", "The three worst decisions of each bot in the sample; the "
+                                  "command analyses one again (run it beside the run "
+                                  "directory).")))
 
 
 def game_headlines(run: Run, ratings: pd.DataFrame) -> list[Headline]:

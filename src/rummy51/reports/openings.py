@@ -335,175 +335,202 @@ def _fig_players(bt: pd.DataFrame, series: Sequence[_Series]) -> Figure:
 
 def opening_sections(runs: Sequence[Run]) -> list[Section]:
     """The report sections of opening-study runs (side by side when several)."""
-    import pandas as pd
-
     runs = [r for r in runs if r.kind == "openings"]
     if not runs:
         return []
     series = _opening_series(runs)
-    multi = len(series) > 1
-    scol = _series_cols(series, runs)
     sections: list[Section] = []
     summary = _tagged(runs, series, "summary", by_jokers=True)
-    have_deals = len(summary) > 0
-    hands = [h for h in ("first", "other", "raw") if have_deals and h in set(summary.hand)]
-
-    if have_deals:
-        alls = summary[summary.jokers == "all"].reset_index(drop=True)
-        alls.insert(alls.columns.get_loc("hand") + 1, "hand_text",
-                    [_hand_title(h, next(s.rules for s in series if s.name == n))
-                     for h, n in zip(alls.hand, alls.series, strict=True)])
-        summary_t = ReportTable(
-            "openings_summary", "P(can open) and P(go out at once) from the deal", alls,
-            tuple(scol + [Column("hand_text", "hand"), Column("threshold", "opens at", "int"),
-                          Column("hands", "hands", "int"),
-                          Column("p_open", "P(can open)", "pct", "p_open_lo", "p_open_hi"),
-                          Column("p_go_out", "P(go out at once)", "pct", "p_go_out_lo",
-                                 "p_go_out_hi"),
-                          Column("mean_best", "mean best value", "num", se="mean_best_se")]),
-            "In percent with the 95 % Wilson interval; the mean best opening value ± 1.96 "
-            "standard errors. One card is always kept for the discard.")
-        byj = summary[summary.jokers != "all"].reset_index(drop=True)
-        jokers_f = ReportFigure(
-            "openings_by_jokers", "P(can open) by jokers in the hand",
-            _fig_by_jokers(summary, series, hands),
-            "Bars: P(can open) of all hands and by the jokers they hold; whiskers: 95 % Wilson "
-            "intervals.",
-            summary[["run", "series", "config", "hand", "jokers", "hands", "p_open", "p_open_lo",
-                     "p_open_hi"]])
-        jokers_t = ReportTable(
-            "openings_by_jokers", "By jokers in the hand", byj,
-            tuple(scol + [Column("hand", "hand"), Column("jokers", "jokers"),
-                          Column("hands", "hands", "int"), Column("share", "share", "pct"),
-                          Column("p_open", "P(can open)", "pct", "p_open_lo", "p_open_hi"),
-                          Column("p_go_out", "P(go out at once)", "pct", "p_go_out_lo",
-                                 "p_go_out_hi"),
-                          Column("mean_best", "mean best value", "num", se="mean_best_se")]),
-            "share: the fraction of hands that hold that many jokers.")
-        items: list = [jokers_f, summary_t, jokers_t]
-        if multi:
-            # (overview() of a study without the deal part fails: only runs with hands)
-            ov = _tagged([r for r in runs if r.study.hands], series, "overview")
-            diffs = _rule_diffs(series)
-            rules_of = {s.name: s.rules for s in series}
-            for f in diffs:
-                ov[f] = [getattr(rules_of[n], f) for n in ov.series]
-            cols = [Column("series", "configuration")] + [Column(f, f, "int") for f in diffs]
-            cols.append(Column("deals", "deals", "int"))
-            for h in hands:
-                cols.append(Column(f"p_open_{h}", f"P(can open) {h}", "pct", f"p_open_lo_{h}",
-                                   f"p_open_hi_{h}"))
-            for h in hands:
-                if h != "raw":
-                    cols.append(Column(f"p_go_out_{h}", f"P(go out) {h}", "pct",
-                                       f"p_go_out_lo_{h}", f"p_go_out_hi_{h}"))
-            xf = _sweep_x(series)
-            items[:0] = [
-                ReportFigure("openings_sweep", "P(can open) across the runs and configurations",
-                             _fig_sweep(summary, series, hands),
-                             "Points with 95 % Wilson intervals"
-                             + (f", against {xf}." if xf else "."),
-                             alls[["run", "series", "config", "hand", "p_open", "p_open_lo",
-                                   "p_open_hi"]]),
-                ReportTable("openings_side_by_side",
-                            "Side by side: one row per run and configuration", ov, tuple(cols),
-                            "first: the first player's hand; other: 14 + 1 drawn; raw: 14 cards.")]
-        sections.append(Section(
-            "Opening from the deal", "openings",
-            "How often a freshly dealt hand can open (melds worth at least the threshold, one "
-            "card kept for the discard) and go out at once (the hand win). Jokers decide most "
-            "of it.", tuple(items)))
-
-        dist = _tagged(runs, series, "value_distribution")
-        xs = sorted({30, 40, 45, 60, 70, 80, 90, 100} | {s.rules.threshold for s in series})
-        da = dist[(dist.jokers == "all") & dist.value.isin(xs)]
-        wide = da.pivot_table(index=["run", "series", "config", "value"], columns="hand",
-                              values=["p_at_least", "p_at_least_lo", "p_at_least_hi"],
-                              sort=False)
-        wide.columns = [f"{a}_{h}" for a, h in wide.columns]
-        wide = wide.reset_index().sort_values(["series", "value"], kind="stable",
-                                              key=lambda c: c.map({s.name: s.index for s in series})
-                                              if c.name == "series" else c)
-        thr_of = {s.name: s.rules.threshold for s in series}
-        wide.insert(4, "x", [f"{v} (threshold)" if v == thr_of[n] else str(v)
-                             for v, n in zip(wide.value, wide.series, strict=True)])
-        cols = scol + [Column("x", "x")]
-        for h in hands:
-            cols.append(Column(f"p_at_least_{h}", f"{h}", "pct", f"p_at_least_lo_{h}",
-                               f"p_at_least_hi_{h}"))
-        sections.append(Section(
-            "Best opening value", "values",
-            "The largest total of disjoint melds a hand holds (one card kept). Its "
-            "distribution answers the question for any threshold x: P(best ≥ x).",
-            (ReportFigure("openings_value_distribution", "Distribution of the best opening value",
-                          _fig_value_distribution(dist, series, hands),
-                          "Share of hands by best opening value (all joker counts); the dashed "
-                          "line is the threshold" + ("; bars at or above it can open." if not multi
-                                                      else "."),
-                          dist[dist.jokers == "all"][["run", "series", "config", "hand", "value",
-                                                       "count", "hands", "p"]]),
-             ReportFigure("openings_p_at_least", "P(best opening value ≥ x)",
-                          _fig_survival(dist, series, hands),
-                          "Bands: 95 % Wilson intervals; the dot is P(can open) at the threshold.",
-                          dist[dist.jokers == "all"][["run", "series", "config", "hand", "value",
-                                                       "p_at_least", "p_at_least_lo",
-                                                       "p_at_least_hi"]]),
-             ReportTable("openings_p_at_least", "P(best opening value ≥ x)", wide, tuple(cols),
-                         "Every x from 0 up is in the figure's CSV; the row at the threshold "
-                         "is P(can open)."))))
-
+    if len(summary) > 0:
+        hands = [h for h in ("first", "other", "raw") if h in set(summary.hand)]
+        sections.append(_deal_section(runs, series, summary, hands))
+        sections.append(_values_section(runs, series, hands))
     bt = _tagged(runs, series, "by_turn", by_jokers=True)
     if len(bt):
-        T = int(bt.turn.max())
-        show = sorted({t for t in (1, 2, 3, 5, 10, T) if t <= T})
-        bta = bt[(bt.jokers == "all") & bt.turn.isin(show)]
-        wide = bta.pivot_table(index=["run", "series", "config", "players", "turn"], columns="seat",
-                               values=["p_opened", "p_opened_lo", "p_opened_hi", "deals"],
-                               sort=False)
-        wide.columns = [f"{a}_{s}" for a, s in wide.columns]
-        wide = wide.reset_index()
-        maxp = int(bt.players.max())
-        cols = (scol + ([Column("players", "players", "int")]
-                        if bt.players.nunique() > 1 or multi else [])
-                + [Column("turn", "turn", "int")])
-        for seat in range(1, maxp + 1):
-            if f"p_opened_{seat}" in wide.columns:
-                cols.append(Column(f"p_opened_{seat}", f"seat {seat}", "pct",
-                                   f"p_opened_lo_{seat}", f"p_opened_hi_{seat}"))
-        table = ReportTable("openings_by_turn", "P(opened by turn t)", wide, tuple(cols),
-                            "Selected turns; every turn, seat and joker count is in the figures' "
-                            "CSV.")
-        seat_data = bt[bt.jokers == "all"]
-        joker_data = _pooled_by_turn(bt[bt.jokers != "all"])
-        caption = ("Bands: 95 % Wilson intervals. Seat 1 holds 15 cards and does not draw on "
-                   "turn 1; every seat discards by the keep-best policy.")
-        if len(_turn_panels(bt, series)) == 1:
-            items = [ReportFigure("openings_by_turn", "P(opened by turn t)",
-                                  _fig_by_turn(seat_data, joker_data, series, ("seat", "jokers")),
-                                  caption,
-                                  pd.concat([seat_data, joker_data], ignore_index=True)),
-                     table]
-        else:
-            items = [ReportFigure("openings_by_turn_seat", "P(opened by turn t), per seat",
-                                  _fig_by_turn(seat_data, joker_data, series, ("seat",)), caption,
-                                  seat_data),
-                     ReportFigure("openings_by_turn_jokers",
-                                  "P(opened by turn t), per jokers dealt",
-                                  _fig_by_turn(seat_data, joker_data, series, ("jokers",)),
-                                  "The seats pooled; bands: 95 % Wilson intervals.", joker_data),
-                     table]
-        if any(bt[bt.series == s.name].players.nunique() > 1 for s in series):
-            items.insert(2, ReportFigure(
-                "openings_players", f"P(opened by turn {T}) by the number of players",
-                _fig_players(bt, series), "Points with 95 % Wilson intervals.",
-                bt[(bt.jokers == "all") & (bt.turn == T)]))
-        sections.append(Section(
-            "Turn by turn", "turns",
-            "A full table is dealt from one deck; each seat draws from the stock and, until "
-            "it can open, discards the card whose removal keeps its best opening value "
-            "highest. Nobody takes from the discard pile: this is when the cards allow an "
-            "opening, not a strategy.", tuple(items)))
+        sections.append(_turns_section(runs, series, bt))
     return sections
+
+
+def _deal_section(runs: Sequence[Run], series: Sequence[_Series], summary: pd.DataFrame,
+                  hands: Sequence[str]) -> Section:
+    """The "Opening from the deal" section: P(can open) and P(go out at once) of a dealt
+    hand (``summary``), of all hands and by the jokers they hold; several
+    configurations get the sweep figure and the side-by-side table in front."""
+    scol = _series_cols(series, runs)
+    alls = summary[summary.jokers == "all"].reset_index(drop=True)
+    alls.insert(alls.columns.get_loc("hand") + 1, "hand_text",
+                [_hand_title(h, next(s.rules for s in series if s.name == n))
+                 for h, n in zip(alls.hand, alls.series, strict=True)])
+    summary_t = ReportTable(
+        "openings_summary", "P(can open) and P(go out at once) from the deal", alls,
+        tuple(scol + [Column("hand_text", "hand"), Column("threshold", "opens at", "int"),
+                      Column("hands", "hands", "int"),
+                      Column("p_open", "P(can open)", "pct", "p_open_lo", "p_open_hi"),
+                      Column("p_go_out", "P(go out at once)", "pct", "p_go_out_lo",
+                             "p_go_out_hi"),
+                      Column("mean_best", "mean best value", "num", se="mean_best_se")]),
+        "In percent with the 95 % Wilson interval; the mean best opening value ± 1.96 "
+        "standard errors. One card is always kept for the discard.")
+    byj = summary[summary.jokers != "all"].reset_index(drop=True)
+    jokers_f = ReportFigure(
+        "openings_by_jokers", "P(can open) by jokers in the hand",
+        _fig_by_jokers(summary, series, hands),
+        "Bars: P(can open) of all hands and by the jokers they hold; whiskers: 95 % Wilson "
+        "intervals.",
+        summary[["run", "series", "config", "hand", "jokers", "hands", "p_open", "p_open_lo",
+                 "p_open_hi"]])
+    jokers_t = ReportTable(
+        "openings_by_jokers", "By jokers in the hand", byj,
+        tuple(scol + [Column("hand", "hand"), Column("jokers", "jokers"),
+                      Column("hands", "hands", "int"), Column("share", "share", "pct"),
+                      Column("p_open", "P(can open)", "pct", "p_open_lo", "p_open_hi"),
+                      Column("p_go_out", "P(go out at once)", "pct", "p_go_out_lo",
+                             "p_go_out_hi"),
+                      Column("mean_best", "mean best value", "num", se="mean_best_se")]),
+        "share: the fraction of hands that hold that many jokers.")
+    items: list = [jokers_f, summary_t, jokers_t]
+    if len(series) > 1:
+        items[:0] = _sweep_items(runs, series, summary, alls, hands)
+    return Section(
+        "Opening from the deal", "openings",
+        "How often a freshly dealt hand can open (melds worth at least the threshold, one "
+        "card kept for the discard) and go out at once (the hand win). Jokers decide most "
+        "of it.", tuple(items))
+
+
+def _sweep_items(runs: Sequence[Run], series: Sequence[_Series], summary: pd.DataFrame,
+                 alls: pd.DataFrame, hands: Sequence[str]) -> list:
+    """The sweep figure (P(can open) per configuration, ``alls`` its data) and the table
+    of every run and configuration side by side, for several configurations."""
+    # (overview() of a study without the deal part fails: only runs with hands)
+    ov = _tagged([r for r in runs if r.study.hands], series, "overview")
+    diffs = _rule_diffs(series)
+    rules_of = {s.name: s.rules for s in series}
+    for f in diffs:
+        ov[f] = [getattr(rules_of[n], f) for n in ov.series]
+    cols = [Column("series", "configuration")] + [Column(f, f, "int") for f in diffs]
+    cols.append(Column("deals", "deals", "int"))
+    for h in hands:
+        cols.append(Column(f"p_open_{h}", f"P(can open) {h}", "pct", f"p_open_lo_{h}",
+                           f"p_open_hi_{h}"))
+    for h in hands:
+        if h != "raw":
+            cols.append(Column(f"p_go_out_{h}", f"P(go out) {h}", "pct",
+                               f"p_go_out_lo_{h}", f"p_go_out_hi_{h}"))
+    xf = _sweep_x(series)
+    return [
+        ReportFigure("openings_sweep", "P(can open) across the runs and configurations",
+                     _fig_sweep(summary, series, hands),
+                     "Points with 95 % Wilson intervals"
+                     + (f", against {xf}." if xf else "."),
+                     alls[["run", "series", "config", "hand", "p_open", "p_open_lo",
+                           "p_open_hi"]]),
+        ReportTable("openings_side_by_side",
+                    "Side by side: one row per run and configuration", ov, tuple(cols),
+                    "first: the first player's hand; other: 14 + 1 drawn; raw: 14 cards.")]
+
+
+def _values_section(runs: Sequence[Run], series: Sequence[_Series], hands: Sequence[str]) -> Section:
+    """The "Best opening value" section: the distribution of a dealt hand's best opening
+    value, and P(best >= x) for a few x and the thresholds."""
+    multi = len(series) > 1
+    scol = _series_cols(series, runs)
+    dist = _tagged(runs, series, "value_distribution")
+    xs = sorted({30, 40, 45, 60, 70, 80, 90, 100} | {s.rules.threshold for s in series})
+    da = dist[(dist.jokers == "all") & dist.value.isin(xs)]
+    wide = da.pivot_table(index=["run", "series", "config", "value"], columns="hand",
+                          values=["p_at_least", "p_at_least_lo", "p_at_least_hi"],
+                          sort=False)
+    wide.columns = [f"{a}_{h}" for a, h in wide.columns]
+    wide = wide.reset_index().sort_values(["series", "value"], kind="stable",
+                                          key=lambda c: c.map({s.name: s.index for s in series})
+                                          if c.name == "series" else c)
+    thr_of = {s.name: s.rules.threshold for s in series}
+    wide.insert(4, "x", [f"{v} (threshold)" if v == thr_of[n] else str(v)
+                         for v, n in zip(wide.value, wide.series, strict=True)])
+    cols = scol + [Column("x", "x")]
+    for h in hands:
+        cols.append(Column(f"p_at_least_{h}", f"{h}", "pct", f"p_at_least_lo_{h}",
+                           f"p_at_least_hi_{h}"))
+    return Section(
+        "Best opening value", "values",
+        "The largest total of disjoint melds a hand holds (one card kept). Its "
+        "distribution answers the question for any threshold x: P(best ≥ x).",
+        (ReportFigure("openings_value_distribution", "Distribution of the best opening value",
+                      _fig_value_distribution(dist, series, hands),
+                      "Share of hands by best opening value (all joker counts); the dashed "
+                      "line is the threshold" + ("; bars at or above it can open." if not multi
+                                                  else "."),
+                      dist[dist.jokers == "all"][["run", "series", "config", "hand", "value",
+                                                   "count", "hands", "p"]]),
+         ReportFigure("openings_p_at_least", "P(best opening value ≥ x)",
+                      _fig_survival(dist, series, hands),
+                      "Bands: 95 % Wilson intervals; the dot is P(can open) at the threshold.",
+                      dist[dist.jokers == "all"][["run", "series", "config", "hand", "value",
+                                                   "p_at_least", "p_at_least_lo",
+                                                   "p_at_least_hi"]]),
+         ReportTable("openings_p_at_least", "P(best opening value ≥ x)", wide, tuple(cols),
+                     "Every x from 0 up is in the figure's CSV; the row at the threshold "
+                     "is P(can open).")))
+
+
+def _turns_section(runs: Sequence[Run], series: Sequence[_Series], bt: pd.DataFrame) -> Section:
+    """The "Turn by turn" section: P(opened by turn t) per seat and per jokers dealt
+    (``bt``, the runs' by-turn tables), and by the number of players when it varies."""
+    import pandas as pd
+
+    multi = len(series) > 1
+    scol = _series_cols(series, runs)
+    T = int(bt.turn.max())
+    show = sorted({t for t in (1, 2, 3, 5, 10, T) if t <= T})
+    bta = bt[(bt.jokers == "all") & bt.turn.isin(show)]
+    wide = bta.pivot_table(index=["run", "series", "config", "players", "turn"], columns="seat",
+                           values=["p_opened", "p_opened_lo", "p_opened_hi", "deals"],
+                           sort=False)
+    wide.columns = [f"{a}_{s}" for a, s in wide.columns]
+    wide = wide.reset_index()
+    maxp = int(bt.players.max())
+    cols = (scol + ([Column("players", "players", "int")]
+                    if bt.players.nunique() > 1 or multi else [])
+            + [Column("turn", "turn", "int")])
+    for seat in range(1, maxp + 1):
+        if f"p_opened_{seat}" in wide.columns:
+            cols.append(Column(f"p_opened_{seat}", f"seat {seat}", "pct",
+                               f"p_opened_lo_{seat}", f"p_opened_hi_{seat}"))
+    table = ReportTable("openings_by_turn", "P(opened by turn t)", wide, tuple(cols),
+                        "Selected turns; every turn, seat and joker count is in the figures' "
+                        "CSV.")
+    seat_data = bt[bt.jokers == "all"]
+    joker_data = _pooled_by_turn(bt[bt.jokers != "all"])
+    caption = ("Bands: 95 % Wilson intervals. Seat 1 holds 15 cards and does not draw on "
+               "turn 1; every seat discards by the keep-best policy.")
+    items: list[ReportFigure | ReportTable]
+    if len(_turn_panels(bt, series)) == 1:
+        items = [ReportFigure("openings_by_turn", "P(opened by turn t)",
+                              _fig_by_turn(seat_data, joker_data, series, ("seat", "jokers")),
+                              caption,
+                              pd.concat([seat_data, joker_data], ignore_index=True)),
+                 table]
+    else:
+        items = [ReportFigure("openings_by_turn_seat", "P(opened by turn t), per seat",
+                              _fig_by_turn(seat_data, joker_data, series, ("seat",)), caption,
+                              seat_data),
+                 ReportFigure("openings_by_turn_jokers",
+                              "P(opened by turn t), per jokers dealt",
+                              _fig_by_turn(seat_data, joker_data, series, ("jokers",)),
+                              "The seats pooled; bands: 95 % Wilson intervals.", joker_data),
+                 table]
+    if any(bt[bt.series == s.name].players.nunique() > 1 for s in series):
+        items.insert(2, ReportFigure(
+            "openings_players", f"P(opened by turn {T}) by the number of players",
+            _fig_players(bt, series), "Points with 95 % Wilson intervals.",
+            bt[(bt.jokers == "all") & (bt.turn == T)]))
+    return Section(
+        "Turn by turn", "turns",
+        "A full table is dealt from one deck; each seat draws from the stock and, until "
+        "it can open, discards the card whose removal keeps its best opening value "
+        "highest. Nobody takes from the discard pile: this is when the cards allow an "
+        "opening, not a strategy.", tuple(items))
 
 
 def opening_headlines(run: Run) -> list[Headline]:

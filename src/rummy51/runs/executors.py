@@ -121,7 +121,8 @@ def dask_client(scheduler: Any, workers: int) -> tuple[Any, Any, bool]:
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
-        raise ValueError("backend 'dask' needs dask.distributed: pip install 'rummy51[dask]'") from None
+        raise ValueError("backend 'dask' needs dask.distributed: pip install \".[dask]\" "
+                         "from a clone of rummy51") from None
     if isinstance(scheduler, Client):
         return scheduler, None, False
     if scheduler is None:

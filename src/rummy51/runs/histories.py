@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cards import shown
 from .store import DamagedFile, RunDir, atomic_write_file, chunk_meta, make_dirs
 
 __all__ = ["HISTORIES_DIR", "MAX_HISTORY_BYTES", "histories_path", "write_histories", "parse_line",
@@ -161,7 +162,8 @@ def read_history_text(path: str | Path, limit: int = MAX_HISTORY_TEXT) -> str:
     try:
         f = open(path, "rb")
     except OSError as e:
-        raise ValueError(f"cannot read the history {path}: {e.strerror or type(e).__name__}") from None
+        raise ValueError(f"cannot read the history {shown(str(path), 200, quote=False)}: "
+                         f"{e.strerror or type(e).__name__}") from None
     with f:
         try:
             head = f.read(2)

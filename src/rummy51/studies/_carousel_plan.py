@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
 KIND = "carousel"
+#: where a local run plays its chunks: worker processes (the bots are Python: the GIL)
+LOCAL = "processes"
+#: the run keeps a records file (every chunk's rows)
+RECORDS = True
 #: The progress bar's name and what it counts.
 LABEL = "carousel games"
 UNIT = " games"

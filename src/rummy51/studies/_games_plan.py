@@ -62,6 +62,10 @@ COLUMNS = ("deal", "seat", "bot", "position", "first_player", "score", "opened",
            "went_out", "hand_win", "bottom_card_win", "deal_length", "draw", "end")
 
 KIND = "games"
+#: where a local run plays its chunks: worker processes (the bots are Python: the GIL)
+LOCAL = "processes"
+#: the run keeps a records file (every chunk's rows)
+RECORDS = True
 #: The progress bar's name and what it counts (a Rummy 51 game is one deal).
 LABEL = "games"
 UNIT = " deals"
@@ -225,8 +229,9 @@ def _kernel_rows(spec: Mapping, rules: RuleSet, cols: dict) -> int:
     # the bots' names, every one a kernel bot (uses_kernel); a random seat: deal_seeds' bot seed
     codes = [fastgame.BOT_CODES[b] for b in spec["bots"]]
     perm = spec.get("perm")   # a seat arrangement: each bot keeps its own seed
+    params = fastgame.kernel_params(codes)   # search and learned seats: their model, loaded
     res = [play(kernel, default_rng(SeedSequence(entropy, spawn_key=base + (j, 0))), players,
-                firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,), perm))
+                firsts[j], codes, fastgame.seat_rngs(codes, entropy, base + (j,), perm), params)
            for j in range(n)]
     winner = np.array([r[0] for r in res], np.int64)
     how = np.array([r[1] for r in res], np.int64)

@@ -22,6 +22,13 @@ from ..rules import PRESETS, RuleSet, rules_from_dict, rules_label, rules_to_dic
 from ..solver import compiled_rules
 
 KIND = "openings"
+#: The progress bar's name and what it counts (``_runner.RunPlan``).
+LABEL = "openings"
+UNIT = " deals"
+#: where a local run plays its chunks: threads (the core releases the GIL)
+LOCAL = "threads"
+#: the run keeps no records file: its results are the chunks' counts summed
+RECORDS = False
 _DEFAULT_RULES = PRESETS["default"]
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(RuleSet))
 
@@ -308,12 +315,18 @@ def _compute_chunk(spec: Mapping) -> tuple[dict[str, np.ndarray], float]:
     return out, time.perf_counter() - t0
 
 
-def _dask_chunk(spec: dict) -> dict:
-    """The Dask task: one chunk on a worker (rules rebuilt from their dict)."""
+def play_chunk(spec: dict) -> dict:
+    """One chunk in the core (a thread of a local run, or a Dask task: the rules are
+    rebuilt from their dict): its count arrays (``cols``) and the kernel's seconds."""
     from .._version import __version__
 
     counts, secs = _compute_chunk(spec)
-    return {"index": spec["index"], "counts": counts, "seconds": secs, "version": __version__}
+    return {"index": spec["index"], "cols": counts, "seconds": secs, "version": __version__}
+
+
+def check_cols(spec: Mapping, cols: Mapping[str, np.ndarray]) -> str | None:
+    """Why the count arrays ``cols`` cannot be chunk ``spec``'s (None if they can)."""
+    return _check_chunk_counts(spec, cols)
 
 
 def _check_chunk_counts(spec: Mapping, counts: Mapping[str, np.ndarray]) -> str | None:
@@ -371,6 +384,37 @@ def _write_chunk(run: runs.RunDir, spec: Mapping, counts: Mapping[str, np.ndarra
                      dict(_chunk_meta(spec), config_hash=run.hash))
 
 
+def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
+    """A chunk's counts into its file."""
+    _write_chunk(run, spec, res["cols"])
+
+
+def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
+    """Reads a chunk file of ``run`` back to the chunk's result (its verified counts;
+    the file keeps no kernel time)."""
+    read_counts = _chunk_reader(run)
+
+    def read(path: Path, spec: Mapping) -> dict:
+        return {"index": spec["index"], "cols": read_counts(path, spec), "seconds": 0.0}
+    return read
+
+
+def new_manifest(settings: _Settings, fmt: str | None, command: str | None, n_chunks: int,
+                 status: str = "running") -> dict:
+    return runs.new_manifest(
+        KIND, settings.to_json(), settings.config_hash,
+        {"entropy": settings.entropy, "spawn_key": list(settings.spawn_key)}, fmt, command,
+        n_chunks, status=status,
+        counts={"deals_per_config": settings.deals,
+                "turn_deals_per_config_and_players": settings.turn_deals,
+                "configs": len(settings.configs)})
+
+
+def read_manifest(path: str | Path) -> dict:
+    """An openings run directory's manifest (``ValueError`` naming what is wrong)."""
+    return runs.RunDir.read_manifest(path, KIND)
+
+
 def _chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict[str, np.ndarray]]:
     """Reads a chunk file of ``run`` back to its verified counts."""
     def read(path: Path, spec: Mapping) -> dict[str, np.ndarray]:
@@ -426,3 +470,7 @@ class _Totals:
     def arrays(self) -> dict[str, np.ndarray]:
         return {"hist": self.hist, "goout": self.goout, "first_open": self.first_open,
                 "dealt": self.dealt}
+
+
+#: The settings class of the plan (``_runner.RunPlan``'s ``Settings``).
+Settings = _Settings

@@ -1,29 +1,39 @@
-"""The run loop of the studies that play seeded chunks of games (a private module made for
-sharing): the games study of Rummy 51 and of Carousel use it, and so would a third game's.
+"""The run loop of the studies that play seeded chunks (a private module made for
+sharing): the games studies of Rummy 51 and of Carousel use it, the openings study too,
+and so would a third game's.
 
-A study supplies its *plan*, a module (``_games_plan``, ``_carousel_plan``) with:
+A study supplies its *plan*, a private module that ``execute`` and ``start`` take as a
+``RunPlan`` (a ``typing.Protocol``: mypy checks that the module has every member, with
+its signature):
 
-* ``KIND`` (the manifest's kind), ``LABEL`` (the progress bar's name) and ``UNIT`` (what it counts);
-* ``Settings``: a frozen dataclass deriving from ``TableSettings`` (players, bots, games,
-  chunk size, rules, seed; ``config_hash``), with ``to_json()``, ``from_json(d)`` and
-  ``plan()`` (one spec a chunk: ``index``, ``n``, ...);
-* ``play_chunk(spec) -> dict`` (``index``, ``cols``, ``seconds``, ``turns``), run in
-  worker processes; ``check_cols(spec, cols)`` (why the columns cannot be the chunk's,
-  or None); ``write_chunk(run, spec, res)``; ``chunk_reader(run)``;
-* ``new_manifest(settings, fmt, command, n_chunks, status)``, ``read_manifest(path)``;
-* ``record_columns(settings)`` (the chunk columns, in order) and ``DTYPES``;
-  ``frame(cols, settings)`` (the records DataFrame of chunk columns) and
-  ``cols_of(df)`` (the columns back from a records file); ``units(settings, cols)``
-  (the games the columns hold).
+* ``KIND`` (the manifest's kind), ``LABEL`` (the progress bar's name) and ``UNIT`` (what it
+  counts); ``LOCAL`` (where a local run plays its chunks: "processes" for Python bots,
+  which hold the GIL, "threads" for a kernel that releases it) and ``RECORDS`` (whether
+  the run keeps a records file, whose format the manifest then names);
+* ``Settings``: a frozen dataclass (for a games study deriving from ``TableSettings``:
+  players, bots, games, chunk size, rules, seed) with ``to_json()``, ``from_json(d)``,
+  ``config_hash`` and ``plan()`` (one spec a chunk: ``index``, ``n``, ...);
+* ``play_chunk(spec) -> dict`` (``index``, ``cols``, ``seconds``...), run by the
+  executors; ``check_cols(spec, cols)`` (why the columns cannot be the chunk's, or
+  None); ``write_chunk(run, spec, res)``; ``chunk_reader(run)`` (a chunk file back to
+  the same dict);
+* ``new_manifest(settings, fmt, command, n_chunks, status)``, ``read_manifest(path)``.
 
-The study's public module then holds its result (a ``ChunkStudy`` dataclass with its
-tables) and its run function: ``run_args``, ``start`` and ``execute`` of its plan.
+A games study's plan is a ``RecordsPlan``, which adds what its records need:
+``record_columns(settings)`` (the chunk columns, in order) and ``DTYPES``;
+``frame(cols, settings)`` (the records DataFrame of chunk columns) and ``cols_of(df)``
+(the columns back from a records file); ``units(settings, cols)`` (the games the
+columns hold).
+
+The study's public module then holds its result (for a games study a ``ChunkStudy``
+dataclass with its tables) and its run function: ``run_args``, ``start`` and
+``execute`` of its plan.
 
 What is written once here: the run arguments every study takes (``run_args``),
 a new run or a resumed one (``start``: the settings given must match the directory's),
 the session (chunks to do, progress, Ctrl-C, the manifest), the executors, the check
-of every chunk that comes back, the result's facts (``execute``), and the result's
-persistence (``ChunkStudy.save`` / ``load``).
+and the file of every chunk that comes back, the result's facts (``execute``), and a
+games result's persistence (``ChunkStudy.save`` / ``load``).
 """
 from __future__ import annotations
 
@@ -35,8 +45,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -50,9 +59,81 @@ from ._common import PathLike, RunFacts, compare_settings, json_records, unfinis
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["mean_se", "rate", "length_stats", "TableSettings", "seat_bots", "RunArgs",
+__all__ = ["RunPlan", "RecordsPlan", "RunResult", "mean_se", "rate", "length_stats",
+           "TableSettings", "seat_bots", "RunArgs",
            "run_args", "start", "histories_arg", "default_command", "execute", "write_chunk_file",
            "read_chunk_file", "game_seeds", "plays", "read_run_histories", "ChunkStudy"]
+
+
+# --------------------------------------------------------------------------- the plan
+class PlanSettings(Protocol):
+    """What the run loop asks of a plan's settings."""
+
+    @property
+    def config_hash(self) -> str: ...
+
+    def to_json(self) -> dict: ...
+
+    def plan(self) -> Sequence[dict]: ...
+
+
+class SettingsClass(Protocol):
+    """A plan's ``Settings`` class: the settings back from a manifest."""
+
+    def from_json(self, d: Mapping) -> Any: ...
+
+
+@runtime_checkable
+class RunPlan(Protocol):
+    """A study's plan as the run loop takes it (see the module docstring); a plan
+    module implements it (mypy checks the module against it)."""
+
+    KIND: str
+    LABEL: str
+    UNIT: str
+    LOCAL: str
+    RECORDS: bool
+
+    @property
+    def Settings(self) -> SettingsClass: ...  # noqa: N802  (the plan module's class)
+
+    def play_chunk(self, spec: dict) -> dict: ...
+
+    def check_cols(self, spec: Mapping, cols: Any) -> str | None: ...
+
+    def write_chunk(self, run: runs.RunDir, spec: Mapping, res: Mapping) -> None: ...
+
+    def chunk_reader(self, run: runs.RunDir) -> Callable[[Path, Mapping], dict]: ...
+
+    def new_manifest(self, settings: Any, fmt: str | None, command: str | None,
+                     n_chunks: int, status: str = "running") -> dict: ...
+
+    def read_manifest(self, path: Any) -> dict: ...
+
+
+@runtime_checkable
+class RecordsPlan(RunPlan, Protocol):
+    """A games study's plan: a ``RunPlan`` whose chunks are records (see the module
+    docstring)."""
+
+    @property
+    def DTYPES(self) -> Mapping[str, Any]: ...  # noqa: N802  (the plan module's constant)
+
+    def record_columns(self, settings: Any) -> tuple[str, ...]: ...
+
+    def frame(self, cols: Mapping[str, np.ndarray], settings: Any) -> pd.DataFrame: ...
+
+    def cols_of(self, df: pd.DataFrame) -> dict[str, np.ndarray]: ...
+
+    def units(self, settings: Any, cols: Mapping[str, np.ndarray]) -> int: ...
+
+
+class RunResult(Protocol):
+    """What ``execute`` makes of a run: a result class built from the chunks' results,
+    saved into the run directory."""
+
+    @classmethod
+    def _from_results(cls, settings: Any, found: Mapping[int, dict], **kw: Any) -> Any: ...
 
 
 # --------------------------------------------------------------------------- table helpers
@@ -196,7 +277,7 @@ def run_args(*, seed: SeedLike, workers: int | None, out: PathLike | None, resum
                    on_chunk, t_start)
 
 
-def start(plan: ModuleType, args: RunArgs, given: Mapping[str, Any],
+def start(plan: RunPlan, args: RunArgs, given: Mapping[str, Any],
           new_settings: Callable[[Any, tuple], Any]) -> tuple[runs.RunDir | None, Any]:
     """``(run, settings)``: on ``resume``, the run directory opened and its settings
     (refused when a setting in ``given`` or the seed differs, or the chunk format);
@@ -246,19 +327,26 @@ def default_command(function: str, **args: Any) -> str:
         f"{k}={v!r}" for k, v in args.items() if v is not None) + ")"
 
 
-def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.RunDir | None, args: RunArgs,
-            *, command: str, in_c: bool, spec_extra: Mapping[str, Any],
+def execute(plan: RunPlan, study: type[RunResult], settings: Any, run: runs.RunDir | None,
+            args: RunArgs, *, command: str, in_c: bool | None, spec_extra: Mapping[str, Any],
             manifest_extra: Mapping[str, Any] | None = None) -> Any:
     """Run the chunks of ``settings.plan()`` (each spec with ``spec_extra``) not yet done
     and return the ``study`` result.
 
     With ``out`` (and no ``resume``) the run directory is created (``manifest_extra``
-    joins its manifest); chunk files already in a directory are checked and kept. Each
-    chunk that comes back is checked (``plan.check_cols``), written (``plan.write_chunk``)
-    and counted by the session (progress bar, manifest, ``on_chunk``). ``in_c``: whether
-    the C kernel plays (the session log says so). The result carries the run's facts and
-    is saved into the directory."""
-    specs = settings.plan().with_extra(spec_extra)   # lazy: made one at a time
+    joins its manifest); chunk files already in a directory are checked and kept. The
+    chunks run on the plan's ``LOCAL`` executor (processes or threads) or on Dask. Each
+    chunk that comes back is checked (``plan.check_cols``), written (``plan.write_chunk``,
+    by this process: workers may not share its disk) and counted by the session
+    (progress bar, manifest, ``on_chunk``). ``in_c``: whether the C kernel plays (the
+    session log says so; None: the question does not arise). The result carries the
+    run's facts and is saved into the directory."""
+    plan_specs: Any = settings.plan()
+    if not isinstance(plan_specs, runs.ChunkPlan):
+        listed = list(plan_specs)
+        plan_specs = runs.ChunkPlan(len(listed), lambda i: dict(listed[i]),
+                                    sum(int(s["n"]) for s in listed))
+    specs = plan_specs.with_extra(spec_extra)   # lazy: made one at a time
     if args.out is not None and args.resume is None:
         fmt = runs.chunk_format(args.chunk_format)
         manifest = plan.new_manifest(settings, fmt, command, len(specs))
@@ -267,11 +355,11 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     found: dict[int, dict] = {}
     if run is not None and (args.resume is not None or run.adopted):
         found = run.scan(specs, plan.chunk_reader(run))
-    session = runs.Session(run, specs, found,
-                           {"backend": args.backend, "workers": args.workers, "command": command,
-                            "engine": "c" if in_c else "python"},
-                           args.progress, plan.LABEL, args.on_chunk, args.t_start,
-                           unit=plan.UNIT)
+    info = {"backend": args.backend, "workers": args.workers, "command": command}
+    if in_c is not None:
+        info["engine"] = "c" if in_c else "python"
+    session = runs.Session(run, specs, found, info, args.progress, plan.LABEL, args.on_chunk,
+                           args.t_start, unit=plan.UNIT)
 
     def done_cb(spec: dict, res: dict) -> None:
         why = plan.check_cols(spec, res["cols"])
@@ -287,7 +375,8 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
     with session:
         if args.backend == "local":
             used = max(1, min(args.workers, len(todo)))
-            runs.run_processes(todo, args.workers, plan.play_chunk, done_cb)
+            local = runs.run_threads if plan.LOCAL == "threads" else runs.run_processes
+            local(todo, args.workers, plan.play_chunk, done_cb)
         else:
             used = runs.run_dask(todo, args.scheduler, args.workers,
                                  f"rummy51-{plan.KIND}-{settings.config_hash}", done_cb,
@@ -300,7 +389,8 @@ def execute(plan: ModuleType, study: type[ChunkStudy], settings: Any, run: runs.
                                  directory=None if run is None else str(run.path))
     if run is not None:
         result.save(run.path, fmt=run.fmt)
-    session.finish(elapsed, records_format=None if run is None else run.fmt)
+    fields = {"records_format": None if run is None else run.fmt} if plan.RECORDS else {}
+    session.finish(elapsed, **fields)
     return result
 
 
@@ -357,7 +447,7 @@ def plays(spec: Mapping) -> int:
     return int(spec["n"]) * len(arrangements(spec["players"], spec.get("seats", "fixed")))
 
 
-def read_run_histories(plan: ModuleType, path: PathLike,
+def read_run_histories(plan: RunPlan, path: PathLike,
                        chunks: Iterable[int] | None = None) -> Iterator[dict]:
     """The hand histories of a run directory of ``plan``'s kind written with
     ``histories=True`` (``histories/chunk-NNNNNN.jsonl.gz``): an iterator of dicts, one
@@ -391,7 +481,7 @@ class ChunkStudy(RunFacts, ABC):
     players: int
     bots: tuple[str, ...]
 
-    _plan: ClassVar[ModuleType]
+    _plan: ClassVar[RecordsPlan]
 
     @abstractmethod
     def _settings(self) -> Any:

@@ -52,13 +52,12 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
-from ..carousel.bots import make_bot
+from ..carousel.bots import BOTS, make_bot, parse_bot
 from ..carousel.engine import GameState
 from ..carousel.rules import CarouselRules
 from ..common.seats import SEATS, arrangements
@@ -76,6 +75,7 @@ from ._carousel_plan import (
 from ._common import PathLike
 from ._runner import (
     ChunkStudy,
+    RecordsPlan,
     default_command,
     execute,
     game_seeds,
@@ -138,7 +138,7 @@ class CarouselStudy(ChunkStudy):
     compute_seconds: float = float("nan")
     seats: str = "fixed"
 
-    _plan: ClassVar[ModuleType] = _carousel_plan
+    _plan: ClassVar[RecordsPlan] = _carousel_plan
 
     def _settings(self) -> Settings:
         return Settings(players=self.players, bots=tuple(self.bots), games=self.games_total,
@@ -218,7 +218,7 @@ class CarouselStudy(ChunkStudy):
     def ratings(self, method: str = "bradley-terry", **kw: Any) -> pd.DataFrame:
         """The bots' ratings from the games' winners (``rating_records``):
         ``"bradley-terry"`` (Elo scale, bootstrap intervals over games) or
-        ``"plackett-luce"`` (OpenSkill, needs ``rummy51[ratings]``; it ranks by score, so
+        ``"plackett-luce"`` (OpenSkill, needs ``pip install ".[ratings]"``; it ranks by score, so
         the final scores are negated: higher is better in Carousel)."""
         from ..ratings import bradley_terry, plackett_luce
 
@@ -496,6 +496,10 @@ def simulate_carousel(
         raise ValueError(f"seats must be one of {', '.join(SEATS)}, got {seats!r}")
     run, settings = start(_carousel_plan, args, given, new_settings)
     _ = settings.arrangements   # too many players to permute fails before any work
+    for b in settings.bots:     # a bot that plays only some tables (ppo) says so now
+        check = getattr(BOTS.get(parse_bot(b)[0]), "check_table", None)
+        if check is not None:
+            check(settings.rules, settings.players)
     histories = histories_arg(histories, run, args, engine)
     in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
     if command is None:

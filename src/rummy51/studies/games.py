@@ -62,14 +62,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg
+from .._checks import MAX_COUNT, MAX_GAME_CHUNK, int_arg, workers_or_threads
 from ..common.seats import arrangements
-from ..r51.bots import play_deal
+from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState
 from ..rules import RuleSet, rules_label
 from ..runs.seeding import SeedLike
@@ -93,6 +92,7 @@ from ._games_plan import (
 )
 from ._runner import (
     ChunkStudy,
+    RecordsPlan,
     default_command,
     execute,
     histories_arg,
@@ -148,7 +148,7 @@ class GameStudy(ChunkStudy):
     compute_seconds: float = float("nan")
     seats: str = "fixed"
 
-    _plan: ClassVar[ModuleType] = _games_plan
+    _plan: ClassVar[RecordsPlan] = _games_plan
 
     # ------------------------------------------------------------------ basics
     @property
@@ -384,7 +384,7 @@ def simulate_games(
     * ``games`` (10,000): deals to play.
     * ``rules``: a RuleSet (default rules); ``max_turns`` caps a deal (a draw).
     * ``seed``: int, SeedSequence, Generator or None (fresh entropy, recorded).
-    * ``workers`` (all cores; ``threads`` is a synonym, as in ``simulate_openings``):
+    * ``workers`` (all cores; ``threads`` is its deprecated name):
       worker processes of the local backend, or workers of a local Dask cluster.
     * ``chunk_size`` (250): deals per chunk; it fixes the seeds, so it is a setting.
     * ``rotate_first`` (True): deal ``d`` starts at seat ``d % players``; False: seat 0
@@ -425,11 +425,41 @@ def simulate_games(
     needs the usual ``if __name__ == "__main__":`` guard.
     """
     t_start = time.perf_counter()
-    if threads is not None and workers is not None and threads != workers:
-        raise ValueError(f"give workers or threads, not both ({workers} and {threads})")
-    args = run_args(seed=seed, workers=workers if workers is not None else threads, out=out,
+    count, _ = workers_or_threads(workers, threads)
+    args = run_args(seed=seed, workers=count, out=out,  # type: ignore[arg-type]
                     resume=resume, chunk_format=chunk_format, progress=progress, backend=backend,
                     scheduler=scheduler, on_chunk=on_chunk, t_start=t_start)
+    given = _given(players, bots, games, rules, chunk_size, rotate_first, seats, resume)
+
+    def new_settings(entropy: int | Sequence[int], spawn_key: tuple[int, ...]) -> Settings:
+        if given["bots"] is None:
+            given["bots"], given["players"] = parse_bots(None, None)
+        d = GAME_DEFAULTS
+        return Settings(
+            players=given["players"], bots=given["bots"],
+            games=d["games"] if given["games"] is None else given["games"],
+            chunk_size=d["chunk_size"] if given["chunk_size"] is None else given["chunk_size"],
+            rotate_first=d["rotate_first"] if given["rotate_first"] is None else given["rotate_first"],
+            rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key,
+            seats="fixed" if seats is None else seats)
+
+    run, settings = start(_games_plan, args, given, new_settings)
+    _check_table(settings)
+    histories = histories_arg(histories, run, args, engine)
+    in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
+    if command is None:
+        command = default_command("simulate_games", players=players, bots=bots, games=games,
+                                  seed=seed)
+    return execute(_games_plan, GameStudy, settings, run, args, command=command, in_c=in_c,
+                   spec_extra={"engine": engine, **({"histories": True} if histories else {})},
+                   manifest_extra={"histories": True} if histories else None)
+
+
+def _given(players: int | None, bots: Any, games: int | None, rules: RuleSet | None,
+           chunk_size: int | None, rotate_first: bool | None, seats: str | None,
+           resume: PathLike | None) -> dict[str, Any]:
+    """The settings ``simulate_games`` was given, checked (None: not given, so the run
+    directory's value on a resume, else the default)."""
     if rules is not None and not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
     if rotate_first is not None and not isinstance(rotate_first, (bool, np.bool_)):
@@ -447,29 +477,17 @@ def simulate_games(
             given["players"] = int_arg("players", players, 2, 64)
         else:
             given["bots"], given["players"] = parse_bots(bots, players)
+    return given
 
-    def new_settings(entropy: int | Sequence[int], spawn_key: tuple[int, ...]) -> Settings:
-        if given["bots"] is None:
-            given["bots"], given["players"] = parse_bots(None, None)
-        d = GAME_DEFAULTS
-        return Settings(
-            players=given["players"], bots=given["bots"],
-            games=d["games"] if given["games"] is None else given["games"],
-            chunk_size=d["chunk_size"] if given["chunk_size"] is None else given["chunk_size"],
-            rotate_first=d["rotate_first"] if given["rotate_first"] is None else given["rotate_first"],
-            rules=RuleSet() if rules is None else rules, entropy=entropy, spawn_key=spawn_key,
-            seats="fixed" if seats is None else seats)
 
-    run, settings = start(_games_plan, args, given, new_settings)
+def _check_table(settings: Settings) -> None:
+    """Refuse a table that cannot be played before any work: too many players for the
+    rules' deck, a bad seats value or too many players to permute, a bot class that
+    cannot be imported here, a bot that plays only some tables (ppo) and not this one."""
     _check_players(settings.players, settings.rules)
-    _ = settings.arrangements   # a bad seats value or too many players fail before any work
-    for b in settings.bots:  # a bot class that cannot be imported here fails before any work
+    _ = settings.arrangements
+    for b in settings.bots:
         bot_maker(b)
-    histories = histories_arg(histories, run, args, engine)
-    in_c = uses_kernel(settings.bots, settings.rules, engine) and not histories
-    if command is None:
-        command = default_command("simulate_games", players=players, bots=bots, games=games,
-                                  seed=seed)
-    return execute(_games_plan, GameStudy, settings, run, args, command=command, in_c=in_c,
-                   spec_extra={"engine": engine, **({"histories": True} if histories else {})},
-                   manifest_extra={"histories": True} if histories else None)
+        check = getattr(BOTS.get(b), "check_table", None)
+        if check is not None:
+            check(settings.rules, settings.players)

@@ -3,7 +3,7 @@
 ``opening_odds(hand, seen, draws) -> OddsResult``: the chance to open (or go out at
 once) within 1..K draws from the cards not yet seen, by Monte Carlo in the core
 (``study_odds``), seeded like the opening study (chunk i draws from child i of the
-root SeedSequence), so results do not depend on ``threads``.
+root SeedSequence), so results do not depend on ``workers``.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import _core, runs
-from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, threads_arg
+from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, workers_arg, workers_or_threads
 from ..cards import JOKER, CardsLike, card_text, cards_text, check_counts, to_codes
 from ..rules import PRESETS, RuleSet, rules_from_dict, rules_to_dict
 from ..runs.seeding import SeedLike
@@ -162,7 +162,8 @@ def _unseen_pool(hand: list[int], seen: list[int], rules: RuleSet) -> np.ndarray
 
 def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None,
                  samples: int | None = None, rules: RuleSet | None = None, seed: SeedLike = None,
-                 threads: int | None = None, chunk_size: int | None = None) -> OddsResult:
+                 workers: int | None = None, chunk_size: int | None = None, *,
+                 threads: int | None = None) -> OddsResult:
     """P(can open) and P(can go out at once) for ``hand`` within 0..``draws`` draws.
 
     ``seen`` are the cards known to be out of the stock (table melds, discards, the
@@ -173,7 +174,9 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None
     if the hand has grown, it discards by the keep-best policy (the card whose removal
     keeps the best opening value highest; ties drop the card worth more in hand).
     Seeded like ``simulate_openings``: chunk i of ``chunk_size`` (25,000) samples uses
-    ``SeedSequence(entropy).spawn(n)[i]``, so results do not depend on ``threads``."""
+    ``SeedSequence(entropy).spawn(n)[i]``, so results do not depend on ``workers`` (the
+    threads the chunks run on; all cores by default; ``threads`` is its deprecated
+    name)."""
     t0 = time.perf_counter()
     if rules is None:
         rules = _DEFAULT_RULES
@@ -193,7 +196,8 @@ def opening_odds(hand: CardsLike, seen: CardsLike = (), draws: int | None = None
     if len(codes) + draws + 1 > MAX_HAND:
         raise ValueError(f"draws must be at most {MAX_HAND - 1 - len(codes)} for a hand of "
                          f"{len(codes)} cards, got {draws}")
-    nthreads = threads_arg(threads)
+    count, name = workers_or_threads(workers, threads)
+    nthreads = workers_arg(count, name)  # type: ignore[arg-type]
     entropy, spawn_key = runs.seed_root(seed)
     full, rest = divmod(samples, chunk_size)
     sizes = [chunk_size] * full + ([rest] if rest else [])

@@ -70,32 +70,30 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .. import runs
-from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, threads_arg
+from .._checks import MAX_CHUNK, MAX_COUNT, int_arg, workers_arg, workers_or_threads
 from ..rules import RuleSet, rules_label
 from ..runs.seeding import SeedLike
 from ..stats import Z95, at_least, hist_mean, proportion
-from ._common import PathLike, RunFacts, compare_settings, json_records, unfinished
+from ._common import PathLike, RunFacts, json_records, unfinished
 
 if TYPE_CHECKING:
     import pandas as pd
+from . import _openings_plan
 from ._openings_plan import (
     DEFAULTS,
     HANDS,
     JOKER_CLASSES,
     KIND,
-    _check_chunk_counts,
     _check_settings,
     _chunk_reader,
-    _compute_chunk,
     _configs,
-    _dask_chunk,
     _parse_hands,
     _parse_players,
     _Settings,
     _Totals,
-    _write_chunk,
     rule_sweep,
 )
+from ._runner import execute, run_args, start
 
 __all__ = [
     "OpeningStudy",
@@ -382,10 +380,11 @@ class OpeningStudy(RunFacts):
         out["counts"] = self.counts()
         return out
 
-    def save(self, path: PathLike) -> Path:
+    def save(self, path: PathLike, fmt: str | None = None) -> Path:
         """Write the final tables into ``path`` (created if needed): ``summary.csv``,
         ``value_distribution.csv``, ``by_turn.csv`` and ``results.json``; and a
-        ``manifest.json`` if there is none (a study computed without ``out``)."""
+        ``manifest.json`` if there is none (a study computed without ``out``). (``fmt``:
+        the chunk files' format; the tables are CSV and JSON whatever it is.)"""
         path = Path(path)
         runs.make_dirs(path)
         if not (path / "manifest.json").exists():
@@ -449,6 +448,18 @@ class OpeningStudy(RunFacts):
                                 chunks_done=len(found), directory=str(path))
 
     @classmethod
+    def _from_results(cls, settings: _Settings, found: Mapping[int, dict],
+                      **kw: Any) -> OpeningStudy:
+        """The study from its chunks' results (``_runner.execute``): their counts summed,
+        the kernel's seconds of the chunks run now."""
+        totals = _Totals(settings)
+        for spec in settings.plan():
+            if spec["index"] in found:
+                totals.add(spec, found[spec["index"]]["cols"])
+        kernel = float(sum(r.get("seconds", 0.0) for r in found.values()))
+        return cls._from_arrays(settings, totals.arrays(), kernel_seconds=kernel, **kw)
+
+    @classmethod
     def _from_arrays(cls, settings: _Settings, arrays: Mapping[str, np.ndarray], **kw: Any) -> OpeningStudy:
         return cls(labels=tuple(label for label, _ in settings.configs),
                    rules=tuple(r for _, r in settings.configs), hands=settings.hands,
@@ -466,7 +477,7 @@ def simulate_openings(
     players: int | Sequence[int] | None = None,
     turns: int | None = None,
     turn_deals: int | None = None,
-    threads: int | None = None,
+    workers: int | None = None,
     chunk_size: int | None = None,
     backend: str = "local",
     scheduler: Any = None,
@@ -479,6 +490,7 @@ def simulate_openings(
     chunk_format: str | None = None,
     on_chunk: Callable[[int, int, int], None] | None = None,
     command: str | None = None,
+    threads: int | None = None,
 ) -> OpeningStudy:
     """Estimate how likely a hand is to open: from the deal and turn by turn.
 
@@ -497,15 +509,15 @@ def simulate_openings(
     * ``turn_deals`` (25,000, or ``deals`` when that is smaller): deals of the by-turn
       study per configuration and player count (each deal follows every seat: 4
       players give 100,000 player-games). 0 skips it.
-    * ``threads`` (all cores): threads running chunks locally, or the workers of the
-      local Dask cluster.
+    * ``workers`` (all cores): threads running chunks locally, or the workers of the
+      local Dask cluster (``threads`` is its deprecated name, as in ``simulate_games``).
     * ``chunk_size`` (250,000) and ``turn_chunk_size`` (2,500): deals per chunk. They
       fix the seeds, so they are part of the settings.
     * ``hands`` (all): which hands of each deal to evaluate: any of "first", "other",
       "raw" (``("first",)`` is the fastest study).
     * ``backend``: "local" (threads) or "dask" (``scheduler``: an address
       ``tcp://HOST:PORT``, a ``distributed.Client``, or None to start a local cluster
-      of ``threads`` worker processes on 127.0.0.1).
+      of ``workers`` worker processes on 127.0.0.1).
     * ``out``: a new run directory to write; ``resume``: an existing one to continue
       (settings not given are read from it; settings given must match).
     * ``progress``: a progress bar on stderr (None: only when stderr is a terminal).
@@ -517,13 +529,10 @@ def simulate_openings(
     ``resume`` continues to the same totals as an uninterrupted run.
     """
     t_start = time.perf_counter()
-    if backend not in ("local", "dask"):
-        raise ValueError(f"backend must be 'local' or 'dask', got {backend!r}")
-    if scheduler is not None and backend != "dask":
-        raise ValueError("scheduler is only used with backend='dask'")
-    nthreads = threads_arg(threads)
-    if out is not None and resume is not None and Path(out) != Path(resume):
-        raise ValueError("give either out (a new run directory) or resume (an existing one), not both")
+    count, name = workers_or_threads(workers, threads)
+    args = run_args(seed=seed, workers=workers_arg(count, name),  # type: ignore[arg-type]
+                    out=out, resume=resume, chunk_format=chunk_format, progress=progress,
+                    backend=backend, scheduler=scheduler, on_chunk=on_chunk, t_start=t_start)
 
     given: dict[str, Any] = {
         "configs": None if rules is None else tuple(_configs(rules)),
@@ -536,19 +545,8 @@ def simulate_openings(
         "turn_chunk_size": None if turn_chunk_size is None else
         int_arg("turn_chunk_size", turn_chunk_size, 1, MAX_CHUNK),
     }
-    if chunk_format is not None and chunk_format not in ("parquet", "csv"):
-        raise ValueError(f"chunk_format must be 'parquet' or 'csv', got {chunk_format!r}")
 
-    run: runs.RunDir | None = None
-    if resume is not None:
-        run = runs.RunDir.open(resume, KIND)
-        settings = run.settings(_Settings.from_json)
-        cmp = dict(given)
-        cmp["seed"] = None if seed is None else runs.seed_root(seed)
-        compare_settings(resume, settings, cmp)
-        run.check_resume_format(chunk_format)
-    else:
-        entropy, spawn_key = runs.seed_root(seed)
+    def new_settings(entropy: Any, spawn_key: tuple[int, ...]) -> _Settings:
         d = DEFAULTS
         settings = _Settings(
             configs=given["configs"] or tuple(_configs(None)),
@@ -570,70 +568,18 @@ def simulate_openings(
             settings = dataclasses.replace(settings, players=(), turn_deals=0)
         if settings.deals == 0:
             settings = dataclasses.replace(settings, hands=())
+        return settings
+
+    run, settings = start(_openings_plan, args, given, new_settings)
     _check_settings(settings.configs, settings.deals, settings.hands, settings.players,
                     settings.turns, settings.turn_deals, settings.chunk_size,
                     settings.turn_chunk_size)
-    specs = settings.plan()
     if command is None:
         command = "rummy51.simulate_openings(" + ", ".join(
             f"{k}={v!r}" for k, v in (("deals", deals), ("seed", seed), ("players", players),
                                       ("turns", turns), ("turn_deals", turn_deals),
                                       ("hands", hands)) if v is not None) + ")"
-    if out is not None and resume is None:
-        fmt = runs.chunk_format(chunk_format)
-        run = runs.RunDir.create(out, runs.new_manifest(
-            KIND, settings.to_json(), settings.config_hash,
-            {"entropy": settings.entropy, "spawn_key": list(settings.spawn_key)}, fmt, command,
-            len(specs), counts={"deals_per_config": settings.deals,
-                                "turn_deals_per_config_and_players": settings.turn_deals,
-                                "configs": len(settings.configs)}))
-
-    totals = _Totals(settings)
-    found: dict[int, dict] = {}
-    if run is not None and (resume is not None or run.adopted):
-        found = run.scan(specs, _chunk_reader(run))
-    for spec in specs:
-        if spec["index"] in found:
-            totals.add(spec, found[spec["index"]])
-    kernel = [0.0]
-    session = runs.Session(run, specs, found, {"backend": backend, "workers": nthreads,
-                                               "command": command},
-                           progress, "openings", on_chunk, t_start)
-
-    def work(spec: dict) -> tuple[dict[str, np.ndarray], float]:
-        counts, secs = _compute_chunk(spec)
-        if run is not None:
-            _write_chunk(run, spec, counts)
-        return counts, secs
-
-    def done_cb(spec: dict, result: tuple[dict[str, np.ndarray], float]) -> None:
-        counts, secs = result
-        if backend == "dask":
-            why = _check_chunk_counts(spec, counts)
-            if why:
-                raise RuntimeError(f"chunk {spec['index']} came back wrong from Dask: {why}")
-            if run is not None:  # the client writes: workers may not share its disk
-                _write_chunk(run, spec, counts)
-        totals.add(spec, counts)
-        kernel[0] += secs
-        session.chunk_done(spec)
-
-    workers = nthreads
-    with session:
-        if backend == "local":
-            runs.run_threads(session.todo, nthreads, work, done_cb)
-        else:
-            workers = runs.run_dask(session.todo, scheduler, nthreads,
-                                    f"rummy51-{settings.config_hash}", done_cb, task=_dask_chunk,
-                                    unpack=lambda res: (res["counts"], res["seconds"]))
-    elapsed = session.elapsed
-    study = OpeningStudy._from_arrays(
-        settings, totals.arrays(), chunks=len(specs), chunks_done=len(session.done),
-        elapsed=elapsed, kernel_seconds=kernel[0], workers=workers, backend=backend,
-        directory=None if run is None else str(run.path),
-        deals_run=sum(s["n"] for s in session.todo), chunks_run=len(session.todo))
-    if run is not None:
-        study.save(run.path)
-    session.finish(elapsed)
+    study: OpeningStudy = execute(_openings_plan, OpeningStudy, settings, run, args,
+                                  command=command, in_c=None, spec_extra={})
     study.warn_gave_up()
     return study
