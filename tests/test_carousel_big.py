@@ -234,3 +234,25 @@ def test_hard_positions_answer_within_a_time_limit_or_give_up():
             check_play(parse_table(table, rules), parse_hand(hand), play, rules)
             answered += 1
     assert gave >= 1
+
+
+def test_can_meld_on_big_positions_is_the_exact_answer():
+    """``can_meld`` on 40-60 table cards (narrow, then wider beam searches for some play,
+    then the program) says what the exact batch value says (> 0), for hands small
+    enough (1 or 2 cards) that some have no play."""
+    import random
+
+    from carousel_big import big_position, big_rules
+
+    rng = random.Random(3939)
+    yes = no = 0
+    for _ in range(80):
+        rules = big_rules(rng.randint(0, 4), rng.random() < 0.5)
+        table, hand = big_position(rng, rules, rng.randint(40, 60), rng.randint(1, 2), False)
+        left, cards = carousel.best_play_values([table], [hand], rules, workers=1)
+        exact = int(cards[0]) > 0
+        assert carousel.can_meld(table, hand, rules) == exact
+        assert carousel.best_play(table, hand, rules).can_meld == exact
+        yes += exact
+        no += not exact
+    assert yes >= 5 and no >= 3

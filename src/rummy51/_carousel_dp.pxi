@@ -89,17 +89,25 @@ cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w, int any_play=0) n
     none (also for a table that could not be arranged)."""
     cdef Pos pp = pos0[0]
     cdef int32_t v, full
+    cdef int64_t width
     _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
     full = _hand_value(r, &pp)
     if any_play:
         if full == 0:
             return 0
-        # a play a narrow beam search finds answers it; else the program, keeping only
-        # the states that can still place a card
+        # a play a narrow beam search finds answers it (on big positions, wider beams
+        # next); else the program, keeping only the states that can still place a card
         v = _solve_dp(r, &pp, w, 1, NULL, ANY_BEAM, BF_DEBT)
         if v >= 1 or v == -2 or v == -4 or v == -5:
             return v
+        if _bounds_first(r, &pp):
+            width = 64
+            while width <= 512:
+                v = _solve_dp(r, &pp, w, 1, NULL, width, BF_DEBT)
+                if v >= 1 or v == -2 or v == -4 or v == -5:
+                    return v
+                width *= 8
         v = _solve_dp(r, &pp, w, 1, NULL)
         return v if v > 0 or v == -2 or v == -4 or v == -5 else 0
     if full > 0 and (_bounds_first(r, &pp) or _hard_position(r, &pp)):
