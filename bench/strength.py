@@ -58,7 +58,7 @@ class Sizes:
     laydown_deals: int = 10_000
     bootstrap: int = 200
     seed: int = 2026
-    slow: tuple[str, ...] = ("search",)
+    slow: tuple[str, ...] = ("search", "search-plain", "search-learned")
     jobs: int = 2
 
 
@@ -594,6 +594,28 @@ def _log(res: dict) -> dict:
     return res
 
 
+def _aliases(game: str, names: list[str]) -> dict[str, str]:
+    """Bot names that play the same bot as an earlier name today (Rummy 51's
+    ``search-plain`` is ``search`` while the default search is the plain one: the same
+    kernel code and the same default parameters), each with the name it plays as: such a
+    bot is ranked once."""
+    if game != "r51":
+        return {}
+    from rummy51.r51 import fastgame
+    from rummy51.r51.bots import BOTS as RBOTS
+
+    out: dict[str, str] = {}
+    for i, b in enumerate(names):
+        for a in names[:i]:
+            ca, cb = fastgame.BOT_CODES.get(a), fastgame.BOT_CODES.get(b)
+            if (a not in out and ca is not None and ca == cb
+                    and hasattr(RBOTS[a], "default_params")
+                    and RBOTS[a].default_params() == RBOTS[b].default_params()):
+                out[b] = a
+                break
+    return out
+
+
 def generate(sizes: Sizes, command: str, only: str | None = None) -> str:
     import rummy51
     from rummy51.carousel.bots import BOTS as CBOTS
@@ -602,6 +624,8 @@ def generate(sizes: Sizes, command: str, only: str | None = None) -> str:
     t_wall = time.perf_counter()
     games = [g for g in ("r51", "carousel") if only in (None, g)]
     bots = {"r51": list(RBOTS), "carousel": list(CBOTS)}
+    same = {g: _aliases(g, bots[g]) for g in bots}
+    bots = {g: [b for b in bots[g] if b not in same[g]] for g in bots}
     jobs = []
     for gi, g in enumerate(("r51", "carousel")):
         if g in games:
@@ -643,7 +667,9 @@ def generate(sizes: Sizes, command: str, only: str | None = None) -> str:
         r = [x for x in results if x["job"]["game"] == "r51"]
         lines += ["## Rummy 51", "",
                   "Default rules (2 decks, 4 jokers, opening at 51); the first player "
-                  "rotates. Bots: " + ", ".join(f"`{b}`" for b in bots["r51"]) + ".", ""]
+                  "rotates. Bots: " + ", ".join(f"`{b}`" for b in bots["r51"]) + "."
+                  + "".join(f" `{b}` plays as `{a}` today (the same bot: ranked once)."
+                            for b, a in same["r51"].items()), ""]
         lines += _ladder("r51", bots["r51"], r, sizes)
         lines += _laydown_section(ld, sizes)
     if "carousel" in games:

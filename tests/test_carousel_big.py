@@ -219,7 +219,7 @@ def test_the_limits_cover_melds_arranged_from_counts():
 def test_hard_positions_answer_within_a_time_limit_or_give_up():
     """Every position of the hard set, under a small time limit: a legal play reaching
     the exact figures, or GaveUp naming the limit, never another error. (How far past
-    the limit a call returns is measured in bench/README.md, "Solver limits".)"""
+    the limit a call returns is measured in bench/README.md, "Carousel solver: limits".)"""
     answered = gave = 0
     for table, hand, rules in big_positions(10, 31) + list(full_naturals_positions()):
         for limit in (0.001, 0.05):

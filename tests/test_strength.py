@@ -61,11 +61,28 @@ def test_the_page_names_its_command_seed_and_sizes(page):
     assert "`--slow-games 2`" in page and "`--games 3`" in page
 
 
-def test_every_bot_has_a_rating_with_its_interval_and_its_speed(page):
+def _ranked(strength):
+    """Every bot of each game's ``BOTS``, less the names that play as another (ranked once)."""
     from rummy51.carousel.bots import BOTS as CBOTS
     from rummy51.r51.bots import BOTS as RBOTS
 
-    for game, bots in (("Rummy 51", RBOTS), ("Carousel", CBOTS)):
+    out = []
+    for game, key, reg in (("Rummy 51", "r51", RBOTS), ("Carousel", "carousel", CBOTS)):
+        same = strength._aliases(key, list(reg))
+        out.append((game, [b for b in reg if b not in same]))
+    return out
+
+
+def test_a_name_that_plays_as_another_is_ranked_once_and_said(strength, page):
+    from rummy51.r51.bots import BOTS as RBOTS
+
+    same = strength._aliases("r51", list(RBOTS))
+    assert same == {"search-plain": "search"}     # the default search is the plain one
+    assert "`search-plain` plays as `search` today" in page
+
+
+def test_every_bot_has_a_rating_with_its_interval_and_its_speed(strength, page):
+    for game, bots in _ranked(strength):
         rows = _rows(_section(page, game, "Two players: round robin"))
         assert sorted(r[1].strip("`") for r in rows) == sorted(bots)
         ratings = []
@@ -86,11 +103,8 @@ def test_every_bot_has_a_rating_with_its_interval_and_its_speed(page):
             assert (_IV.match(r[2]) or _NO_IV.match(r[2])) and _PCT.match(r[4]), r
 
 
-def test_every_pair_has_its_paired_differences(page):
-    from rummy51.carousel.bots import BOTS as CBOTS
-    from rummy51.r51.bots import BOTS as RBOTS
-
-    for game, bots in (("Rummy 51", RBOTS), ("Carousel", CBOTS)):
+def test_every_pair_has_its_paired_differences(strength, page):
+    for game, bots in _ranked(strength):
         rows = _rows(_section(page, game, "Two players: paired differences"))
         assert len(rows) == len(bots) * (len(bots) - 1) // 2
         assert {frozenset((r[0].strip("`"), r[1].strip("`"))) for r in rows} == {

@@ -66,7 +66,7 @@ cdef enum:
     B_HAND_HUNTER = 2
     B_TACTICIAN = 3
     B_SEARCH = 4        # the search bot, its horizon scored by the learned model (_game_learned.pxi)
-    B_SEARCH_PLAIN = 5  # the search bot scored by the static margin (issue 29's, _game_searchbot.pxi)
+    B_SEARCH_PLAIN = 5  # the search bot scored by the static margin (_game_searchbot.pxi)
     B_LEARNED = 6       # the learned model's greedy policy (_game_learned.pxi)
 
 
@@ -125,7 +125,7 @@ ctypedef struct Game:
     int min_opp[MAXP]
     int take_gain[MAXP]         # TacticianBot
     int feed_pen[MAXP]
-    # SearchBot (issue 29): its budget (kernel rollouts a decision), discard candidates,
+    # SearchBot: its budget (kernel rollouts a decision), discard candidates,
     # z and clock budget (ms, 0: none); and what each seat's public history shows in its
     # hand (known_cards: taken from the discard pile or the bottom, a freed joker, less
     # what it played since), which the search bot's determinizations keep

@@ -7,7 +7,7 @@ which takes it when every seat is a built-in bot).
 
 This is the Python engine (``rummy51.engine``) and the bots of ``rummy51.bots``
 (``GreedyBot`` first; ``HandHunterBot``, ``TacticianBot`` and ``RandomBot``, whose
-``legal_actions()`` list and ``integers`` draws are mirrored, since issue 13)
+``legal_actions()`` list and ``integers`` draws are mirrored)
 written again over plain C data, move for move: the same shuffle (numpy's
 ``Generator.permutation`` algorithm on the same bit generator), the same solver
 calls (``_core.solve``), the same table-meld model (``rummy51.melds``: a meld keeps
@@ -107,6 +107,6 @@ cdef void play(Game* G, Moves* M) noexcept nogil:
 
 include "_game_api.pxi"  # GreedyKernel, play_greedy, play_table
 include "_game_search.pxi"  # Position, rollouts (the search bot)
-include "_game_searchbot.pxi"  # the search bot's decision loop (issue 29)
-include "_game_analyse.pxi"  # rollout analysis of one decision (issue 30)
+include "_game_searchbot.pxi"  # the search bot's decision loop
+include "_game_analyse.pxi"  # rollout analysis of one decision
 include "_game_learned.pxi"  # the learned evaluator: features, the learned bot, training data

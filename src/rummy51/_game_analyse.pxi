@@ -1,4 +1,4 @@
-# _game_analyse.pxi: rollout analysis of one decision (issue 30).
+# _game_analyse.pxi: rollout analysis of one decision.
 #
 # For the player on turn in a view (search.view_position: the others' hands hold their
 # known cards only, the unseen cards in a pool), take the search bot's candidate moves

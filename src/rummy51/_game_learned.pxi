@@ -445,44 +445,6 @@ cdef inline double rec_u(Recorder* R) noexcept nogil:
     return sm_double(&R.st)
 
 
-cdef int view_for(const Game* G, int me, SearchWork* W) noexcept nogil:
-    """``view_of`` for any seat ``me`` (not only the player on turn): W.V, W.pool and
-    W.hidden as ``me`` sees ``G``. -1 if the counts do not add up."""
-    cdef int u[53]
-    cdef int q, c, i, j, k = 0, h
-    W.V = G[0]
-    for c in range(53):
-        u[c] = G.g.deckcnt[c] - G.cnt[me][c]
-    for i in range(G.pile_n):
-        u[G.pile[i]] -= 1
-    for i in range(G.table_n):
-        for j in range(G.table[i].n):
-            u[G.table[i].cards[j]] -= 1
-    if G.bottom >= 0:
-        u[G.bottom] -= 1
-    for q in range(G.n):
-        if q == me:
-            W.hidden[q] = 0
-            continue
-        h = 0
-        for c in range(53):
-            k = G.known[q][c] if G.known[q][c] < G.cnt[q][c] else G.cnt[q][c]
-            W.V.cnt[q][c] = k
-            W.V.known[q][c] = k
-            u[c] -= k
-            h += k
-        W.hidden[q] = G.hn[q] - h
-    k = 0
-    for c in range(53):
-        if u[c] < 0:
-            return -1
-        for i in range(u[c]):
-            W.pool[k] = c
-            k += 1
-    W.npool = k
-    return 0
-
-
 cdef int64_t rollout_target(Game* G, Recorder* R, int q, int pending) noexcept nogil:
     """The sum over R.rollouts determinized rollouts (as ``q`` sees ``G``: the unseen cards
     dealt at random to the other hands' hidden parts and the stock), each played to the

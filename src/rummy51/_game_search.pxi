@@ -1,4 +1,4 @@
-# _game_search.pxi: positions and rollouts for the search bot (issue 13).
+# _game_search.pxi: positions and rollouts for the search bot.
 #
 # The rollouts' own small generator (splitmix64), seating bots, applying a
 # candidate move, and Position: a deal resumed from a state, played out or rolled
@@ -7,7 +7,7 @@
 # (Included by _game.pyx, textually: one extension module, one C namespace;
 # the module-wide declarations are at the top of _game.pyx.)
 
-# --------------------------------------------------------------------------- positions (issue 13: the search bot)
+# --------------------------------------------------------------------------- positions (the search bot's)
 cdef inline uint64_t sm_next64(void* st) noexcept nogil:
     """splitmix64: the rollouts' own small generator for reshuffles (one seed per
     determinization, so every candidate of a rollout meets the same reshuffles)."""

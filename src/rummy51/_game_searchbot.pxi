@@ -1,4 +1,4 @@
-# _game_searchbot.pxi: the search bot's decision loop in C (issue 29).
+# _game_searchbot.pxi: the search bot's decision loop in C.
 #
 # At each of its decisions the search bot lists candidate moves (the tactician's own,
 # the other draw, openings and waiting, lay-downs, lay-offs, joker swaps, discards),
@@ -465,12 +465,12 @@ cdef int search_decide(SearchWork* W, Moves* M, bitgen_t* bg, int budget, int wa
     return best
 
 
-cdef int view_of(const Game* G, SearchWork* W) noexcept nogil:
-    """W.V, W.pool, W.hidden: what the player on turn in ``G`` sees (its hand, for every
-    other seat the known cards and how many more it holds, the public cards), as
+cdef int view_for(const Game* G, int me, SearchWork* W) noexcept nogil:
+    """W.V, W.pool, W.hidden: what seat ``me`` sees in ``G`` (its hand, for every other
+    seat the known cards and how many more it holds, the public cards), as
     search.view_position loads a PlayerView. -1 if the counts do not add up."""
     cdef int u[53]
-    cdef int me = G.current, q, c, i, j, k = 0, h
+    cdef int q, c, i, j, k = 0, h
     W.V = G[0]
     for c in range(53):
         u[c] = G.g.deckcnt[c] - G.cnt[me][c]
@@ -501,10 +501,18 @@ cdef int view_of(const Game* G, SearchWork* W) noexcept nogil:
             W.pool[k] = c
             k += 1
     W.npool = k
-    h = 0
+    return 0
+
+
+cdef int view_of(const Game* G, SearchWork* W) noexcept nogil:
+    """``view_for`` the player on turn, and -1 also when the hidden hands and the stock
+    are not the pool."""
+    cdef int q, h = 0
+    if view_for(G, G.current, W) < 0:
+        return -1
     for q in range(G.n):
         h += W.hidden[q]
-    if h + G.stock_n != k:
+    if h + G.stock_n != W.npool:
         return -1
     return 0
 

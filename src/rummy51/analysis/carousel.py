@@ -200,7 +200,7 @@ def _analyse_spot(spot: CarouselSpot, seed: int, game: int, rollouts: int,
     return Decision(spot.index, spot.player, played, tuple(cands), _KINDS[spot.decision], info)
 
 
-def position_view(rules: CarouselRules, hand: Any, table: Any = None, *,
+def position_view(rules: CarouselRules, hand: Any, table: Any = None, *,  # noqa: C901  one check per option, each a pinned one-line error, in the order they are read
                   sizes: Sequence[int] | None = None, stock: int | None = None, player: int = 0,
                   phase: str = "meld", draws: int | None = None,
                   stock_out: bool = False) -> PlayerView:

@@ -321,13 +321,6 @@ def _hand_of_text(text: str) -> tuple[int, ...]:
     return tuple(parse_hand(text))
 
 
-def _table_melds(table: TableLike, rules: CarouselRules) -> list[TableMeld]:
-    """``parse_table``, with the texts of a table given as a list of meld texts memoised."""
-    if type(table) in (list, tuple) and all(type(m) is str for m in table):  # type: ignore[union-attr]
-        return [_meld_of_text(m, rules) for m in table]  # type: ignore[union-attr]
-    return parse_table(table, rules)
-
-
 def _position(table: TableLike, hand: HandLike,
               rules: CarouselRules) -> tuple[list[TableMeld], list[int]]:
     """Parsed and checked ``(melds, codes)``: ``parse_table``, ``parse_hand`` and

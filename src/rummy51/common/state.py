@@ -82,7 +82,7 @@ class StateBase:
     # ------------------------------------------------------------------ copies
     def copy(self: _S) -> _S:
         """An independent copy, fast (tree search copies a state per simulated move; see
-        bench/README.md, section Agents): the lists are copied (the hands two deep), the
+        bench/README.md, section Doors): the lists are copied (the hands two deep), the
         immutable records, melds and rules are shared, and the RNG's state is copied now
         but a generator is built from it only when a shuffle needs it."""
         s = object.__new__(type(self))

@@ -24,7 +24,7 @@ much less:
 
 Every evaluator takes an OpenSpiel state of these games (it reads its ``agent``, the
 ``AgentState`` / ``CarouselChanceState`` underneath) or that agent state itself. At a
-chance node the prior is the chance outcomes. bench/README.md (Agents) has the moves per
+chance node the prior is the chance outcomes. bench/README.md (Doors) has the moves per
 second of ``MCTSBot`` with each.
 
 >>> import pyspiel, numpy as np

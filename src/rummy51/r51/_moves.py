@@ -400,7 +400,7 @@ class _MoveRules:
                     out.append(lay)
         return out
 
-    def _legal_plays(self) -> list:
+    def _legal_plays(self) -> list:  # noqa: C901  the legal moves section by section of the rules (freed joker, openings, lay-downs, lay-offs, swaps, discards) in the order the golden cases pin
         hand = list(self._hand())
         p = self.current
         ti = self.turn_info

@@ -171,7 +171,7 @@ class AgentState:
 
     # ------------------------------------------------------------------ copies
     def copy(self) -> AgentState:
-        """A fast independent copy (see bench/README.md, section Agents)."""
+        """A fast independent copy (see bench/README.md, section Doors)."""
         s = object.__new__(AgentState)
         d = self.__dict__.copy()
         if self.game is not None:

@@ -622,7 +622,7 @@ class GameState(StateBase, _MoveRules):
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
-    def from_dict(cls, d: dict) -> GameState:
+    def from_dict(cls, d: dict) -> GameState:  # noqa: C901  one check per field of the history format, each a pinned one-line error
         """Rebuild a deal from its hand history, replaying every action (the recorded deck
         and reshuffles are used, no RNG); a recorded result must match."""
         if not isinstance(d, dict):

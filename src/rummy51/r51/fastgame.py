@@ -23,9 +23,9 @@ move for move. The search bot (``rummy51.r51.search``) plays its rollouts from s
 positions.
 
 Rules the kernel does not play (``supported`` names why): ``max_jokers_per_meld=2``, and the
-table readings of issue 14 other than their defaults (``joker_limit_on_table``, ``opening_run='pure_run'``,
-``first_player_free_take``, ``first_player_draws``, ``doubles_on``). ``match_elimination`` is a
-match rule: the kernel plays single deals.
+optional table readings of docs/rules.md other than their defaults (``joker_limit_on_table``,
+``opening_run='pure_run'``, ``first_player_free_take``, ``first_player_draws``, ``doubles_on``).
+``match_elimination`` is a match rule: the kernel plays single deals.
 """
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def supported(rules: RuleSet, players: int = 4) -> str | None:
     """Why the C kernel cannot play these rules (None if it can)."""
     if rules.max_jokers_per_meld > 1:
         return "max_jokers_per_meld=2 (the kernel plays at most one joker per meld)"
-    # the options of issue 14 the kernel does not play (yet): each names the engine's rule
+    # the optional table readings the kernel does not play (yet): each names the engine's rule
     if not rules.joker_limit_on_table:
         return ("joker_limit_on_table=False (the kernel lays jokers off only within "
                 "max_jokers_per_meld)")

@@ -659,7 +659,7 @@ def joker_meld_possible(hand: Iterable[int], rules: RuleSet) -> bool:
     return bool(joker_melds(hand, rules))
 
 
-def _melds_with(counts: Counter, rules: RuleSet, card: int | None) -> list[TableMeld]:
+def _melds_with(counts: Counter, rules: RuleSet, card: int | None) -> list[TableMeld]:  # noqa: C901  one enumeration of runs and sets (the reference the fast paths are tested against)
     """Melds of 3..5 cards drawn from ``counts`` (jokers in any slot, at most the
     rule's number), containing ``card`` if given (a natural card)."""
     nj_have = min(counts.get(JOKER, 0), rules.max_jokers_per_meld)

@@ -124,7 +124,7 @@ class ObservationLayout:
         """Write a card-count block at ``base`` from 53 counts."""
         out[base: base + self.card_block] = np.asarray(counts)[self._card_of] > self._copy_of
 
-    def encode(self, state: AgentState, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    def encode(self, state: AgentState, player: int, out: np.ndarray | None = None) -> np.ndarray:  # noqa: C901, PLR0915  one block per section of the tensor layout, in layout order
         """The observation tensor of ``player`` in ``state`` (an ``AgentState``)."""
         n = self.players
         p = player_index(player, n)
@@ -239,7 +239,7 @@ def dealt_to(state: AgentState, p: int) -> list[int]:
 
 
 # --------------------------------------------------------------------------- known cards
-def known_cards(state: AgentState) -> list[list[int]]:
+def known_cards(state: AgentState) -> list[list[int]]:  # noqa: C901  one branch per record type of the public history
     """Per seat, the card counts everybody knows to be in that hand: cards taken from the
     discard pile or the bottom, jokers won in a swap, less the cards played since (the
     public history; a lower bound). Cached on the state."""

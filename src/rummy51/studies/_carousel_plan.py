@@ -6,7 +6,7 @@ hand histories and the manifest."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -23,12 +23,10 @@ from ..carousel.rules import CarouselRules
 from ..common.seats import arrangements
 from ..common.seeds import normalize_seed
 from ._runner import (
+    ChunkFiles,
     TableSettings,
     game_seeds,
-    plays,
-    read_chunk_file,
     seat_bots,
-    write_chunk_file,
 )
 
 if TYPE_CHECKING:
@@ -550,22 +548,9 @@ def cols_of(df: pd.DataFrame) -> dict[str, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- chunk files
-def _layout(seats: str) -> runs.ChunkLayout:
-    return LAYOUT if seats == "fixed" else LAYOUT_ARRANGED
-
-
-def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done
-    and holds their checksum)."""
-    write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "game0")
-
-
-def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
-    """Reads a chunk file of ``run`` back to its verified result."""
-    def read(path: Path, spec: Mapping) -> dict:
-        return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "game0",
-                               check_cols, plays(spec))
-    return read
+_FILES = ChunkFiles(LAYOUT, LAYOUT_ARRANGED, "game0", check_cols)
+write_chunk = _FILES.write_chunk
+chunk_reader = _FILES.chunk_reader
 
 
 def new_manifest(settings: Settings, fmt: str | None, command: str | None,

@@ -7,7 +7,6 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,12 +20,10 @@ from ..r51.bots import BOTS, play_deal
 from ..r51.engine import GameState, LayDownRecord
 from ..rules import RuleSet, rules_from_dict, rules_to_dict
 from ._runner import (
+    ChunkFiles,
     TableSettings,
     game_seeds,
-    plays,
-    read_chunk_file,
     seat_bots,
-    write_chunk_file,
 )
 
 if TYPE_CHECKING:
@@ -445,23 +442,9 @@ _LAYOUT_ARRANGED = runs.ChunkLayout(columns=_CHUNK_COLUMNS + ("arrangement",),
                                     dtypes=DTYPES, csv_tag=_CHUNK_TAG)
 
 
-def _layout(seats: str) -> runs.ChunkLayout:
-    return _LAYOUT if seats == "fixed" else _LAYOUT_ARRANGED
-
-
-def write_chunk(run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
-    """A chunk's file (after its hand histories, if any: the chunk file marks it done
-    and holds their checksum)."""
-    write_chunk_file(run, spec, res, _layout(spec.get("seats", "fixed")), "deal0")
-
-
-def chunk_reader(run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
-    """Reads a chunk file of ``run`` back to its verified result (``cols``, ``seconds``,
-    ``turns``)."""
-    def read(path: Path, spec: Mapping) -> dict:
-        return read_chunk_file(run, path, spec, _layout(spec.get("seats", "fixed")), "deal0",
-                               check_cols, plays(spec))
-    return read
+_FILES = ChunkFiles(_LAYOUT, _LAYOUT_ARRANGED, "deal0", check_cols)
+write_chunk = _FILES.write_chunk
+chunk_reader = _FILES.chunk_reader
 
 
 def new_manifest(settings: Settings, fmt: str | None, command: str | None,

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 __all__ = ["RunPlan", "RecordsPlan", "RunResult", "mean_se", "rate", "length_stats",
            "TableSettings", "seat_bots", "RunArgs",
            "run_args", "start", "histories_arg", "default_command", "execute", "write_chunk_file",
-           "read_chunk_file", "game_seeds", "plays", "read_run_histories", "ChunkStudy"]
+           "read_chunk_file", "game_seeds", "plays", "read_run_histories", "ChunkStudy", "ChunkFiles"]
 
 
 # --------------------------------------------------------------------------- the plan
@@ -407,6 +407,34 @@ def write_chunk_file(run: runs.RunDir, spec: Mapping, res: Mapping, layout: runs
     if "histories" in res:
         meta["histories"] = runs.write_histories(run.path, spec["index"], res["histories"])
     runs.write_chunk(run.chunk_path(spec["index"]), run.fmt, layout, res["cols"], meta)
+
+
+class ChunkFiles:
+    """A records plan's ``write_chunk`` and ``chunk_reader`` (``RunPlan``) from its chunk
+    layouts (``fixed`` for fixed seats, ``arranged`` with the ``arrangement`` column, by
+    the spec's ``seats``), the spec's key of its first game (``first``: ``deal0`` or
+    ``game0``) and its ``check_cols``. The games studies of both games keep their chunk
+    files alike through it."""
+
+    def __init__(self, fixed: runs.ChunkLayout, arranged: runs.ChunkLayout, first: str,
+                 check: Callable[[Mapping, Mapping], str | None]) -> None:
+        self.fixed, self.arranged, self.first, self.check = fixed, arranged, first, check
+
+    def layout(self, spec: Mapping) -> runs.ChunkLayout:
+        return self.fixed if spec.get("seats", "fixed") == "fixed" else self.arranged
+
+    def write_chunk(self, run: runs.RunDir, spec: Mapping, res: Mapping) -> None:
+        """A chunk's file (after its hand histories, if any: the chunk file marks it done
+        and holds their checksum)."""
+        write_chunk_file(run, spec, res, self.layout(spec), self.first)
+
+    def chunk_reader(self, run: runs.RunDir) -> Callable[[Path, Mapping], dict]:
+        """Reads a chunk file of ``run`` back to its verified result (``cols``,
+        ``seconds``, ``turns``)."""
+        def read(path: Path, spec: Mapping) -> dict:
+            return read_chunk_file(run, path, spec, self.layout(spec), self.first, self.check,
+                                   plays(spec))
+        return read
 
 
 def read_chunk_file(run: runs.RunDir, path: Path, spec: Mapping, layout: runs.ChunkLayout,

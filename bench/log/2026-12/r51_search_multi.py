@@ -1,6 +1,6 @@
 """Issue 29: one Rummy 51 search seat among tacticians at 3 or 4 players (a sanity check).
 
-    python bench/r51_search_multi.py PLAYERS DEALS BUDGET HORIZON
+    python bench/log/2026-12/r51_search_multi.py PLAYERS DEALS BUDGET HORIZON
 
 Deal d (0 .. DEALS - 1) is played once by the C kernel (``_game.play_table``, default
 rules, deal generator ``default_rng([d, 2])``, first player (d // PLAYERS) mod PLAYERS):

@@ -2,7 +2,7 @@
 
 Run from the repository (it reads issue 13's bot from git, commit 15a31e3):
 
-    python bench/r51_search_old_vs_new.py DEALS FIRST_DEAL
+    python bench/log/2026-12/r51_search_old_vs_new.py DEALS FIRST_DEAL
 
 Deal d is played twice (the new bot in seat 0, then in seat 1; first player d mod 2,
 deal seed d * 1000 + 99, each bot seeded d * 10 + 7); prints the paired win-rate and

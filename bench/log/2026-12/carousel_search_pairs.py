@@ -1,5 +1,5 @@
-"""Pool the seat orders of a Carousel search-bot measurement (bench/README.md, section
-"Carousel search bot").
+"""Pool the seat orders of a Carousel search-bot measurement
+(bench/log/2026-12/README-to-2026-12-06.md, section "Carousel search bot").
 
 ``rummy51 carousel simulate`` has no seat permutation, so each seat order is its own
 run on the same ``--seed`` (the same decks game by game: a game's decks come from its
@@ -8,7 +8,7 @@ bot's game wins over all of them with the Wilson interval, and per seat order; w
 two 2-player orders also the deal-paired view (each deal played both ways: the share of
 deals the search bot won both times, once, never).
 
-    python bench/carousel_search_pairs.py RUN_DIR [RUN_DIR ...]
+    python bench/log/2026-12/carousel_search_pairs.py RUN_DIR [RUN_DIR ...]
 """
 from __future__ import annotations
 

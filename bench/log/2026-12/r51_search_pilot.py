@@ -1,6 +1,6 @@
 """Issue 29: a quick paired pilot of the Rummy 51 search bot against the tactician.
 
-    python bench/r51_search_pilot.py FIRST_DEAL DEALS BUDGET [CANDIDATES [Z]] [--workers N]
+    python bench/log/2026-12/r51_search_pilot.py FIRST_DEAL DEALS BUDGET [CANDIDATES [Z]] [--workers N]
         [--horizon TURNS] [--tune W_SCORE W_WIN STOP_Z DROP_Z DRAW_X UNOPENED_X OPENED_X SEARCH_PLAYS]
 
 Deal d (``FIRST_DEAL`` .. ``FIRST_DEAL + DEALS - 1``) is played twice by the C kernel
@@ -13,10 +13,10 @@ intervals over the deals, and games per CPU-second of the workers (``time.proces
 
 ``--horizon`` cuts each rollout off after that many turns and scores it by the static
 margin (the search parameters' fifth value). Its default here is 0, rollouts to the deal's
-end (the bot before the horizon, as the rows of bench/README.md before it were run); the
-bot's default is ``256 --horizon 4``.
+end (the bot before the horizon, as the rows of bench/log/2026-12/README-to-2026-12-06.md
+before it were run); the bot's default is ``256 --horizon 4``.
 
-``--tune`` needs the kernel built with ``bench/r51_search_tune.patch`` (``git apply`` it,
+``--tune`` needs the kernel built with ``bench/log/2026-12/r51_search_tune.patch`` (``git apply`` it,
 rebuild; it adds ``_game._search_tune``): weights of the rollout margin's score and win
 terms, the early-stop and first-look drop z of the race, budget multipliers for draws,
 plays before and after opening (0: no search there), and whether lay-downs, lay-offs and
