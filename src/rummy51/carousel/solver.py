@@ -195,9 +195,11 @@ _NO_HAND = bytes(52)
 
 
 def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
-    """The melds of a lazy Play (``_carousel.single_best``, which names ``source``): the
-    table after the play as counts, arranged by ``rebuild_counts``; or (no play) the
-    table as it was, its melds as canonical batch codes."""
+    """The melds of a lazy Play (``_carousel.single_best``, which names ``source``) when
+    they are not read off its path in C: the table after the play as counts, arranged
+    by one run of the core (``_core_melds``, within the budget of a call with limits), or
+    meld by meld (``_arranged``); or (no play) the table as it was, its melds as
+    canonical batch codes."""
     if source[0] == 0:
         melds = []
         i = 1
@@ -531,9 +533,9 @@ def _path_play(st: _Counts, rules: CarouselRules, core: _carousel.CoreRules, nl:
                tl: float = 0.0, budget: _Budget | None = None, game_ties: bool = False
                ) -> tuple[int, list[TableMeld] | None, int]:
     """The best play in one core run: ``(value, melds, hand_jokers)``, the melds of the
-    play the core's own program found (``_carousel.play_counts``: the table after it as
-    counts, naturals and the card each joker stands for) arranged by ``_rebuild`` with
-    nothing left to choose (no hand; every card, and every joker's card, required);
+    play the core's own program found (``_carousel.play_source``: the table after it as
+    counts, naturals and the card each joker stands for, and the program's path) read
+    off that path, else arranged from the counts (``_core_melds``, ``_arranged``);
     ``(0, None, 0)`` with no play. Positions whose path cannot be read (more than 7
     jokers), or whose path store finds no memory, take the value alone and rebuild
     the melds from it (``_rebuild`` on the position itself). GaveUp past a limit: the
