@@ -604,8 +604,9 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     ``played`` is kept as bytes of codes (the Play makes the tuple when asked). The
     Play's source of its melds is one bytes object (no container for the
     collector to follow): with a play ``b"\\x01"``, the table's naturals after it (52
-    bytes), its slots of each card (52: naturals and jokers; ``rebuild_counts``
-    arranges them) and its jokers (1 byte); with no play ``b"\\x00"`` and the table as
+    bytes), its slots of each card (52: naturals and jokers; the melds are read off
+    the program's path, else ``rebuild_counts`` arranges them from these counts) and
+    its jokers (1 byte); with no play ``b"\\x00"`` and the table as
     it was, each meld its length then its batch codes in canonical order."""
     cdef Pos pos
     cdef Pos solved
