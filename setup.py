@@ -37,7 +37,8 @@ _INCLUDES = {
     "_carousel": (
         "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
         "_carousel_combine.pxi", "_carousel_work.pxi", "_carousel_dp.pxi", "_carousel_api.pxi",
-        "_carousel_rebuild.pxi", "_carousel_single.pxi",
+        "_carousel_bounds.pxi",
+        "_carousel_rebuild.pxi", "_carousel_melds.pxi", "_carousel_single.pxi",
         # the game kernel, the careful bot's estimate, the search bot, its analysis, the
         # learned evaluator
         "_carousel_game.pxi", "_carousel_careful.pxi", "_carousel_search.pxi",

@@ -142,12 +142,7 @@ def _nodes(table, hand, rules):
     return search, _carousel.last_nodes()
 
 
-def test_the_limits_cover_the_meld_reconstruction():
-    """A node limit counts the reconstruction's states too: the least limit that
-    answers is the search's and the reconstruction's together (before, the search's
-    alone answered, and the reconstruction ran on without a limit, up to 0.9 s past a
-    time limit of 1 ms on these positions)."""
-    seen = 0
+def _limits_positions():
     import random
 
     from carousel_big import big_position, big_rules
@@ -158,20 +153,65 @@ def test_the_limits_cover_the_meld_reconstruction():
         table, hand = big_position(rng, rules, rng.randint(20, 40), rng.randint(6, 12),
                                    rng.random() < 0.5)
         # as texts: the C path reads them (one core run, then the melds)
-        table = [m.text() for m in parse_table(table, rules)]
-        hand = " ".join(card_text(c) for c in parse_hand(hand))
+        yield ([m.text() for m in parse_table(table, rules)],
+               " ".join(card_text(c) for c in parse_hand(hand)), rules)
+
+
+def test_the_limits_cover_the_meld_reconstruction():
+    """A node limit counts the reconstruction's states too: the least limit that
+    answers is the search's and the reconstruction's together (before, the search's
+    alone answered, and the reconstruction ran on without a limit, up to 0.9 s past a
+    time limit of 1 ms on these positions). Melds read off the play's own path expand
+    no state: there the least limit is the search's."""
+    seen = 0
+    for table, hand, rules in _limits_positions():
         try:
             search, rebuild = _nodes(table, hand, rules)
         except GaveUp:
             continue
-        if rebuild < 2:
-            continue
         total = search + rebuild
         free = carousel.best_play(table, hand, rules)
         assert carousel.best_play(table, hand, rules, node_limit=total) == free
-        for limit in (total - 1, search + 1):
+        for limit in {total - 1, search + 1 if rebuild >= 2 else search - 1} - {0}:
             with pytest.raises(GaveUp, match=f"node_limit={limit} "):
                 carousel.best_play(table, hand, rules, node_limit=limit)
+        seen += 1
+    assert seen >= 3
+
+
+def _slots(melds):
+    return sorted((c, r) for m in melds for c, r in zip(m.cards, m.represents, strict=True))
+
+
+def test_the_limits_cover_melds_arranged_from_counts():
+    """Where a play's melds cannot be read off its path, one run of the program on its
+    counts arranges them (``source_melds`` of a source without the path): within a node
+    limit it expands, -4 past it (``best_play`` then raises GaveUp naming the limit)."""
+    from rummy51 import _carousel
+    from rummy51.carousel.solver import _core_rules
+
+    seen = 0
+    for table, hand, rules in _limits_positions():
+        core = _core_rules(rules)
+        free = carousel.best_play(table, hand, rules)
+        if not free.can_meld:
+            continue
+        from rummy51.carousel.solver import _position_counts
+
+        st = _position_counts(table, hand, rules)[2]
+        value, source = _carousel.play_source(core, bytes(st.T), bytes(st.H), bytes(st.D),
+                                              st.JT, st.JH)
+        assert source is not None and source[0] == 2
+        counts = b"\x01" + source[1:106]          # the counts alone: no path to read
+        got = _carousel.source_melds(core, counts, 10**12)
+        spent = _carousel.last_nodes()
+        # the same cards in the same slots (perhaps another arrangement of them)
+        assert _slots(got) == _slots(free.melds)
+        assert _carousel.source_melds(core, source) == free.melds     # off the path
+        if spent < 2:
+            continue
+        assert _carousel.source_melds(core, counts, spent) == got
+        assert _carousel.source_melds(core, counts, spent - 1) == -4
         seen += 1
     assert seen >= 3
 
@@ -189,8 +229,30 @@ def test_hard_positions_answer_within_a_time_limit_or_give_up():
                 assert f"time_limit={limit:g} s" in str(e)
                 gave += 1
                 continue
-            left, cards = carousel.best_play_values([table], [hand], rules, threads=1)
+            left, cards = carousel.best_play_values([table], [hand], rules, workers=1)
             assert (play.points_left, play.cards_played) == (int(left[0]), int(cards[0]))
             check_play(parse_table(table, rules), parse_hand(hand), play, rules)
             answered += 1
     assert gave >= 1
+
+
+def test_can_meld_on_big_positions_is_the_exact_answer():
+    """``can_meld`` on 40-60 table cards (narrow, then wider beam searches for some play,
+    then the program) says what the exact batch value says (> 0), for hands small
+    enough (1 or 2 cards) that some have no play."""
+    import random
+
+    from carousel_big import big_position, big_rules
+
+    rng = random.Random(3939)
+    yes = no = 0
+    for _ in range(80):
+        rules = big_rules(rng.randint(0, 4), rng.random() < 0.5)
+        table, hand = big_position(rng, rules, rng.randint(40, 60), rng.randint(1, 2), False)
+        left, cards = carousel.best_play_values([table], [hand], rules, workers=1)
+        exact = int(cards[0]) > 0
+        assert carousel.can_meld(table, hand, rules) == exact
+        assert carousel.best_play(table, hand, rules).can_meld == exact
+        yes += exact
+        no += not exact
+    assert yes >= 5 and no >= 3

@@ -26,7 +26,7 @@ def test_best_prints_table_cards_points_and_knock(capsys):
     assert err == ""
     lines = out.splitlines()
     assert lines == [
-        "table:        5S 6S 7S | 8S 9S JK(10S) | 9H 9D 9C",
+        "table:        5S 6S 7S 8S 9S JK(10S) | 9H 9D 9C",
         "cards played: 5S 9S JK (3)",
         "points left:  2 (of 41 in hand)",
         "can knock:    yes (limit 5)",

@@ -132,7 +132,9 @@ include "_carousel_combine.pxi"  # four suits' options combined, sets at a rank
 include "_carousel_work.pxi"  # Work, the kept cache, dominance
 include "_carousel_dp.pxi"  # the solver DP, best plays
 include "_carousel_api.pxi"  # CoreRules, solve_counts, solve_batch
+include "_carousel_bounds.pxi"  # bounds of a position's value
 include "_carousel_rebuild.pxi"  # the melds of a best play
+include "_carousel_melds.pxi"  # the melds of counts, read off one run of the program
 include "_carousel_single.pxi"  # one position as the API takes it, read and solved in C
 include "_carousel_careful.pxi"
 include "_carousel_game.pxi"

@@ -37,7 +37,9 @@ cdef struct Cache:
 
 
 # The steps of every layer of a solve (_solve_dp with a Path): layer p's entries are
-# par[off[p] .. off[p] + n[p]) and info[...]; ``best`` the final entry.
+# par[off[p] .. off[p] + n[p]) and info[...]; ``best`` the final entry. With
+# ``with_keys`` each entry's state (3 key words) is kept too, in ``keys`` (the meld
+# arrangement reads the runs of a path off them: _carousel_melds.pxi).
 cdef struct Path:
     int32_t* par
     uint32_t* info
@@ -45,6 +47,9 @@ cdef struct Path:
     int64_t off[16]
     int64_t n[16]
     int64_t best
+    int with_keys
+    uint64_t* keys
+    int64_t keys_cap
 
 cdef struct Ctx:
     const CRules* r

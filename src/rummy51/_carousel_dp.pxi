@@ -4,6 +4,9 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 DEF BOUND_FROM = 40       # cards in a position from which _solve tries the upper bound first
 DEF BEAM = 512            # states a layer of _solve_bounded's quick searches
 DEF BEAM_DEBT = 2048      # their value less this for each card a state still owes (8 points)
+DEF ANY_BEAM = 4          # states a layer of can_meld's quick search for a play
+DEF BF_DEBT = 256         # the bounds' beams: a state's value less this for each card its runs owe
+DEF BEAM_SLACK = 8        # a beam's next layer is cut back to the beam past this many times it
 #
 # The exact cuts before it (_prune_hand, _fix_forced_jokers), the layer-by-layer
 # program (_solve_dp, with its grouped layers), the best play's path
@@ -75,29 +78,45 @@ cdef int _prune_hand_fixpoint(const CRules* r, Pos* pos) noexcept nogil:
     return after
 
 
-cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w) noexcept nogil:
+cdef int32_t _solve(const CRules* r, const Pos* pos0, Work* w, int any_play=0) noexcept nogil:
     """Best value (points * 256 + cards) of the hand cards a play can place, -1 when no
     arrangement keeps every table card (never for a real table), -2 on no memory,
-    -4 / -5 past the node / time limit set in ``w`` (none by default). A value of 0 means no legal play (no hand card can be played)."""
+    -4 / -5 past the node / time limit set in ``w`` (none by default). A value of 0
+    means no legal play (no hand card can be played).
+
+    ``any_play`` asks only whether a legal play exists (``can_meld``): the value of
+    some play (1 or more) when there is one, not always the best; 0 when there is
+    none (also for a table that could not be arranged)."""
     cdef Pos pp = pos0[0]
     cdef int32_t v, full
+    cdef int64_t width
     _fix_forced_jokers(r, &pp)
     _prune_hand(r, &pp)
     full = _hand_value(r, &pp)
-    if _hard_position(r, &pp):
-        if full > 0:
-            return _solve_bounded(r, &pp, w, full, NULL)
+    if any_play:
+        if full == 0:
+            return 0
+        # a play a narrow beam search finds answers it (on big positions, wider beams
+        # next); else the program, keeping only the states that can still place a card
+        v = _solve_dp(r, &pp, w, 1, NULL, ANY_BEAM, BF_DEBT)
+        if v >= 1 or v == -2 or v == -4 or v == -5:
+            return v
+        if _bounds_first(r, &pp):
+            width = 64
+            while width <= 512:
+                v = _solve_dp(r, &pp, w, 1, NULL, width, BF_DEBT)
+                if v >= 1 or v == -2 or v == -4 or v == -5:
+                    return v
+                width *= 8
+        v = _solve_dp(r, &pp, w, 1, NULL)
+        return v if v > 0 or v == -2 or v == -4 or v == -5 else 0
+    if full > 0 and (_bounds_first(r, &pp) or _hard_position(r, &pp)):
+        return _solve_bounded(r, &pp, w, full, NULL)
+    if full == 0 and _hard_position(r, &pp):
         # nothing to place (the meld reconstruction's question: can these cards all
         # be arranged?): an arrangement a beam search finds answers it
         v = _solve_dp(r, &pp, w, 0, NULL, BEAM)
         if v >= 0 or v == -2 or v == -4 or v == -5:
-            return v
-    if full > 0 and _big_position(&pp):
-        # the upper bound first: every hand card that fits some meld placed. Only the
-        # states that have placed every hand card so far live (``want``), so a hand
-        # that can go out ends in the first layers; the value is exact when reached.
-        v = _solve_dp(r, &pp, w, full, NULL)
-        if v == full or v == -2 or v == -4 or v == -5:
             return v
     return _solve_dp(r, &pp, w, 0, NULL)
 
@@ -124,18 +143,18 @@ cdef inline int _run_debt(uint64_t k) noexcept nogil:
     return d
 
 
-cdef int _beam_cut(Table* t, int64_t beam, int JT) noexcept nogil:
+cdef int _beam_cut(Table* t, int64_t beam, int64_t debt_weight) noexcept nogil:
     """Keep the ``beam`` states of the layer ``t`` that look closest to a play: the
-    highest value less BEAM_DEBT for every card their open runs still need and every
-    table joker not yet placed (of equal priority, the first ones); -1 on no memory."""
+    highest value less ``debt_weight`` for every card their open runs still need (of
+    equal priority, the first ones); -1 on no memory."""
     cdef int64_t* pr = <int64_t*>malloc(2 * t.n * sizeof(int64_t))
     cdef int64_t e, kept = 0, above = 0, thr
-    cdef int debt, ju
+    cdef int debt
     if pr == NULL:
         return -1
     for e in range(t.n):
         debt = _run_debt(t.keys[3 * e]) + _run_debt(t.keys[3 * e + 1])
-        pr[e] = <int64_t>t.vals[e] - <int64_t>BEAM_DEBT * debt
+        pr[e] = <int64_t>t.vals[e] - debt_weight * debt
         pr[t.n + e] = pr[e]
     qsort(&pr[t.n], t.n, sizeof(int64_t), _cmp_desc64)
     thr = pr[t.n + beam - 1]
@@ -164,16 +183,16 @@ cdef inline int _hard_position(const CRules* r, const Pos* pos) noexcept nogil:
     return 1 if (_big_position(pos) and (jt >= 3 or r.mj < jt)) else 0
 
 
-cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t full,
-                            Path* path) noexcept nogil:
-    """The exact value of ``pos`` (its play in ``path``, if given) by bounds first:
+cdef int32_t _solve_hard(const CRules* r, const Pos* pos, Work* w, int32_t full,
+                         Path* path) noexcept nogil:
+    """The exact value and play of a hard big position (``_hard_position``) as the game
+    kernel and the bots find it (kept so that their seeded games do not move):
 
     1. beam searches (BEAM, then 8 x BEAM states a layer) for a play placing every
        hand card (``full``, the upper bound): found, it is the answer;
     2. else a beam search for any play: its value ``lb`` is a lower bound;
     3. the program keeping only the states that can still reach ``lb`` (``want``), which
-       keeps every state of a best play: its answer is exact.
-    The same answer as the plain program; a big hand that goes out ends at step 1."""
+       keeps every state of a best play: its answer is exact."""
     cdef int32_t v, lb = 0
     cdef int64_t beam = BEAM
     while beam <= 8 * BEAM:
@@ -291,6 +310,7 @@ cdef int _path_keep(Path* path, int p, const Table* t) noexcept nogil:
     cdef int64_t cap
     cdef int32_t* par
     cdef uint32_t* info
+    cdef uint64_t* keys
     if need > path.cap:
         cap = path.cap * 2 if path.cap > 0 else 4096
         while cap < need:
@@ -308,6 +328,17 @@ cdef int _path_keep(Path* path, int p, const Table* t) noexcept nogil:
     path.n[p] = t.n
     memcpy(&path.par[path.off[p]], t.par, t.n * sizeof(int32_t))
     memcpy(&path.info[path.off[p]], t.info, t.n * sizeof(uint32_t))
+    if path.with_keys:
+        if need > path.keys_cap:
+            cap = path.keys_cap * 2 if path.keys_cap > 0 else 1024
+            while cap < need:
+                cap *= 2
+            keys = <uint64_t*>realloc(path.keys, 3 * cap * sizeof(uint64_t))
+            if keys == NULL:
+                return -1
+            path.keys = keys
+            path.keys_cap = cap
+        memcpy(&path.keys[3 * path.off[p]], t.keys, 3 * t.n * sizeof(uint64_t))
     return 0
 
 cdef inline double _now() noexcept nogil:
@@ -330,7 +361,8 @@ cdef inline int _over_limit(Work* w) noexcept nogil:
 
 
 cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
-                       Path* path, int64_t beam=0) noexcept nogil:
+                       Path* path, int64_t beam=0, int64_t debt=BEAM_DEBT,
+                       int64_t cap=0) noexcept nogil:
     """The dynamic program over the positions (the module docstring).
 
     ``want`` > 0 asks only whether the value reaches ``want``: a state whose value plus
@@ -345,7 +377,11 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
 
     ``beam`` > 0 keeps at most that many states a layer (the highest values): a quick
     search that is not exact, whose answer is the value of a real play (or -1), a
-    lower bound of the exact one (``_solve_bounded``)."""
+    lower bound of the exact one (``_solve_bounded``), its states ranked by value less
+    ``debt`` for each card their open runs still need.
+
+    ``cap`` > 0: -6 once this run has expanded more than ``cap`` states (the caller's
+    own budget for one try, apart from the call's limits in ``w``)."""
     global _n_states
     cdef Ctx c
     cdef Table* cur = &w.a
@@ -379,6 +415,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
     cdef int32_t layer_minval
     cdef int limited = 1 if (w.node_limit > 0 or w.deadline > 0) else 0
     cdef int lim
+    cdef int64_t expanded = 0
     memset(&c, 0, sizeof(Ctx))
     c.set_na = set_na
     c.set_nj = set_nj
@@ -453,6 +490,9 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             if sm == 0:
                 for e in range(cur.n):
                     _n_states += 1
+                    expanded += 1
+                    if cap > 0 and expanded > cap:
+                        return -6
                     if limited:
                         lim = _over_limit(w)
                         if lim != 0:
@@ -611,10 +651,18 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             w.rec_n = 0
         for e in range(cur.n):
             _n_states += 1
+            expanded += 1
+            if cap > 0 and expanded > cap:
+                return -6
             if limited:
                 lim = _over_limit(w)
                 if lim != 0:
                     return lim
+            if beam > 0 and nxt.n > BEAM_SLACK * beam:
+                # a beam search keeps its next layer small as it goes: the best ``beam``
+                # states so far (its time and memory stay in proportion to the beam)
+                if _beam_cut(nxt, beam, debt) != 0:
+                    return -2
             c.parent = <int32_t>e
             ka = cur.keys[3 * e]
             kb = cur.keys[3 * e + 1]
@@ -725,7 +773,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             else:
                 _drop_dominated(nxt, c.track_nat, c.track_jk)
         if beam > 0 and nxt.n > beam:
-            if _beam_cut(nxt, beam, pos.JT) != 0:
+            if _beam_cut(nxt, beam, debt) != 0:
                 return -2
         if path != NULL and _path_keep(path, p, nxt) != 0:
             return -2
@@ -771,11 +819,18 @@ cdef int _path_counts(const Path* path, int P, uint8_t* hand, uint8_t* jslots) n
     return 0
 
 cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, uint8_t* nT,
-                         uint8_t* nD, int* nJT) noexcept nogil:
+                         uint8_t* nD, int* nJT, int fast=0, Pos* solved=NULL) noexcept nogil:
     """``_solve`` that also reads the play off the program's path: the table after it
     as counts (naturals ``nT``, jokers declared as each card ``nD``, ``nJT`` jokers).
     The value as ``_solve`` gives it (0: no play, the outputs untouched; -2, -4, -5
-    as there); -3 when the path cannot be read (more than 7 jokers, or a bug)."""
+    as there); -3 when the path cannot be read (more than 7 jokers, or a bug).
+
+    ``fast`` (the API's single calls): big positions by bounds first
+    (``_solve_bounded``), the play of the value found. Without it (the game kernel,
+    the bots) the program's own choice among equally good plays, as it always was:
+    the plain program, or on hard big positions ``_solve_hard``. Same value.
+    ``solved``: the position the program solved (forced jokers fixed, the hand
+    pruned), whose path ``path`` holds (the meld reading needs it)."""
     cdef Pos pp = pos[0]
     cdef uint8_t hand[52]
     cdef uint8_t js[52]
@@ -789,8 +844,10 @@ cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, u
     if after + pp.JH == 0:
         return 0                # nothing in the hand can be placed (a valid table assumed)
     # only a play (value 1 or more) is of use: states that cannot make one are dropped
-    if _hard_position(r, &pp):
+    if fast and _bounds_first(r, &pp):
         v = _solve_bounded(r, &pp, w, _hand_value(r, &pp), path)
+    elif _hard_position(r, &pp):
+        v = _solve_hard(r, &pp, w, _hand_value(r, &pp), path)
     else:
         v = _solve_dp(r, &pp, w, 1, path)
     if v == -2 or v == -4 or v == -5:
@@ -817,6 +874,8 @@ cdef int32_t _solve_play(const CRules* r, const Pos* pos, Work* w, Path* path, u
         # a forced table joker (made a natural of its card) is still a joker there
         nD[c] = js[c] + pp.T[c] - pos.T[c]
     nJT[0] = pos.JT + k - pp.JT
+    if solved != NULL:
+        solved[0] = pp
     return v
 
 
@@ -864,13 +923,14 @@ def last_nodes():
 
 def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
                 const uint8_t[::1] D, int JT, int JH, int64_t node_limit=0,
-                double time_limit=0):
+                double time_limit=0, bint fast=True):
     """The best play of raw counts, read off the program's own path: ``(value, nT, nD,
     nJT)``, the table after the play as counts (naturals, jokers declared as each
     card, jokers), or ``(value, None, None, None)`` when there is no play (value 0 or
     -1), the path cannot be read (value -3: more than 7 jokers), no memory for it
     (-2) or a limit was reached (-4: more than ``node_limit`` states expanded, -5:
-    ``time_limit`` seconds passed; 0 means no limit). GIL released."""
+    ``time_limit`` seconds passed; 0 means no limit). ``fast``: see ``_solve_play``
+    (False: the game kernel's play among equally good ones). GIL released."""
     cdef Pos pos
     cdef Work w
     cdef Path path
@@ -884,7 +944,7 @@ def play_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
         raise MemoryError()
     with nogil:
         _set_limits(&w, node_limit, time_limit)
-        v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT)
+        v = _solve_play(&rules.r, &pos, &w, &path, nT, nD, &nJT, 1 if fast else 0)
     _record_nodes(w.nodes)
     _work_free_kept(&w)
     free(path.par)

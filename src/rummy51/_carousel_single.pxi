@@ -37,7 +37,6 @@ from dataclasses import FrozenInstanceError
 
 cdef object _TableMeld = None
 
-
 _PLAY_FIELDS = ("points_left", "cards_played", "played", "melds", "can_meld", "can_knock",
                 "hand_points")
 cdef object _source_melds = None
@@ -75,6 +74,7 @@ cdef class Play:
     cdef readonly object hand_points
     cdef object _source
     cdef object _rules
+    cdef object _core
 
     __match_args__ = _PLAY_FIELDS
 
@@ -89,6 +89,7 @@ cdef class Play:
         self.hand_points = hand_points
         self._source = None
         self._rules = None
+        self._core = None
 
     @property
     def played(self):
@@ -100,10 +101,28 @@ cdef class Play:
     @property
     def melds(self):
         """The table after the play (the table as it was, with no play)."""
+        cdef const uint8_t* src
         if self._melds is None:
-            self._melds = _source_melds(self._source, self._rules)
+            got = None
+            if self._core is not None:
+                src = <const uint8_t*>(<bytes>self._source)
+                if src[0] == 0:
+                    # no play: the table as it was, its melds as the C reader checked them
+                    got = _table_melds(src + 1, len(<bytes>self._source) - 1)
+                else:
+                    if src[0] == 2:
+                        # a play with its path: its melds read off that path
+                        # (_carousel_melds.pxi), no run of the program
+                        got = _source_path_melds(<CoreRules>self._core, src,
+                                                 len(<bytes>self._source))
+                        if got is not None:
+                            _record_nodes(0)     # no state expanded (last_nodes)
+                    # else (no path, or it could not be read) _source_melds reads them
+                    # off one run of the program on its counts, within the call's limits
+            self._melds = got if got is not None else _source_melds(self._source, self._rules)
             self._source = None
             self._rules = None
+            self._core = None
         return self._melds
 
     def _fields(self):
@@ -155,7 +174,7 @@ def _set_classes(table_meld, source_melds):
 
 
 cdef object _lazy_play(int32_t left, int32_t cards, object played, bint can_meld, bint can_knock,
-                       int32_t total, object source, object rules):
+                       int32_t total, object source, object rules, object core=None):
     """A lazy Play (carousel/solver.py: ``played`` the codes as bytes, its melds made
     from ``source`` and ``rules`` when first asked for), without a Python frame."""
     cdef Play p = Play.__new__(Play)
@@ -168,6 +187,7 @@ cdef object _lazy_play(int32_t left, int32_t cards, object played, bint can_meld
     p.hand_points = total
     p._source = source
     p._rules = rules
+    p._core = core
     return p
 
 
@@ -550,11 +570,13 @@ cdef int _sp_position(const CRules* r, object table, object hand, Pos* pos, int3
     return 0
 
 
-def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time_limit=0):
+def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time_limit=0,
+                 bint any_play=False):
     """The core's value (``solve_counts``'s: ``points * 256 + cards``, 0 no play, -1
     the table cannot be arranged, -2 no memory, -4 / -5 past ``node_limit`` /
     ``time_limit``) of a position as ``best_play`` takes it, read and checked here;
-    None when the Python path must take it (see the top of this file)."""
+    None when the Python path must take it (see the top of this file). ``any_play``:
+    only whether there is a play (``_solve``'s: some play's value, or 0)."""
     cdef Pos pos
     cdef Work w
     cdef Path path
@@ -565,13 +587,13 @@ def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time
         raise MemoryError()
     with nogil:
         _set_limits(&w, node_limit, time_limit)
-        v = _solve(&rules.r, &pos, &w)
+        v = _solve(&rules.r, &pos, &w, 1 if any_play else 0)
     _work_free_single(&w, &path)
     return v
 
 
 def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t node_limit=0,
-                double time_limit=0):
+                double time_limit=0, bint fast=True):
     """``carousel.best_play``'s answer for a position read and checked here, in one
     core run (``play_counts``: the play read off the program's path): a lazy ``Play``
     (its melds arranged when first asked for), -4 / -5 past ``node_limit`` /
@@ -582,26 +604,34 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     ``played`` is kept as bytes of codes (the Play makes the tuple when asked). The
     Play's source of its melds is one bytes object (no container for the
     collector to follow): with a play ``b"\\x01"``, the table's naturals after it (52
-    bytes), its slots of each card (52: naturals and jokers; ``rebuild_counts``
-    arranges them) and its jokers (1 byte); with no play ``b"\\x00"`` and the table as
+    bytes), its slots of each card (52: naturals and jokers; the melds are read off
+    the program's path, else ``rebuild_counts`` arranges them from these counts) and
+    its jokers (1 byte); with no play ``b"\\x00"`` and the table as
     it was, each meld its length then its batch codes in canonical order."""
     cdef Pos pos
+    cdef Pos solved
     cdef Work w
     cdef Path path
     cdef uint8_t nT[52]
     cdef uint8_t nD[52]
-    cdef uint8_t buf[SP_MAXROW + 1]
+    cdef uint8_t buf[PS_HEAD + PS_LAYER * 14 + SP_MAXROW + 1]
     cdef uint8_t pbuf[SP_MAXROW]
-    cdef int nJT = 0, c, hj, n = 0, tn = 0
+    cdef int nJT = 0, c, hj, n = 0, tn = 0, slen = 106
     cdef int32_t hp = 0, v, left
     if _sp_position(&core.r, table, hand, &pos, &hp, buf + 1, &tn, NULL, NULL, 1) != 0:
         return None
     if _work_init_single(&w, &path) != 0:
         raise MemoryError()
+    path.with_keys = 1           # the play's melds are read off this path (version 2)
     with nogil:
         _set_limits(&w, node_limit, time_limit)
-        v = _solve_play(&core.r, &pos, &w, &path, nT, nD, &nJT)
+        v = _solve_play(&core.r, &pos, &w, &path, nT, nD, &nJT, 1 if fast else 0, &solved)
+        if v > 0:
+            slen = _path_source(buf, &core.r, &solved, &path)
     _record_nodes(w.nodes)
+    free(path.keys)
+    path.keys = NULL
+    path.with_keys = 0
     _work_free_single(&w, &path)
     if v == -2 or v == -3:
         return None
@@ -610,9 +640,11 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
     if v <= 0:
         buf[0] = 0
         return _lazy_play(hp, 0, (), False, hp <= knock_limit, hp,
-                          PyBytes_FromStringAndSize(<char*>buf, tn + 1), rules)
+                          PyBytes_FromStringAndSize(<char*>buf, tn + 1), rules, core)
     hj = nJT - pos.JT
-    buf[0] = 1
+    buf[0] = 2 if slen > 106 else 1
+    if slen < 106:
+        slen = 106
     for c in range(52):
         buf[1 + c] = nT[c]
         buf[53 + c] = nT[c] + nD[c]
@@ -629,7 +661,8 @@ def single_best(CoreRules core, rules, table, hand, int knock_limit, int64_t nod
         return None
     left = hp - v // VALMUL
     return _lazy_play(left, v % VALMUL, PyBytes_FromStringAndSize(<char*>pbuf, n), True,
-                      left <= knock_limit, hp, PyBytes_FromStringAndSize(<char*>buf, 106), rules)
+                      left <= knock_limit, hp, PyBytes_FromStringAndSize(<char*>buf, slen), rules,
+                      core)
 
 
 def pack_rows(CoreRules rules, list tables, list hands, fallback):

@@ -103,11 +103,11 @@ class RandomBot:
                     or [hand[int(self.rng.integers(len(hand)))]])
             table = list(view.table)
             if len(table) <= self.rearrange_up_to:
-                play = best_play(table, part, view.rules)
+                play = best_play(table, part, view.rules, game_ties=True)
                 if play.can_meld:
                     return Meld(play.melds)
             else:
-                play = best_play([], part, view.rules)
+                play = best_play([], part, view.rules, game_ties=True)
                 if play.can_meld:
                     return Meld(tuple(table) + tuple(play.melds))
         return _DRAW if ph is Phase.MELD else self._end(view)
@@ -131,7 +131,7 @@ class GreedyBot:
             return _KNOCK if view.can_knock() else _PASS
         table, hand = list(view.table), list(view.hand)
         if can_meld(table, hand, view.rules):
-            return Meld(best_play(table, hand, view.rules).melds)
+            return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
         return _no_meld(view)
 
 
@@ -192,7 +192,7 @@ class CarefulBot:
         if ph is Phase.MELD or ph is Phase.NO_DRAW:
             table, hand = list(view.table), list(view.hand)
             if can_meld(table, hand, view.rules):
-                return Meld(best_play(table, hand, view.rules).melds)
+                return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
             if ph is Phase.MELD:
                 return _DRAW
         return _KNOCK if self._knock(view) else _PASS
@@ -408,16 +408,16 @@ class SearchBot:
             table, hand = list(view.table), list(view.hand)
             if view.turn_info.last:
                 if can_meld(table, hand, view.rules):
-                    return Meld(best_play(table, hand, view.rules).melds)
+                    return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
             else:
                 decision = _carousel.SEARCH_MELD if ph is Phase.MELD else _carousel.SEARCH_NODRAW
                 choice, part, jokers, _ = self._decide(view, decision)
                 if choice == -1:      # no readable path: the greedy move
                     if can_meld(table, hand, view.rules):
-                        return Meld(best_play(table, hand, view.rules).melds)
+                        return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
                 elif part is not None:
                     sub = [c for c in range(52) for _ in range(part[c])] + [52] * jokers
-                    return Meld(best_play(table, sub, view.rules).melds)
+                    return Meld(best_play(table, sub, view.rules, game_ties=True).melds)
             if ph is Phase.MELD:
                 return _DRAW
         return _KNOCK if self._knock(view) else _PASS

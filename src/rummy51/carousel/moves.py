@@ -296,4 +296,4 @@ class MoveRules:
         """The solver's best play (``rummy51.carousel.best_play``) of the player on turn."""
         from .solver import best_play
 
-        return best_play(list(self.table), list(self._hand()), self.rules)
+        return best_play(list(self.table), list(self._hand()), self.rules, game_ties=True)

@@ -5,16 +5,17 @@ as code lists with a table joker ``[52, declared]``) and a hand (card text or co
 The exact answer comes from the Cython core (``rummy51._carousel``). The best play is
 the one the core's dynamic program found: its path gives the table after the play as
 counts (``_carousel.play_counts``: the naturals, and the card each joker stands for),
-and ``_carousel.rebuild_counts`` arranges those cards into melds, every card and every
-joker's card required, each step checked against the core's exact answer for what is
-left. So the returned table always reaches the core's figures, and a game's table
-depends only on the counts (the game kernel plays the same moves from counts alone).
+and the melds are read off that same path (which runs each suit's cards continue, end
+or start at each rank, what goes into the rank's sets: ``_carousel_melds.pxi``), each
+checked as a meld is. So the returned table always reaches the core's figures, and a
+game's table depends only on the counts (the game kernel plays the same moves from
+counts alone).
 
 >>> p = best_play(["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C")
 >>> p.points_left, p.cards_played, p.can_knock
 (2, 3, True)
 >>> [m.text() for m in p.melds]
-['5S 6S 7S', '8S 9S JK(10S)', '9H 9D 9C']
+['5S 6S 7S 8S 9S JK(10S)', '9H 9D 9C']
 >>> can_meld("QH KH AH", "2H 3H")
 False
 
@@ -194,9 +195,11 @@ _NO_HAND = bytes(52)
 
 
 def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
-    """The melds of a lazy Play (``_carousel.single_best``, which names ``source``): the
-    table after the play as counts, arranged by ``rebuild_counts``; or (no play) the
-    table as it was, its melds as canonical batch codes."""
+    """The melds of a lazy Play (``_carousel.single_best``, which names ``source``) when
+    they are not read off its path in C: the table after the play as counts, arranged
+    by one run of the core (``_core_melds``, within the budget of a call with limits), or
+    meld by meld (``_arranged``); or (no play) the table as it was, its melds as
+    canonical batch codes."""
     if source[0] == 0:
         melds = []
         i = 1
@@ -206,15 +209,53 @@ def _source_melds(source: bytes, rules: CarouselRules) -> tuple[TableMeld, ...]:
                                              for c in source[i + 1:i + 1 + n]), rules))
             i += 1 + n
         return tuple(melds)
+    core = _core_rules(rules)
+    budget = _REBUILD_BUDGET.get()
+    got = _core_melds(core, source, budget)
+    if got is not None:
+        return got
+    built = _arranged(core, source[1:53], source[53:105], source[105], budget)
+    return tuple(sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built))
+
+
+def _core_melds(core: _carousel.CoreRules, source: bytes,
+                budget: _Budget | None) -> tuple[TableMeld, ...] | None:
+    """The melds of a play's source (``_carousel.play_source``, a lazy Play's) as the
+    core reads them: off the play's own path (no search), else off one run of the
+    program on its counts within ``budget`` (GaveUp past it); None when that fails
+    (never expected: the caller rebuilds the melds meld by meld)."""
+    nl, tl = (0, 0.0) if budget is None else budget.rest()
     try:
-        status, detail, built, _ = _rebuild_counts(
-            _core_rules(rules), source[1:53], _NO_HAND, source[53:105], source[105], 0, 0,
-            _REBUILD_BUDGET.get())
+        got = _carousel.source_melds(core, source, nl, tl)
+    except MemoryError:
+        raise _memory_error() from None
+    if budget is not None:
+        budget.spent()
+    if type(got) is int:
+        raise _limit_error(got, budget.nl if budget else 0, budget.tl if budget else 0.0)
+    return got  # type: ignore[return-value]
+
+
+def _arranged(core: _carousel.CoreRules, nT: bytes, slots: bytes, njt: int,
+              budget: _Budget | None = None) -> list[list[tuple[int, int]]]:
+    """The melds of a table given as counts (``nT`` naturals of each card, ``slots`` its
+    slots, ``njt`` jokers) as ``(card, represents)`` pairs: read off one run of the core
+    (``_carousel.arrange_counts``), or, should that reading fail (never expected: a
+    bug), rebuilt meld by meld (``rebuild_counts``); within ``budget`` (GaveUp past it)."""
+    try:
+        nl, tl = (0, 0.0) if budget is None else budget.rest()
+        status, built = _carousel.arrange_counts(core, nT, slots, njt, nl, tl)
+        if budget is not None:
+            budget.spent()
+            budget.check(status)
+        detail = 0
+        if status == 5:
+            status, detail, built, _ = _rebuild_counts(core, nT, _NO_HAND, slots, njt, 0, 0, budget)
     except MemoryError:
         raise _memory_error() from None
     if status != 0:
         raise reconstruction_error(status, detail)
-    return tuple(sort_melds(_rebuilt_meld(tuple(pairs), rules) for pairs in built))
+    return built
 
 
 _carousel._set_classes(TableMeld, _source_melds)
@@ -489,22 +530,22 @@ def _rebuild(st: _Counts, target: int, rules: CarouselRules,
 
 
 def _path_play(st: _Counts, rules: CarouselRules, core: _carousel.CoreRules, nl: int = 0,
-               tl: float = 0.0, budget: _Budget | None = None
+               tl: float = 0.0, budget: _Budget | None = None, game_ties: bool = False
                ) -> tuple[int, list[TableMeld] | None, int]:
     """The best play in one core run: ``(value, melds, hand_jokers)``, the melds of the
-    play the core's own program found (``_carousel.play_counts``: the table after it as
-    counts, naturals and the card each joker stands for) arranged by ``_rebuild`` with
-    nothing left to choose (no hand; every card, and every joker's card, required);
+    play the core's own program found (``_carousel.play_source``: the table after it as
+    counts, naturals and the card each joker stands for, and the program's path) read
+    off that path, else arranged from the counts (``_core_melds``, ``_arranged``);
     ``(0, None, 0)`` with no play. Positions whose path cannot be read (more than 7
     jokers), or whose path store finds no memory, take the value alone and rebuild
     the melds from it (``_rebuild`` on the position itself). GaveUp past a limit: the
     limits cover the search and the reconstruction together (``budget``: the call's,
-    started when it was made)."""
+    started when it was made). ``game_ties``: as ``best_play``'s."""
     if budget is None and (nl or tl):
         budget = _Budget(nl, tl)
     sn, stl = (0, 0.0) if budget is None else budget.rest()
-    value, nT, nD, nJT = _carousel.play_counts(core, bytes(st.T), bytes(st.H), bytes(st.D),
-                                               st.JT, st.JH, sn, stl)
+    value, source = _carousel.play_source(core, bytes(st.T), bytes(st.H), bytes(st.D),
+                                          st.JT, st.JH, sn, stl, not game_ties)
     if value in (-4, -5):
         raise _limit_error(value, nl, tl)
     if budget is not None:
@@ -526,12 +567,13 @@ def _path_play(st: _Counts, rules: CarouselRules, core: _carousel.CoreRules, nl:
         except MemoryError:
             raise _memory_error() from None
         return value, rebuilt, hj
-    if nT is None or nD is None or nJT is None:
+    if source is None:
         return 0, None, 0
-    slots = bytes(map(add, nT, nD))
-    status, detail, built, _ = _rebuild_counts(core, nT, bytes(52), slots, nJT, 0, 0, budget)
-    if status != 0:
-        raise reconstruction_error(status, detail)
+    nJT = source[105]
+    got = _core_melds(core, source, budget)
+    if got is not None:
+        return value, list(got), nJT - st.JT
+    built = _arranged(core, source[1:53], source[53:105], nJT, budget)
     return value, [_rebuilt_meld(tuple(pairs), rules) for pairs in built], nJT - st.JT
 
 
@@ -540,6 +582,17 @@ def _rebuild_path(st: _Counts, target: int, rules: CarouselRules,
     """``_path_play`` as a reconstruction of ``target`` (the value ``solve_counts``
     gives): its melds and hand jokers, GaveUp if the core's play is worth another."""
     value, built, hj = _path_play(st, rules, core)
+    if built is None:
+        raise GaveUp(f"the core found no play (value {value}) where it had found {target}")
+    if value != target:
+        raise GaveUp(f"the core's play is worth {value}, not {target}")
+    return built, hj
+
+
+def _rebuild_path_game(st: _Counts, target: int, rules: CarouselRules,
+                       core: _carousel.CoreRules) -> tuple[list[TableMeld], int]:
+    """``_rebuild_path`` with the game kernel's play among equally good ones."""
+    value, built, hj = _path_play(st, rules, core, game_ties=True)
     if built is None:
         raise GaveUp(f"the core found no play (value {value}) where it had found {target}")
     if value != target:
@@ -556,7 +609,8 @@ def _rebuilt_meld(pairs: tuple[tuple[int, int], ...], rules: CarouselRules) -> T
 
 # --------------------------------------------------------------------------- single positions
 def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
-              node_limit: int | None = None, time_limit: float | None = None) -> Play:
+              node_limit: int | None = None, time_limit: float | None = None,
+              game_ties: bool = False) -> Play:
     """The legal play leaving the fewest points in hand (ties: most cards played).
 
     ``table``: a list of meld texts (``["6S 7S JK(8S)", "9H 9D 9C"]``), one string with
@@ -568,6 +622,12 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     so does a position that needs more memory than there is. The limits cover the
     whole call, the search and the arrangement of the melds together (with a limit the
     melds are arranged before the call returns).
+
+    Where several plays are equally good (the same points left and cards played) any
+    one is a right answer: on big positions (50 cards or more, or 40 with three jokers
+    or a per-meld joker limit) the one bounds reach first. ``game_ties=True`` returns
+    the one the game kernel and the bots make instead (the program's own first; slower
+    on big positions), so that a game played through this call is the kernel's game.
 
     The position is read, checked and solved in C (``_carousel.single_best``; meld
     texts, a table text, TableMelds, a hand as text or int codes), and the melds of the
@@ -582,9 +642,11 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     else:
         nl, tl = _limits(node_limit, time_limit)
     budget = _Budget(nl, tl) if (nl or tl) else None
-    got = _carousel.single_best(_core_rules(rules), rules, table, hand, rules.knock_limit, nl, tl)
+    got = _carousel.single_best(_core_rules(rules), rules, table, hand, rules.knock_limit, nl, tl,
+                                not game_ties)
     if got is None:
-        return _best_play(table, hand, rules, _rebuild_path, node_limit, time_limit, budget)
+        return _best_play(table, hand, rules, _rebuild_path_game if game_ties else _rebuild_path,
+                          node_limit, time_limit, budget)
     if type(got) is int:
         raise _limit_error(got, nl, tl)
     if budget is not None and got.can_meld:
@@ -612,8 +674,9 @@ def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, re
     total = rules.hand_points(codes)
     new_melds: list[TableMeld] | None = None
     hand_jokers = 0
-    if rebuild is _rebuild_path:
-        value, new_melds, hand_jokers = _path_play(st, rules, core, nl, tl, budget)
+    if rebuild is _rebuild_path or rebuild is _rebuild_path_game:
+        value, new_melds, hand_jokers = _path_play(st, rules, core, nl, tl, budget,
+                                                   rebuild is _rebuild_path_game)
     else:
         try:
             value = st.value(core, nl, tl)
@@ -644,7 +707,7 @@ def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = Non
     elif type(rules) is not CarouselRules:
         rules = _rules(rules)
     core = _core_rules(rules)
-    value = _carousel.single_value(core, table, hand)
+    value = _carousel.single_value(core, table, hand, 0, 0.0, True)
     if value is None:
         return _position_counts(table, hand, rules)[2].value(core) > 0
     if value == -2:
