@@ -12,8 +12,9 @@ For each game (Rummy 51: ``rummy51.r51.bots.BOTS``; Carousel:
   bootstrap intervals (``rummy51.ratings.bradley_terry``), and every pair's paired
   differences (``study.paired(a, b)``);
 * 4-player mixed tables with the seats rotated (``seats="rotate"``): one table per
-  choice of 4 bots (with fewer than 4 bots, the list repeated to 4 seats), pooled into
-  ratings, and each bot's win rate;
+  choice of 4 bots while there are at most 5 bots, else one per cyclic window of 4 in
+  the bots' order (``_tables``; with fewer than 4 bots, the list repeated to 4 seats),
+  pooled into ratings, and each bot's win rate;
 * each bot's speed: 2-player self-play games per CPU-second (the CPU time of the
   process that plays them, chunk by chunk, so the figure has an interval);
 * Rummy 51, "when to lay down": a seeded paired experiment (the same deals, a
@@ -159,6 +160,20 @@ def _table_bots(game: str, bots: list[str], players: int) -> list[str]:
     return out
 
 
+def _tables(seated: list[str]) -> list[tuple[str, ...]]:
+    """The 4-player tables: every choice of 4 bots while there are at most 5 (at most 5
+    tables), else the cyclic windows of 4 in the bots' order (bots i..i+3 mod n: n
+    tables, each bot at 4 of them, each next to every bot within 3 places), so the
+    tables grow with the bots, not with their fourth power; with fewer than 4 bots, the
+    list repeated to 4 seats."""
+    n = len(seated)
+    if n < 4:
+        return [tuple((seated * 4)[:4])]
+    if n <= 5:
+        return list(itertools.combinations(seated, 4))
+    return [tuple(seated[(i + j) % n] for j in range(4)) for i in range(n)]
+
+
 def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
     slow = set(sizes.slow)
     jobs = []
@@ -169,8 +184,7 @@ def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
                      "seats": "permute", "seed": _seed(sizes, gi, 0, k)})
         k += 1
     seated = _table_bots(game, bots, 4)   # the ppo bots play 2-player tables only
-    tables = (list(itertools.combinations(seated, 4)) if len(seated) >= 4
-              else [tuple((seated * 4)[:4])])
+    tables = _tables(seated)
     for k, t in enumerate(tables):
         n = sizes.slow_table_games if set(t) & slow else sizes.table_games
         jobs.append({"game": game, "kind": "table", "bots": t, "games": n, "seats": "rotate",
