@@ -22,8 +22,9 @@ For each game (Rummy 51: ``rummy51.r51.bots.BOTS``; Carousel:
 * Carousel, "when to knock": P(undercut) and the knocker's round score by points in
   hand at the knock and by turn, from the self-play runs of every bot.
 
-Bots named by ``--slow`` (default: ``search``) play ``--slow-games`` games a pair (and
-``--slow-table-games`` a 4-player table) instead of ``--games`` (``--table-games``), so
+Bots named by ``--slow`` (default: the search bots) play ``--slow-games`` games a pair
+(and ``--slow-table-games`` a 4-player table; 0 leaves out the tables with a slow bot)
+instead of ``--games`` (``--table-games``), so
 the page regenerates in about a quarter of an hour on 2 cores; the page says which
 sizes it used. ``--jobs`` runs that many runs at once (processes). Sizes below 1 are
 refused with one line on stderr (exit 2).
@@ -91,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="-", help="the page to write (default: standard output)")
     for name in _SIZE_FLAGS:
         flag = "--" + name.replace("_", "-")
-        lo = 0 if name == "bootstrap" else (2 if name in ("laydown_deals",) else 1)
+        lo = (0 if name in ("bootstrap", "slow_table_games")
+              else (2 if name in ("laydown_deals",) else 1))
         p.add_argument(flag, type=_count(flag, lo), default=getattr(d, name), dest=name)
     p.add_argument("--seed", type=_count("--seed", 0), default=d.seed)
     p.add_argument("--slow", default=",".join(d.slow),
@@ -187,6 +189,8 @@ def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
     tables = _tables(seated)
     for k, t in enumerate(tables):
         n = sizes.slow_table_games if set(t) & slow else sizes.table_games
+        if n == 0:      # --slow-table-games 0: no table with a slow bot
+            continue
         jobs.append({"game": game, "kind": "table", "bots": t, "games": n, "seats": "rotate",
                      "seed": _seed(sizes, gi, 1, k)})
     for k, b in enumerate(bots):
@@ -444,6 +448,11 @@ def _ladder(game: str, bots: list[str], results: list[dict], sizes: Sizes) -> li
     out += [_table(["a", "b", unit + "s", "win rate of a", "win rate a − b [95 %]",
                     "score a − b [95 %]"], rows), ""]
 
+    if not tables:
+        out += ["### Four players: mixed tables, seats rotated", "",
+                "No 4-player table was played: every table had a bot of `--slow` and "
+                "`--slow-table-games` was 0.", ""]
+        return out
     bt4 = bradley_terry(_pool(tables, key), bootstrap=sizes.bootstrap, seed=sizes.seed)
     sets = ["(" + ", ".join(f"`{b}`" for b in t["job"]["bots"]) + f"): {t['job']['games']:,}"
             for t in tables]

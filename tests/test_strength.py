@@ -16,7 +16,9 @@ SCRIPT = ROOT / "bench" / "strength.py"
 
 pytestmark = pytest.mark.skipif(not SCRIPT.is_file(), reason="no bench/ beside tests/")
 
-TINY = ["--games", "3", "--slow-games", "2", "--table-games", "2", "--slow-table-games", "1",
+# no 4-player table with a search bot (whole Carousel games with three search seats cost a
+# minute even at one game): --slow-table-games 0
+TINY = ["--games", "3", "--slow-games", "2", "--table-games", "2", "--slow-table-games", "0",
         "--selfplay-games", "6", "--laydown-deals", "24", "--bootstrap", "10", "--jobs", "1"]
 
 
@@ -170,6 +172,7 @@ def test_a_bot_added_to_bots_joins_the_ladder(strength, monkeypatch, tmp_path):
     rows = _rows(_section(page, "Rummy 51", "Two players: round robin"))
     assert {r[1].strip("`") for r in rows} == {"random", "greedy", "greedy-too"}
     assert "pairs with `greedy-too`" in page
+    assert "No 4-player table was played" in page      # the one table had the slow bot
 
 
 def test_speed_interval(strength):
