@@ -691,7 +691,8 @@ def generate(sizes: Sizes, command: str, only: str | None = None) -> str:
         "figure on this page comes from one command, run from the repository root:", "",
         f"`{command}`", "",
         f"It took {wall / 60:.1f} minutes of wall time and {cpu / 60:.1f} CPU-minutes "
-        f"({sizes.jobs} processes) with rummy51 {rummy51.__version__}. Its sizes are flags "
+        f"({sizes.jobs} process{'' if sizes.jobs == 1 else 'es'}) with rummy51 "
+        f"{rummy51.__version__}. Its sizes are flags "
         f"(`python bench/strength.py --help`): `--games {sizes.games}` a 2-player pair, "
         f"`--table-games {sizes.table_games}` a 4-player table, `--selfplay-games "
         f"{sizes.selfplay_games}` a speed run, `--laydown-deals {sizes.laydown_deals}`; "
