@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _carousel, runs
-from ..learned import GameFeatures, Trainer, register_game, register_trainer
+from ..learned import GameFeatures, Trainer, register_game, register_trainer, self_play_data
 from .actions import Phase
 from .bots import (
     LearnedBot,
@@ -131,6 +131,14 @@ _DATA_DEFAULTS: dict[str, Any] = {"players": 2, "bots": "greedy", "rate": 0.25,
 _DATA_BOTS = ("greedy", "careful", "search", "search-plain", "search-learned", "learned")
 
 
+def _data_bot(b: str) -> str:
+    """A self-play seat's canonical name (``search:N`` keeps its budget)."""
+    key, opts = parse_bot(b)
+    if key not in _DATA_BOTS:
+        raise ValueError(f"bots must be kernel bots ({', '.join(_DATA_BOTS)}), not {b!r}")
+    return key if not opts else f"{key}:{opts['rollouts']}"
+
+
 def check_data(d: Mapping) -> dict:
     """The data settings of a training run: ``players`` (2..6), ``bots`` (the kernel bots
     of the self-play seats: one name, or one a seat; ``search:N`` / ``search-plain:N``
@@ -139,46 +147,7 @@ def check_data(d: Mapping) -> dict:
     candidates), ``rollouts`` (0: a row's margin target is its round's own end; N > 0:
     the mean margin of N determinized greedy rollouts from the row's position, the
     search's rollouts, a target with far less noise)."""
-    out = dict(_DATA_DEFAULTS)
-    for k, v in d.items():
-        if k not in out:
-            raise ValueError(f"train carousel: no data option {k!r} (choose from "
-                             f"{', '.join(out)})")
-        out[k] = v
-    try:
-        players = int(out["players"])
-        rollouts = int(out["rollouts"])
-        rate = float(out["rate"])
-        explore = float(out["explore"])
-    except (TypeError, ValueError):
-        raise ValueError("train carousel: players and rollouts must be ints, rate and explore "
-                         "numbers") from None
-    if not 0 <= rollouts <= 1000:
-        raise ValueError(f"train carousel: rollouts must be 0..1000, got {rollouts}")
-    if not 2 <= players <= 6:
-        raise ValueError(f"train carousel: players must be 2..6, got {players}")
-    if not 0 < rate <= 1:
-        raise ValueError(f"train carousel: rate must be > 0 and <= 1, got {rate}")
-    if not 0 <= explore < 1:
-        raise ValueError(f"train carousel: explore must be 0..1 (below 1), got {explore}")
-    bots = out["bots"]
-    names = [b.strip() for b in (bots.split(",") if isinstance(bots, str) else bots)]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"train carousel: {len(names)} bots for {players} players")
-    canon = []
-    for b in names:
-        try:
-            key, opts = parse_bot(b)
-        except ValueError as e:
-            raise ValueError(f"train carousel: {e}") from None
-        if key not in _DATA_BOTS:
-            raise ValueError(f"train carousel: bots must be kernel bots ({', '.join(_DATA_BOTS)}), "
-                             f"not {b!r}")
-        canon.append(key if not opts else f"{key}:{opts['rollouts']}")
-    return {"players": players, "bots": ",".join(canon), "rate": rate, "explore": explore,
-            "rollouts": rollouts}
+    return self_play_data("carousel", d, _DATA_DEFAULTS, 6, _data_bot)
 
 
 def play_chunk(spec: Mapping) -> dict:

@@ -38,11 +38,20 @@ from .model import (
     register_game,
     registered_game,
 )
-from .train import Trainer, TrainResult, TrainSettings, register_trainer, registered_trainer, train, trainers
+from .train import (
+    Trainer,
+    TrainResult,
+    TrainSettings,
+    register_trainer,
+    registered_trainer,
+    self_play_data,
+    train,
+    trainers,
+)
 
 __all__ = [
     "FORMAT", "FORMAT_VERSION", "MODEL_DIR_ENV", "FitSettings", "GameFeatures", "Model",
     "ModelError", "TrainResult", "TrainSettings", "Trainer", "load_model", "model_path",
-    "register_game", "register_trainer", "registered_game", "registered_trainer", "train",
-    "trainers",
+    "register_game", "register_trainer", "registered_game", "registered_trainer",
+    "self_play_data", "train", "trainers",
 ]

@@ -39,7 +39,7 @@ from .fit import FitData, FitSettings, fold, init_state, run_epoch, validation_m
 from .model import GameFeatures, Model
 
 __all__ = ["KIND", "TARGETS", "TrainResult", "TrainSettings", "Trainer", "register_trainer",
-           "registered_trainer", "train", "trainers"]
+           "registered_trainer", "self_play_data", "train", "trainers"]
 
 KIND = "train"
 #: the target columns of a chunk, before the features (x000, x001, ...)
@@ -84,6 +84,49 @@ def registered_trainer(game: str) -> Trainer:
 
 def trainers() -> dict[str, Trainer]:
     return dict(_TRAINERS)
+
+
+def self_play_data(game: str, d: Mapping, defaults: Mapping[str, Any], max_players: int,
+                   bot: Callable[[str], str]) -> dict:
+    """The self-play data settings both games share, checked: ``d`` over ``defaults``
+    (an unknown key refused), ``players`` 2..``max_players`` and ``rollouts`` 0..1000
+    (ints), ``rate`` in (0, 1], ``explore`` in [0, 1), ``bots`` one name or one a seat,
+    each turned into its canonical name by ``bot`` (which raises a ``ValueError`` naming
+    the name it refuses). Every error is one line beginning ``train GAME:``."""
+    out: dict[str, Any] = dict(defaults)
+    for k, v in d.items():
+        if k not in out:
+            raise ValueError(f"train {game}: no data option {k!r} (choose from "
+                             f"{', '.join(out)})")
+        out[k] = v
+    try:
+        players = int(out["players"])
+        rollouts = int(out["rollouts"])
+        rate = float(out["rate"])
+        explore = float(out["explore"])
+    except (TypeError, ValueError):
+        raise ValueError(f"train {game}: players and rollouts must be ints, rate and explore "
+                         "numbers") from None
+    if not 0 <= rollouts <= 1000:
+        raise ValueError(f"train {game}: rollouts must be 0..1000, got {rollouts}")
+    if not 2 <= players <= max_players:
+        raise ValueError(f"train {game}: players must be 2..{max_players}, got {players}")
+    if not 0 < rate <= 1:
+        raise ValueError(f"train {game}: rate must be > 0 and <= 1, got {rate}")
+    if not 0 <= explore < 1:
+        raise ValueError(f"train {game}: explore must be 0..1 (below 1), got {explore}")
+    bots = out["bots"]
+    names = [b.strip() for b in (bots.split(",") if isinstance(bots, str) else bots)]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ValueError(f"train {game}: {len(names)} bots for {players} players")
+    try:
+        canon = [bot(b) for b in names]
+    except ValueError as e:
+        raise ValueError(f"train {game}: {e}") from None
+    return {"players": players, "bots": ",".join(canon), "rate": rate, "explore": explore,
+            "rollouts": rollouts}
 
 
 @dataclass(frozen=True)

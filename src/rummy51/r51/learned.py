@@ -28,7 +28,15 @@ import numpy as np
 import numpy.typing as npt
 
 from .. import _game, runs
-from ..learned import GameFeatures, Model, Trainer, load_model, register_game, register_trainer
+from ..learned import (
+    GameFeatures,
+    Model,
+    Trainer,
+    load_model,
+    register_game,
+    register_trainer,
+    self_play_data,
+)
 from ..rules import RuleSet
 from . import fastgame
 from .actions import Action
@@ -133,45 +141,20 @@ fastgame.register_search_bot(LearnedBot, 6)
 _DATA_DEFAULTS = {"players": 2, "bots": "tactician", "rate": 0.1, "explore": 0.05, "rollouts": 0}
 
 
+def _data_bot(b: str) -> str:
+    """A self-play seat's name, a bot of the C game kernel."""
+    if fastgame.BOT_CODES.get(b) not in (1, 2, 3, 4, 5, 6):
+        raise ValueError(f"bots must be kernel bots (greedy, hand-hunter, tactician, search, "
+                         f"search-plain, search-learned, learned), not {b!r}")
+    return b
+
+
 def check_data(d: Mapping) -> dict:
     """The data settings of a training run: ``players`` (2..8), ``bots`` (kernel bots of
     the self-play seats: one name, or one per seat), ``rate`` (the chance that a seat's
     view of a decision point is recorded) and ``explore`` (the chance of a random draw
     source or discard instead of the bot's move)."""
-    out: dict[str, Any] = dict(_DATA_DEFAULTS)
-    for k, v in d.items():
-        if k not in out:
-            raise ValueError(f"train r51: no data option {k!r} (choose from {', '.join(out)})")
-        out[k] = v
-    try:
-        players = int(out["players"])
-        rate = float(out["rate"])
-        explore = float(out["explore"])
-        rollouts = int(out["rollouts"])
-    except (TypeError, ValueError):
-        raise ValueError("train r51: players and rollouts must be ints, rate and explore "
-                         "numbers") from None
-    if not 0 <= rollouts <= 1000:
-        raise ValueError(f"train r51: rollouts must be 0..1000, got {rollouts}")
-    if not 2 <= players <= 8:
-        raise ValueError(f"train r51: players must be 2..8, got {players}")
-    if not 0 < rate <= 1:
-        raise ValueError(f"train r51: rate must be > 0 and <= 1, got {rate}")
-    if not 0 <= explore < 1:
-        raise ValueError(f"train r51: explore must be 0..1, got {explore}")
-    bots = out["bots"]
-    names = [b.strip() for b in (bots.split(",") if isinstance(bots, str) else bots)]
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players:
-        raise ValueError(f"train r51: {len(names)} bots for {players} players")
-    for b in names:
-        if fastgame.BOT_CODES.get(b) not in (1, 2, 3, 4, 5, 6):
-            raise ValueError(f"train r51: bots must be kernel bots (greedy, hand-hunter, "
-                             f"tactician, search, search-plain, search-learned, learned), "
-                             f"not {b!r}")
-    return {"players": players, "bots": ",".join(names), "rate": rate, "explore": explore,
-            "rollouts": rollouts}
+    return self_play_data("r51", d, _DATA_DEFAULTS, 8, _data_bot)
 
 
 def play_chunk(spec: Mapping) -> dict:
