@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from ..cards import parse_cards
+from ..cards import MAX_TEXT, parse_cards, shown
 from ..rules import PRESETS, RuleSet
 
 PROG = "rummy51"
@@ -427,3 +427,26 @@ def in_option_words(msg: str) -> str:
 def plural(n: int, word: str) -> str:
     """``1 chunk``, ``2 chunks``, ``25,000 deals``."""
     return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def read_capped_line(echo: bool) -> tuple[str | None, bool]:
+    """One line of standard input for the play commands, stripped, and whether it was
+    too long: ``(None, False)`` at the end of input; a line of more than
+    ``cards.MAX_TEXT`` characters is skipped to its end unread and comes back as
+    ``("", True)`` (the caller says so). With ``echo`` the line is printed as ``> line``
+    (cut to 200 characters, a refused one to 80), so a piped session reads as played."""
+    line = sys.stdin.readline(MAX_TEXT + 1)
+    if not line:
+        return None, False
+    if len(line) > MAX_TEXT and not line.endswith("\n"):
+        while True:                          # skip the rest of the line
+            more = sys.stdin.readline(1 << 16)
+            if not more or more.endswith("\n"):
+                break
+        if echo:
+            print(f"> {shown(line, 80, quote=False)}")
+        return "", True
+    line = line.strip()
+    if echo:
+        print(f"> {shown(line, 200, quote=False)}")
+    return line, False

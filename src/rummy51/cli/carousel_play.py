@@ -42,6 +42,7 @@ from ..carousel.actions import (
     RoundRecord,
     RoundResult,
 )
+from ._common import read_capped_line
 from .carousel_options import add_rule_options, int_option, rules_from_args
 
 if TYPE_CHECKING:
@@ -314,21 +315,9 @@ class _Game:
         if self.tty:
             sys.stdout.write("your move: ")
             sys.stdout.flush()
-        line = sys.stdin.readline(MAX_TEXT + 1)
-        if not line:
-            return None
-        if len(line) > MAX_TEXT and not line.endswith("\n"):
-            while True:                      # skip the rest of the line
-                more = sys.stdin.readline(1 << 16)
-                if not more or more.endswith("\n"):
-                    break
-            if not self.tty:
-                print(f"> {shown(line, 80, quote=False)}")
+        line, too_long = read_capped_line(echo=not self.tty)
+        if too_long:
             _refuse(f"a command line of more than {MAX_TEXT:,} characters is not read")
-            return ""
-        line = line.strip()
-        if not self.tty:
-            print(f"> {shown(line, 200, quote=False)}")
         return line
 
     def ask(self) -> bool:

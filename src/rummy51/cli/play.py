@@ -18,8 +18,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..cards import MAX_TEXT, card_text, cards_text
-from ..cards import shown as _cut
-from ._common import EXIT_OK, _count, _name_list, add_rule_options, rules_from_args
+from ._common import EXIT_OK, _count, _name_list, add_rule_options, read_capped_line, rules_from_args
 
 if TYPE_CHECKING:
     from ..r51.actions import Action
@@ -151,19 +150,9 @@ def _read(prompt: str) -> str | None:
             return input(prompt).strip()
         except EOFError:
             return None
-    line = sys.stdin.readline(MAX_TEXT + 1)
-    if not line:
-        return None
-    if len(line) > MAX_TEXT and not line.endswith("\n"):
-        while True:                          # skip the rest of the line
-            more = sys.stdin.readline(1 << 16)
-            if not more or more.endswith("\n"):
-                break
-        print(f"> {_cut(line, 80, quote=False)}")
+    line, too_long = read_capped_line(echo=True)
+    if too_long:
         print(f"  a line of more than {MAX_TEXT:,} characters is not read", file=sys.stderr)
-        return ""
-    line = line.strip()
-    print(f"> {_cut(line, 200, quote=False)}")
     return line
 
 
