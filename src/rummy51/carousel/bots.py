@@ -27,7 +27,7 @@ never the state.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from numbers import Integral, Real
 from typing import TYPE_CHECKING, Any, Protocol
@@ -65,6 +65,31 @@ def _no_meld(view: PlayerView) -> Action:
     if view.phase is Phase.MELD:
         return _DRAW
     return _KNOCK if view.can_knock() else _PASS
+
+
+def _best_meld(table: list, hand: list, rules: CarouselRules) -> Meld | None:
+    """The solver's best play of ``hand`` on ``table`` as the kernel makes it (its play
+    among equally good ones), or None when no play exists."""
+    if can_meld(table, hand, rules):
+        return Meld(best_play(table, hand, rules, game_ties=True).melds)
+    return None
+
+
+def _kernel_meld(view: PlayerView, decide: Callable[[PlayerView, int], tuple]) -> Meld | None:
+    """The meld of a bot whose C kernel decides (search, learned): in the last turns the
+    greedy move; else ``decide(view, decision)``'s choice (-1: no readable path, the greedy
+    move; a part of the hand: its cards' best play; otherwise no meld)."""
+    table, hand = list(view.table), list(view.hand)
+    if view.turn_info.last:
+        return _best_meld(table, hand, view.rules)
+    decision = _carousel.SEARCH_MELD if view.phase is Phase.MELD else _carousel.SEARCH_NODRAW
+    choice, part, jokers = decide(view, decision)[:3]
+    if choice == -1:
+        return _best_meld(table, hand, view.rules)
+    if part is not None:
+        sub = [c for c in range(52) for _ in range(part[c])] + [52] * jokers
+        return Meld(best_play(table, sub, view.rules, game_ties=True).melds)
+    return None
 
 
 class RandomBot:
@@ -129,10 +154,8 @@ class GreedyBot:
             return _DRAW
         if ph is Phase.END:
             return _KNOCK if view.can_knock() else _PASS
-        table, hand = list(view.table), list(view.hand)
-        if can_meld(table, hand, view.rules):
-            return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
-        return _no_meld(view)
+        meld = _best_meld(list(view.table), list(view.hand), view.rules)
+        return meld if meld is not None else _no_meld(view)
 
 
 def undercut_risk(view: PlayerView, points: int, rng: np.random.Generator,
@@ -190,9 +213,9 @@ class CarefulBot:
         if ph is Phase.DRAW:
             return _DRAW
         if ph is Phase.MELD or ph is Phase.NO_DRAW:
-            table, hand = list(view.table), list(view.hand)
-            if can_meld(table, hand, view.rules):
-                return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
+            meld = _best_meld(list(view.table), list(view.hand), view.rules)
+            if meld is not None:
+                return meld
             if ph is Phase.MELD:
                 return _DRAW
         return _KNOCK if self._knock(view) else _PASS
@@ -405,19 +428,9 @@ class SearchBot:
         if ph is Phase.DRAW:
             return _DRAW
         if ph is Phase.MELD or ph is Phase.NO_DRAW:
-            table, hand = list(view.table), list(view.hand)
-            if view.turn_info.last:
-                if can_meld(table, hand, view.rules):
-                    return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
-            else:
-                decision = _carousel.SEARCH_MELD if ph is Phase.MELD else _carousel.SEARCH_NODRAW
-                choice, part, jokers, _ = self._decide(view, decision)
-                if choice == -1:      # no readable path: the greedy move
-                    if can_meld(table, hand, view.rules):
-                        return Meld(best_play(table, hand, view.rules, game_ties=True).melds)
-                elif part is not None:
-                    sub = [c for c in range(52) for _ in range(part[c])] + [52] * jokers
-                    return Meld(best_play(table, sub, view.rules, game_ties=True).melds)
+            meld = _kernel_meld(view, self._decide)
+            if meld is not None:
+                return meld
             if ph is Phase.MELD:
                 return _DRAW
         return _KNOCK if self._knock(view) else _PASS
@@ -521,19 +534,9 @@ class LearnedBot:
         if ph is Phase.DRAW:
             return _DRAW
         if ph is Phase.MELD or ph is Phase.NO_DRAW:
-            table, hand = list(view.table), list(view.hand)
-            if view.turn_info.last:
-                if can_meld(table, hand, view.rules):
-                    return Meld(best_play(table, hand, view.rules).melds)
-            else:
-                decision = _carousel.SEARCH_MELD if ph is Phase.MELD else _carousel.SEARCH_NODRAW
-                choice, part, jokers = self._decide(view, decision)
-                if choice == -1:      # no readable path: the greedy move
-                    if can_meld(table, hand, view.rules):
-                        return Meld(best_play(table, hand, view.rules).melds)
-                elif part is not None:
-                    sub = [c for c in range(52) for _ in range(part[c])] + [52] * jokers
-                    return Meld(best_play(table, sub, view.rules).melds)
+            meld = _kernel_meld(view, self._decide)
+            if meld is not None:
+                return meld
             if ph is Phase.MELD:
                 return _DRAW
         if not view.can_knock():
