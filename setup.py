@@ -35,7 +35,7 @@ _INCLUDES = {
         "_game_search.pxi", "_game_searchbot.pxi", "_game_analyse.pxi", "_game_learned.pxi",
     ),
     "_carousel": (
-        "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
+        "_carousel_memory.pxi", "_carousel_table.pxi", "_carousel_context.pxi", "_carousel_cache.pxi",
         "_carousel_combine.pxi", "_carousel_work.pxi", "_carousel_dp.pxi", "_carousel_api.pxi",
         "_carousel_bounds.pxi",
         "_carousel_rebuild.pxi", "_carousel_melds.pxi", "_carousel_single.pxi",

@@ -75,7 +75,7 @@ same layers, the same values and the same paths. Dominance is looked for once pe
 group too (``_drop_dominated_grouped``).
 """
 from libc.stdint cimport uint8_t, int32_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free, calloc, realloc, qsort
+from libc.stdlib cimport qsort
 from libc.string cimport memset, memcpy
 
 from rummy51._net cimport Net, net_forward, net_bind, net_sigmoid
@@ -125,6 +125,7 @@ cdef struct Pos:
 # module; a name defined in one file is seen by the others, as before the split).
 # The game kernel and its bots follow the solver: _carousel_careful.pxi (the careful
 # bot's estimate) and _carousel_game.pxi (whole deals in C).
+include "_carousel_memory.pxi"  # the allocator (counted) and a call's memory limit
 include "_carousel_table.pxi"  # the layers' hash table
 include "_carousel_context.pxi"  # Opt, Cache, Path, Ctx; run packing; counters
 include "_carousel_cache.pxi"  # the option cache, one suit's options

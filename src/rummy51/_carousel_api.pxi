@@ -145,13 +145,14 @@ def solve_counts(CoreRules rules, const uint8_t[::1] T, const uint8_t[::1] H,
 
 def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, ::1] hands,
                 int32_t[::1] points_left, int32_t[::1] cards_played, int64_t row0=0,
-                int64_t node_limit=0, double time_limit=0):
+                int64_t node_limit=0, double time_limit=0, int64_t memory_limit=0):
     """Rows of ``tables`` and ``hands`` (uint8 codes, 255 pads; a table joker declared
     d is 53 + d) -> points left after the best play and cards it plays (GIL released).
     A row whose table cannot be arranged gets points_left -1; a row that gives up
     gets points_left -2 and cards_played naming why: -2 no memory, -4 more than
-    ``node_limit`` states expanded, -5 more than ``time_limit`` seconds (each row on
-    its own; 0: no limit)."""
+    ``node_limit`` states expanded, -5 more than ``time_limit`` seconds, -6 more than
+    ``memory_limit`` bytes held (the node and time limits each row on its own, the
+    memory limit this call's rows together, on its thread; 0: no limit)."""
     cdef Py_ssize_t n = tables.shape[0], i, nt = tables.shape[1], nh = hands.shape[1]
     cdef Pos pos
     cdef Work w
@@ -160,7 +161,19 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
     cdef Py_ssize_t bad = -1
     if hands.shape[0] != n or points_left.shape[0] != n or cards_played.shape[0] != n:
         raise ValueError("tables, hands and the outputs must have the same number of rows")
+    cdef int64_t m_limit = r51_mem_limit(), m_base = r51_mem_base(), m_peak = r51_mem_peak()
+    cdef int m_hit = r51_mem_hit()
+    if memory_limit > 0:
+        r51_mem_begin(memory_limit)     # this thread's rows hold at most the limit together
     if _work_init_kept(&w) != 0:
+        if memory_limit > 0 and r51_mem_hit():
+            # not even the work area fits the limit: every row gives up at it
+            r51_mem_restore(m_limit, m_base, m_peak, m_hit)
+            for i in range(n):
+                points_left[i] = -2
+                cards_played[i] = -6
+            return
+        r51_mem_restore(m_limit, m_base, m_peak, m_hit)
         raise MemoryError()
     with nogil:
         for i in range(n):
@@ -172,8 +185,12 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
                 break
             _set_limits(&w, node_limit, time_limit)
             v = _solve(&rules.r, &pos, &w)
-            if v == -2 or v == -4 or v == -5:
-                # gave up: no memory (-2), past the node (-4) or time (-5) limit
+            if memory_limit > 0 and r51_mem_hit():
+                if v == -2:
+                    v = -6
+                r51_mem_restore(memory_limit, r51_mem_base(), r51_mem_peak(), 0)
+            if v == -2 or v == -4 or v == -5 or v == -6:
+                # gave up: no memory (-2), past the node (-4), time (-5) or memory (-6) limit
                 points_left[i] = -2
                 cards_played[i] = v
                 continue
@@ -183,6 +200,7 @@ def solve_batch(CoreRules rules, const uint8_t[:, ::1] tables, const uint8_t[:, 
             else:
                 points_left[i] = hp - v // VALMUL
                 cards_played[i] = v % VALMUL
+    r51_mem_restore(m_limit, m_base, m_peak, m_hit)
     _work_free_kept(&w)
     if err != 0:
         raise _row_error(err, detail, bad, row0 + bad, np.asarray(tables), np.asarray(hands), rules)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from itertools import combinations
@@ -96,8 +97,9 @@ _Rebuild = Callable[["_Counts", int, CarouselRules, _carousel.CoreRules], tuple[
 
 
 class GaveUp(RuntimeError):
-    """No answer, said instead of a wrong one: a ``node_limit`` or ``time_limit`` given
-    to the call was reached, the position needs more memory than there is, or (never
+    """No answer, said instead of a wrong one: a ``node_limit``, ``time_limit`` or
+    ``memory_limit`` given to the call was reached, the position needs more memory than
+    there is, or (never
     expected: it would be a bug) the meld reconstruction could not rebuild a table
     reaching the core's value. The message names which."""
 
@@ -131,8 +133,47 @@ def _limit_error(code: int, nl: int, tl: float) -> GaveUp:
     return GaveUp(f"gave up: the search took more than time_limit={tl:g} s")
 
 
+def _memory_limit(memory_limit: object) -> int:
+    """The core's memory limit in bytes (0: none) from the API's argument (None: none),
+    or a one-line error naming it."""
+    if memory_limit is None:
+        return 0
+    if isinstance(memory_limit, bool) or not isinstance(memory_limit, (int, np.integer)):
+        raise TypeError(f"memory_limit must be an int (bytes) or None, got "
+                        f"{type(memory_limit).__name__}")
+    if memory_limit <= 0:
+        raise ValueError(f"memory_limit must be positive (bytes the search may hold), got "
+                         f"{int(memory_limit)}")
+    return min(int(memory_limit), 1 << 62)
+
+
+def _memory_limit_error(ml: int) -> GaveUp:
+    size = f" ({ml / 2**20:.4g} MiB)" if ml >= 1 << 20 else ""
+    return GaveUp(f"gave up: the search needed more than memory_limit={ml} bytes{size}")
+
+
 def _memory_error() -> GaveUp:
+    ml = _carousel.memory_limit_hit()
+    if ml:
+        return _memory_limit_error(ml)
     return GaveUp("gave up: the position needs more memory than the solver could allocate")
+
+
+@contextmanager
+def _memory_capped(ml: int) -> Iterator[None]:
+    """The call inside holds at most ``ml`` bytes of the solver's memory beyond what it
+    holds now (0: no limit); an allocation past it fails as an exhausted memory does,
+    and the call's GaveUp names the limit."""
+    if not ml:
+        yield
+        return
+    saved = _carousel.memory_limit_begin(ml)
+    try:
+        yield
+    except MemoryError:
+        raise _memory_error() from None
+    finally:
+        _carousel.memory_limit_end(saved)
 
 
 class _Budget:
@@ -610,7 +651,7 @@ def _rebuilt_meld(pairs: tuple[tuple[int, int], ...], rules: CarouselRules) -> T
 # --------------------------------------------------------------------------- single positions
 def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
               node_limit: int | None = None, time_limit: float | None = None,
-              game_ties: bool = False) -> Play:
+              memory_limit: int | None = None, game_ties: bool = False) -> Play:
     """The legal play leaving the fewest points in hand (ties: most cards played).
 
     ``table``: a list of meld texts (``["6S 7S JK(8S)", "9H 9D 9C"]``), one string with
@@ -619,9 +660,11 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     the bad input. The search is exact and has no limit by default: ``node_limit``
     (states the search may expand) and ``time_limit`` (seconds) make it raise
     ``GaveUp`` naming the limit instead of answering late (never a wrong answer);
-    so does a position that needs more memory than there is. The limits cover the
-    whole call, the search and the arrangement of the melds together (with a limit the
-    melds are arranged before the call returns).
+    so do ``memory_limit`` (bytes the solver may hold beyond what it holds when the call
+    starts: its allocations past it fail, so the call's memory never grows past it) and
+    a position that needs more memory than there is. The limits cover the whole call,
+    the search and the arrangement of the melds together (with a limit the melds are
+    arranged before the call returns).
 
     Where several plays are equally good (the same points left and cards played) any
     one is a right answer: on big positions (50 cards or more, or 40 with three jokers
@@ -637,19 +680,32 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
         rules = _DEFAULT
     elif type(rules) is not CarouselRules:
         rules = _rules(rules)
-    if node_limit is None and time_limit is None:
-        nl, tl = 0, 0.0
+    if node_limit is None and time_limit is None and memory_limit is None:
+        nl, tl, ml = 0, 0.0, 0
     else:
         nl, tl = _limits(node_limit, time_limit)
+        ml = _memory_limit(memory_limit)
+    if ml:
+        with _memory_capped(ml):
+            return _best_play_within(table, hand, rules, nl, tl, True, game_ties)
+    return _best_play_within(table, hand, rules, nl, tl, False, game_ties)
+
+
+def _best_play_within(table: TableLike, hand: HandLike, rules: CarouselRules, nl: int, tl: float,
+                      arrange: bool, game_ties: bool) -> Play:
+    """``best_play`` within the node and time limits ``nl`` / ``tl`` (0: none), its melds
+    arranged before it returns when ``arrange`` or a limit is set."""
     budget = _Budget(nl, tl) if (nl or tl) else None
     got = _carousel.single_best(_core_rules(rules), rules, table, hand, rules.knock_limit, nl, tl,
                                 not game_ties)
     if got is None:
         return _best_play(table, hand, rules, _rebuild_path_game if game_ties else _rebuild_path,
-                          node_limit, time_limit, budget)
+                          nl or None, tl or None, budget)
     if type(got) is int:
         raise _limit_error(got, nl, tl)
-    if budget is not None and got.can_meld:
+    if arrange and budget is None and got.can_meld:
+        _ = got.melds
+    elif budget is not None and got.can_meld:
         # the limits cover the whole call: the melds are arranged now, within what the
         # search left of them (without limits they are arranged when first asked for)
         budget.spent()
@@ -716,10 +772,12 @@ def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = Non
 
 
 def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
-                     node_limit: int | None = None, time_limit: float | None = None) -> int:
+                     node_limit: int | None = None, time_limit: float | None = None,
+                     memory_limit: int | None = None) -> int:
     """The most hand cards any legal play of the position places (0 when there is no
     legal play): not always the best play's ``cards_played``, which leaves the fewest
-    points. ``node_limit`` / ``time_limit`` as in ``best_play`` (GaveUp past them).
+    points. ``node_limit`` / ``time_limit`` / ``memory_limit`` as in ``best_play``
+    (GaveUp past them).
 
     >>> max_cards_played(["4C JK(5C) 6C"], "AC 4C 5C 8C JK")
     4
@@ -731,6 +789,12 @@ def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | No
     """
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
+    with _memory_capped(_memory_limit(memory_limit)):
+        return _max_cards_within(table, hand, rules, nl, tl)
+
+
+def _max_cards_within(table: TableLike, hand: HandLike, rules: CarouselRules, nl: int,
+                      tl: float) -> int:
     core = _core_rules_cards(rules)
     value = _carousel.single_value(core, table, hand, nl, tl)
     if value is None:
@@ -794,7 +858,8 @@ _MIN_ROWS_PER_THREAD = 512
 
 def best_play_values(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
                      workers: int | None = None, *, threads: int | None = None,
-                     node_limit: int | None = None, time_limit: float | None = None
+                     node_limit: int | None = None, time_limit: float | None = None,
+                     memory_limit: int | None = None
                      ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(points_left, cards_played)`` int32 arrays of the best play of each row.
 
@@ -804,16 +869,19 @@ def best_play_values(tables: TablesLike, hands: HandsLike, rules: CarouselRules 
     The search is exact and unlimited by default; with ``node_limit`` (states a row's
     search may expand) or ``time_limit`` (seconds a row's search may take) a row that
     reaches its limit gives up: its ``points_left`` is -2 and its ``cards_played`` names
-    the limit, -4 ``node_limit`` or -5 ``time_limit``; -2 there: the row needed more
-    memory than there was (never a wrong answer; the other rows are exact)."""
+    the limit, -4 ``node_limit`` or -5 ``time_limit``; -6 ``memory_limit`` (bytes each
+    worker thread may hold beyond what it held when the batch started, its rows
+    together); -2 there: the row needed more memory than there was (never a wrong
+    answer; the other rows are exact)."""
     count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules(rules))
+    ml = _memory_limit(memory_limit)
+    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules(rules), ml)
 
 
 def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, workers: object,
-           name: str, nl: int, tl: float, core: _carousel.CoreRules
+           name: str, nl: int, tl: float, core: _carousel.CoreRules, ml: int = 0
            ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``best_play_values`` with the core rules ``core`` (the cards-only ones for
     ``max_cards_played_counts``); ``name``: how the worker count was given."""
@@ -832,7 +900,7 @@ def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, workers: 
     cards = np.empty(n, dtype=np.int32)
     run_split(n, batch_workers(workers, n, _MIN_ROWS_PER_THREAD, name),
               lambda a, b: _carousel.solve_batch(core, ta[a:b], ha[a:b], left[a:b], cards[a:b],
-                                                 a, nl, tl),
+                                                 a, nl, tl, ml),
               (ValueError, MemoryError))
     bad = np.flatnonzero(left == -1)
     if bad.size:
@@ -844,24 +912,30 @@ def _batch(tables: TablesLike, hands: HandsLike, rules: CarouselRules, workers: 
 def best_play_points(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
                      workers: int | None = None, *, threads: int | None = None,
                      node_limit: int | None = None,
-                     time_limit: float | None = None) -> npt.NDArray[np.int32]:
+                     time_limit: float | None = None,
+                     memory_limit: int | None = None) -> npt.NDArray[np.int32]:
     """Points left in hand after the best play of each row (int32 array; -2 for a row
-    that gave up at ``node_limit`` / ``time_limit``, as in ``best_play_values``)."""
+    that gave up at ``node_limit`` / ``time_limit`` / ``memory_limit``, as in
+    ``best_play_values``)."""
     return best_play_values(tables, hands, rules, workers, threads=threads,
-                            node_limit=node_limit, time_limit=time_limit)[0]
+                            node_limit=node_limit, time_limit=time_limit,
+                            memory_limit=memory_limit)[0]
 
 
 def max_cards_played_counts(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
                             workers: int | None = None, *, threads: int | None = None,
                             node_limit: int | None = None,
-                            time_limit: float | None = None) -> npt.NDArray[np.int32]:
+                            time_limit: float | None = None,
+                            memory_limit: int | None = None) -> npt.NDArray[np.int32]:
     """The most hand cards a legal play of each row places (int32 array, 0: no legal
     play); ``max_cards_played`` of each row. A row that gives up holds -4 (past
-    ``node_limit``), -5 (past ``time_limit``) or -2 (no memory)."""
+    ``node_limit``), -5 (past ``time_limit``), -6 (past ``memory_limit``, as in
+    ``best_play_values``) or -2 (no memory)."""
     count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules_cards(rules))[1]
+    ml = _memory_limit(memory_limit)
+    return _batch(tables, hands, rules, count, name, nl, tl, _core_rules_cards(rules), ml)[1]
 
 
 def can_meld_flags(tables: TablesLike, hands: HandsLike, rules: CarouselRules | None = None,
