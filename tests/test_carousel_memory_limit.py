@@ -31,7 +31,7 @@ LIMITS = (1 << 12, 1 << 15, 1 << 17, 1 << 19, 1 << 21)
 def _positions(seed: int, n: int):
     rng = random.Random(seed)
     out = []
-    for i in range(n):
+    for _ in range(n):
         rules = CarouselRules(decks=2, jokers=rng.randint(0, 4),
                               max_jokers_per_meld=rng.choice((None, 1, 2)))
         table, hand = big_position(rng, rules, rng.randint(0, 70), rng.randint(1, 16),
@@ -95,7 +95,7 @@ def test_the_count_of_held_bytes_stays_within_the_limit():
         for limit in LIMITS:
             saved = _carousel.memory_limit_begin(limit)
             try:
-                carousel.best_play(table, hand, rules).melds
+                _ = carousel.best_play(table, hand, rules).melds
             except (GaveUp, MemoryError):
                 pass
             finally:
@@ -104,10 +104,10 @@ def test_the_count_of_held_bytes_stays_within_the_limit():
     # and every block given back: a call leaves the held bytes where they were (the
     # thread's kept caches aside, which the first call of a kind makes)
     table, hand, rules = _positions(3, 1)[0]
-    carousel.best_play(table, hand, rules).melds
+    _ = carousel.best_play(table, hand, rules).melds
     before = _carousel.memory_held()
     for _ in range(3):
-        carousel.best_play(table, hand, rules).melds
+        _ = carousel.best_play(table, hand, rules).melds
     assert _carousel.memory_held() == before
 
 
@@ -143,7 +143,7 @@ def _grown_mb(limit):
     """In a fresh child: how far the resident set grew (MB) over the call, and what it
     answered."""
     table, hand, rules = _hard_position()
-    carousel.best_play(["6S 7S 8S"], "9S").melds        # the kept caches made
+    _ = carousel.best_play(["6S 7S 8S"], "9S").melds    # the kept caches made
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     try:
         play = carousel.best_play(table, hand, rules, memory_limit=limit)
