@@ -50,6 +50,7 @@ def test_a_limited_call_answers_exactly_or_names_the_limit(seed):
     for table, hand, rules in _positions(seed, 40):
         exact = carousel.best_play(table, hand, rules)
         most = carousel.max_cards_played(table, hand, rules)
+        some = carousel.can_meld(table, hand, rules)
         for limit in LIMITS:
             try:
                 play = carousel.best_play(table, hand, rules, memory_limit=limit)
@@ -66,6 +67,12 @@ def test_a_limited_call_answers_exactly_or_names_the_limit(seed):
                 assert f"memory_limit={limit} bytes" in str(e)
             else:
                 assert got == most
+            try:
+                got = carousel.can_meld(table, hand, rules, memory_limit=limit)
+            except GaveUp as e:
+                assert f"memory_limit={limit} bytes" in str(e)
+            else:
+                assert got == some
     # the limits above reach both ends: some calls give up, most answer
     assert gave_up > 0 and answered > 0
 
@@ -121,6 +128,7 @@ def test_the_count_of_held_bytes_stays_within_the_limit():
 def test_bad_limits_are_refused_in_one_line(bad, kind, words):
     for call in (lambda: carousel.best_play(["6S 7S 8S"], "9S", memory_limit=bad),
                  lambda: carousel.max_cards_played(["6S 7S 8S"], "9S", memory_limit=bad),
+                 lambda: carousel.can_meld(["6S 7S 8S"], "9S", memory_limit=bad),
                  lambda: carousel.best_play_values([["6S 7S 8S"]], ["9S"], memory_limit=bad)):
         with pytest.raises(kind) as e:
             call()
@@ -168,3 +176,12 @@ def test_the_resident_set_does_not_grow_past_the_limit():
     assert grown <= 16 + 4        # the limit, and a little of Python's own
     grown, got = _in_child(256 << 20)
     assert got == exact
+
+
+def test_can_meld_takes_the_node_and_time_limits_too():
+    table, hand, rules = _hard_position()
+    assert carousel.can_meld(table, hand, rules, node_limit=10**9, time_limit=60)
+    with pytest.raises(GaveUp, match=r"node_limit=1 states"):
+        carousel.can_meld(table, hand, rules, node_limit=1)
+    with pytest.raises(ValueError, match="time_limit must be a positive finite number"):
+        carousel.can_meld(table, hand, rules, time_limit=-1)

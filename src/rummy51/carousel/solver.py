@@ -756,19 +756,47 @@ def _best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None, re
                 left <= rules.knock_limit, total)
 
 
-def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = None) -> bool:
-    """Whether a legal play exists (at least one hand card placed)."""
+def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
+             node_limit: int | None = None, time_limit: float | None = None,
+             memory_limit: int | None = None) -> bool:
+    """Whether a legal play exists (at least one hand card placed). ``node_limit`` /
+    ``time_limit`` / ``memory_limit`` as in ``best_play`` (GaveUp past them).
+
+    >>> can_meld(["6S 7S 8S"], "9S 2D"), can_meld(["QH KH AH"], "2H 3H")
+    (True, False)
+    """
     if rules is None:
         rules = _DEFAULT
     elif type(rules) is not CarouselRules:
         rules = _rules(rules)
-    core = _core_rules(rules)
-    value = _carousel.single_value(core, table, hand, 0, 0.0, True)
-    if value is None:
-        return _position_counts(table, hand, rules)[2].value(core) > 0
-    if value == -2:
-        raise MemoryError("the carousel solver ran out of memory")
+    if node_limit is None and time_limit is None and memory_limit is None:
+        nl, tl, ml = 0, 0.0, 0
+    else:
+        nl, tl = _limits(node_limit, time_limit)
+        ml = _memory_limit(memory_limit)
+    if ml:
+        with _memory_capped(ml):
+            value = _any_play_value(table, hand, rules, nl, tl)
+    else:
+        value = _any_play_value(table, hand, rules, nl, tl)
+    if value in (-4, -5):
+        raise _limit_error(value, nl, tl)
     return value > 0
+
+
+def _any_play_value(table: TableLike, hand: HandLike, rules: CarouselRules, nl: int,
+                    tl: float) -> int:
+    """``can_meld``'s core value: some play's (not always the best), 0 none, -4 / -5."""
+    core = _core_rules(rules)
+    value = _carousel.single_value(core, table, hand, nl, tl, True)
+    if value is None:
+        try:
+            value = _position_counts(table, hand, rules)[2].value(core, nl, tl)
+        except MemoryError:
+            raise _memory_error() from None
+    if value == -2:
+        raise _memory_error()
+    return value  # type: ignore[no-any-return]
 
 
 def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | None = None, *,
@@ -789,8 +817,11 @@ def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | No
     """
     rules = _rules(rules)
     nl, tl = _limits(node_limit, time_limit)
-    with _memory_capped(_memory_limit(memory_limit)):
-        return _max_cards_within(table, hand, rules, nl, tl)
+    ml = _memory_limit(memory_limit)
+    if ml:
+        with _memory_capped(ml):
+            return _max_cards_within(table, hand, rules, nl, tl)
+    return _max_cards_within(table, hand, rules, nl, tl)
 
 
 def _max_cards_within(table: TableLike, hand: HandLike, rules: CarouselRules, nl: int,
