@@ -23,7 +23,7 @@ For each game (Rummy 51: ``rummy51.r51.bots.BOTS``; Carousel:
   hand at the knock and by turn, from the self-play runs of every bot.
 
 Bots named by ``--slow`` (default: the search bots) play ``--slow-games`` games a pair
-(and ``--slow-table-games`` a 4-player table; 0 leaves out the tables with a slow bot)
+(and ``--slow-table-games`` a 4-player table; 0 seats the other bots among themselves)
 instead of ``--games`` (``--table-games``), so
 the page regenerates in about a quarter of an hour on 2 cores; the page says which
 sizes it used. ``--jobs`` runs that many runs at once (processes). Sizes below 1 are
@@ -186,7 +186,11 @@ def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
                      "seats": "permute", "seed": _seed(sizes, gi, 0, k)})
         k += 1
     seated = _table_bots(game, bots, 4)   # the ppo bots play 2-player tables only
-    tables = _tables(seated)
+    if sizes.slow_table_games == 0:
+        # no table with a slow bot: the tables are those of the others among themselves
+        # (every one of them at a table), not the full plan less its slow tables
+        seated = [b for b in seated if b not in slow]
+    tables = _tables(seated) if seated else []
     for k, t in enumerate(tables):
         n = sizes.slow_table_games if set(t) & slow else sizes.table_games
         if n == 0:      # --slow-table-games 0: no table with a slow bot
@@ -450,7 +454,7 @@ def _ladder(game: str, bots: list[str], results: list[dict], sizes: Sizes) -> li
 
     if not tables:
         out += ["### Four players: mixed tables, seats rotated", "",
-                "No 4-player table was played: every table had a bot of `--slow` and "
+                "No 4-player table was played: no bot outside `--slow` can sit at one and "
                 "`--slow-table-games` was 0.", ""]
         return out
     bt4 = bradley_terry(_pool(tables, key), bootstrap=sizes.bootstrap, seed=sizes.seed)

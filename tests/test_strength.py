@@ -172,7 +172,25 @@ def test_a_bot_added_to_bots_joins_the_ladder(strength, monkeypatch, tmp_path):
     rows = _rows(_section(page, "Rummy 51", "Two players: round robin"))
     assert {r[1].strip("`") for r in rows} == {"random", "greedy", "greedy-too"}
     assert "pairs with `greedy-too`" in page
-    assert "No 4-player table was played" in page      # the one table had the slow bot
+    # --slow-table-games 0: the table seats the bots outside --slow among themselves
+    assert "No 4-player table was played" not in page
+    assert "(`random`, `greedy`, `random`, `greedy`): 2" in page
+
+
+@pytest.mark.parametrize("game", ["r51", "carousel"])
+def test_without_slow_tables_every_other_bot_sits_at_a_table(strength, game):
+    from rummy51.carousel.bots import BOTS as CBOTS
+    from rummy51.r51.bots import BOTS as RBOTS
+
+    bots = list(RBOTS if game == "r51" else CBOTS)
+    sizes = strength.Sizes(slow_table_games=0)
+    tables = [j["bots"] for j in strength._jobs(game, bots, sizes, 0) if j["kind"] == "table"]
+    seated = set(strength._table_bots(game, bots, 4)) - set(sizes.slow)
+    assert tables and all(not set(t) & set(sizes.slow) for t in tables)
+    assert {b for t in tables for b in t} == seated
+    # with slow tables, the full plan: every seated bot, the slow ones too
+    full = [j["bots"] for j in strength._jobs(game, bots, strength.Sizes(), 0) if j["kind"] == "table"]
+    assert {b for t in full for b in t} == set(strength._table_bots(game, bots, 4))
 
 
 def test_speed_interval(strength):
