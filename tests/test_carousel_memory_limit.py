@@ -61,18 +61,13 @@ def test_a_limited_call_answers_exactly_or_names_the_limit(seed):
                 assert _figures(play) == _figures(exact)
                 check_play(parse_table(table, rules), parse_hand(hand), play, rules)
                 answered += 1
-            try:
-                got = carousel.max_cards_played(table, hand, rules, memory_limit=limit)
-            except GaveUp as e:
-                assert f"memory_limit={limit} bytes" in str(e)
-            else:
-                assert got == most
-            try:
-                got = carousel.can_meld(table, hand, rules, memory_limit=limit)
-            except GaveUp as e:
-                assert f"memory_limit={limit} bytes" in str(e)
-            else:
-                assert got == some
+            for call, want in ((carousel.max_cards_played, most), (carousel.can_meld, some)):
+                try:
+                    got = call(table, hand, rules, memory_limit=limit)
+                except GaveUp as e:
+                    assert f"memory_limit={limit} bytes" in str(e)
+                else:
+                    assert got == want, call.__name__
     # the limits above reach both ends: some calls give up, most answer
     assert gave_up > 0 and answered > 0
 

@@ -159,6 +159,24 @@ def _memory_error() -> GaveUp:
     return GaveUp("gave up: the position needs more memory than the solver could allocate")
 
 
+def _all_limits(node_limit: object, time_limit: object,
+                memory_limit: object) -> tuple[int, float, int]:
+    """``(node_limit, time_limit, memory_limit)`` for the core (0: none), checked."""
+    if node_limit is None and time_limit is None and memory_limit is None:
+        return 0, 0.0, 0
+    nl, tl = _limits(node_limit, time_limit)
+    return nl, tl, _memory_limit(memory_limit)
+
+
+def _capped(ml: int, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` within the memory limit ``ml`` (0: none; then no context at all,
+    as the bots' inner calls take this path)."""
+    if not ml:
+        return fn(*args)
+    with _memory_capped(ml):
+        return fn(*args)
+
+
 @contextmanager
 def _memory_capped(ml: int) -> Iterator[None]:
     """The call inside holds at most ``ml`` bytes of the solver's memory beyond what it
@@ -680,15 +698,8 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
         rules = _DEFAULT
     elif type(rules) is not CarouselRules:
         rules = _rules(rules)
-    if node_limit is None and time_limit is None and memory_limit is None:
-        nl, tl, ml = 0, 0.0, 0
-    else:
-        nl, tl = _limits(node_limit, time_limit)
-        ml = _memory_limit(memory_limit)
-    if ml:
-        with _memory_capped(ml):
-            return _best_play_within(table, hand, rules, nl, tl, True, game_ties)
-    return _best_play_within(table, hand, rules, nl, tl, False, game_ties)
+    nl, tl, ml = _all_limits(node_limit, time_limit, memory_limit)
+    return _capped(ml, _best_play_within, table, hand, rules, nl, tl, ml > 0, game_ties)
 
 
 def _best_play_within(table: TableLike, hand: HandLike, rules: CarouselRules, nl: int, tl: float,
@@ -769,16 +780,8 @@ def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = Non
         rules = _DEFAULT
     elif type(rules) is not CarouselRules:
         rules = _rules(rules)
-    if node_limit is None and time_limit is None and memory_limit is None:
-        nl, tl, ml = 0, 0.0, 0
-    else:
-        nl, tl = _limits(node_limit, time_limit)
-        ml = _memory_limit(memory_limit)
-    if ml:
-        with _memory_capped(ml):
-            value = _any_play_value(table, hand, rules, nl, tl)
-    else:
-        value = _any_play_value(table, hand, rules, nl, tl)
+    nl, tl, ml = _all_limits(node_limit, time_limit, memory_limit)
+    value = _capped(ml, _any_play_value, table, hand, rules, nl, tl)
     if value in (-4, -5):
         raise _limit_error(value, nl, tl)
     return value > 0
@@ -816,12 +819,8 @@ def max_cards_played(table: TableLike, hand: HandLike, rules: CarouselRules | No
     0
     """
     rules = _rules(rules)
-    nl, tl = _limits(node_limit, time_limit)
-    ml = _memory_limit(memory_limit)
-    if ml:
-        with _memory_capped(ml):
-            return _max_cards_within(table, hand, rules, nl, tl)
-    return _max_cards_within(table, hand, rules, nl, tl)
+    nl, tl, ml = _all_limits(node_limit, time_limit, memory_limit)
+    return _capped(ml, _max_cards_within, table, hand, rules, nl, tl)
 
 
 def _max_cards_within(table: TableLike, hand: HandLike, rules: CarouselRules, nl: int,
