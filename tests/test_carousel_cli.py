@@ -78,6 +78,9 @@ def test_rule_options(capsys):
     (["best", "--hand", "2C", "--decks", "3"], "--decks must be 1..2, got 3"),
     (["best", "--hand", "2C", "--players", "x"], "'x' is not a whole number"),
     (["best", "--hand", "2C", "--bogus"], "unrecognized arguments: --bogus"),
+    (["best", "--hand", "2C", "--time-limit", "0"], "--time-limit: must be more than 0, got 0"),
+    (["best", "--hand", "2C", "--time-limit", "nan"], "--time-limit: must be more than 0"),
+    (["best", "--hand", "2C", "--memory-limit", "1.5"], "--memory-limit: '1.5' is not a whole"),
     ([], "the following arguments are required: COMMAND"),
     (["worst"], "invalid choice: 'worst'"),
 ])
@@ -87,6 +90,26 @@ def test_bad_input_one_line_exit_2(capsys, argv, message):
     assert out == ""
     assert err.count("\n") == 1 and err.startswith("rummy51: error: ") and message in err, err
     assert "Traceback" not in err
+
+
+# a position that needs 69 MB without a limit (bench/carousel_positions.hard_positions)
+BIG_TABLE = ("9S 9H 9D 9C | 2S 3S 4S 5S 6S 7S 8S | 4S 5S 6S 7S | 9S 9D 9C | 3S 3H 3C | "
+             "6D 7D 8D | 8S 8D 8C | 4H 5H 6H 7H 8H | 2H 3H 4H 5H 6H 7H 8H | 2S 2H 2D 2C | "
+             "AD 2D 3D 4D 5D 6D 7D | 2C 3C 4C 5C 6C 7C | AS AH AD AC | 6C 7C 8C")
+BIG_HAND = "AS QS KS AH 9H QH 3D 4D 5D QD QD AC 4C 5C 10C JC KC JK"
+
+
+def test_best_gives_up_past_its_limits_in_one_line(capsys):
+    assert main(["best", "--table", BIG_TABLE, "--hand", BIG_HAND, "--memory-limit", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "rummy51: gave up: the search needed more than --memory-limit 1 MB\n"
+    assert main(["best", "--table", BIG_TABLE, "--hand", BIG_HAND, "--time-limit", "1e-6"]) == 1
+    assert capsys.readouterr().err == ("rummy51: gave up: the search took more than "
+                                       "--time-limit 1e-06 s\n")
+    assert main(["best", "--table", TABLE, "--hand", HAND, "--time-limit", "30",
+                 "--memory-limit", "256", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["points_left"] == 2
 
 
 def test_help_exits_0(capsys):

@@ -4,7 +4,8 @@
     rummy51 carousel best --table "6S 7S 8S | 9H 9D 9C" --hand "5S 9S JK 2C"
 
 prints the new table, the cards played, the points left and whether the player can
-knock (``--json`` for one JSON object). Rules: ``--rules NAME`` picks a preset
+knock (``--json`` for one JSON object); ``--time-limit SECONDS`` and ``--memory-limit MB``
+bound the search (past one: a line saying so on stderr, exit status 1). Rules: ``--rules NAME`` picks a preset
 (``carousel rules`` lists them with their sources; default ``source``, the source's
 deck for the table size), then one flag per ``CarouselRules`` field overrides it
 (``--knock-limit 3``, ``--no-ace-high``, ``--max-jokers-per-meld 1``, ...).
@@ -26,8 +27,9 @@ import sys
 from ..cards import cards_text
 from ..carousel.presets import PRESET_NOTES, PRESETS, preset
 from ..carousel.rules import CarouselRules
-from ..carousel.solver import best_play
+from ..carousel.solver import GaveUp, best_play
 from ..carousel.table import table_text
+from ._common import EXIT_FAILED, PROG
 from .carousel_analyse import add_analyse_parser
 from .carousel_options import add_rule_options, flag_words, int_option, rule_flag, rules_from_args
 from .carousel_play import add_play_parser
@@ -48,8 +50,29 @@ def _add_best(sub: argparse._SubParsersAction) -> None:
     best.add_argument("--players", type=int_option("--players"), default=None, metavar="N",
                       help="players (2..6): picks the source's deck (default 4: two decks, "
                            "two jokers)")
+    best.add_argument("--time-limit", type=_positive("--time-limit", float), default=None,
+                      metavar="SECONDS", help="give up past this many seconds (default: none)")
+    best.add_argument("--memory-limit", type=_positive("--memory-limit", int), default=None,
+                      metavar="MB", help="give up rather than hold more than this many MB "
+                                         "(default: none)")
     add_rule_options(best)
     best.set_defaults(_carousel_run=_run_best)
+
+
+def _positive(flag: str, kind: type) -> object:
+    """argparse type: a positive finite number of ``kind`` (int or float)."""
+
+    def parse(text: str) -> float:
+        try:
+            v = kind(text)
+        except ValueError:
+            word = "whole number" if kind is int else "number"
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {word}") from None
+        if not 0 < v < float("inf"):
+            raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+        return v
+    parse.__name__ = "whole number" if kind is int else "number"
+    return parse
 
 
 def _add_rules(sub: argparse._SubParsersAction) -> None:
@@ -109,13 +132,22 @@ def _run_best(args: argparse.Namespace) -> int:
     hand = _nonblank(args.hand, "--hand", "5S 9S JK 2C")
     rules = rules_from_args(args, 4 if args.players is None else args.players)
     assert rules is not None  # required: never None
+    memory = None if args.memory_limit is None else args.memory_limit << 20
     try:
-        play = best_play(table, hand, rules)
+        play = best_play(table, hand, rules, time_limit=args.time_limit, memory_limit=memory)
     except ValueError as e:
         msg = str(e)
         if msg.startswith(("hand '", "table '")):  # the library names its inputs
             raise ValueError("--" + msg) from None
         raise
+    except GaveUp as e:
+        msg = str(e)
+        if "time_limit=" in msg:
+            msg = f"gave up: the search took more than --time-limit {args.time_limit:g} s"
+        elif "memory_limit=" in msg:
+            msg = f"gave up: the search needed more than --memory-limit {args.memory_limit} MB"
+        print(f"{PROG}: {msg}", file=sys.stderr)
+        return EXIT_FAILED
     if args.json:
         print(json.dumps({
             "table": [m.text() for m in play.melds],
