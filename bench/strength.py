@@ -193,8 +193,6 @@ def _jobs(game: str, bots: list[str], sizes: Sizes, gi: int) -> list[dict]:
     tables = _tables(seated) if seated else []
     for k, t in enumerate(tables):
         n = sizes.slow_table_games if set(t) & slow else sizes.table_games
-        if n == 0:      # --slow-table-games 0: no table with a slow bot
-            continue
         jobs.append({"game": game, "kind": "table", "bots": t, "games": n, "seats": "rotate",
                      "seed": _seed(sizes, gi, 1, k)})
     for k, b in enumerate(bots):

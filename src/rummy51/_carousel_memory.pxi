@@ -4,7 +4,7 @@
 # Every malloc / calloc / realloc / free of this module goes through these (the names
 # are bound to them where _carousel.pyx cimports them), so the bytes a thread holds are
 # known at every moment: each block carries its size in a 16-byte head (malloc's
-# alignment kept). A limit, set for one call (or one batch row) on its thread, makes an
+# alignment kept). A limit, set for one call (or a batch's rows together) on its thread, makes an
 # allocation that would take the bytes held past ``base + limit`` fail as an exhausted
 # memory does, and marks the call: every caller already takes a failed allocation as
 # "no memory" (-2, never a wrong answer), and the API then names the limit

@@ -41,7 +41,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from itertools import combinations
@@ -169,25 +168,15 @@ def _all_limits(node_limit: object, time_limit: object,
 
 
 def _capped(ml: int, fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn(*args)`` within the memory limit ``ml`` (0: none; then no context at all,
-    as the bots' inner calls take this path)."""
+    """``fn(*args)`` holding at most ``ml`` bytes of the solver's memory beyond what this
+    thread holds now (0: no limit, and then nothing around the call, as the bots' inner
+    calls take this path): an allocation past it fails as an exhausted memory does, and
+    the call's GaveUp names the limit."""
     if not ml:
         return fn(*args)
-    with _memory_capped(ml):
-        return fn(*args)
-
-
-@contextmanager
-def _memory_capped(ml: int) -> Iterator[None]:
-    """The call inside holds at most ``ml`` bytes of the solver's memory beyond what it
-    holds now (0: no limit); an allocation past it fails as an exhausted memory does,
-    and the call's GaveUp names the limit."""
-    if not ml:
-        yield
-        return
     saved = _carousel.memory_limit_begin(ml)
     try:
-        yield
+        return fn(*args)
     except MemoryError:
         raise _memory_error() from None
     finally:
@@ -714,9 +703,7 @@ def _best_play_within(table: TableLike, hand: HandLike, rules: CarouselRules, nl
                           nl or None, tl or None, budget)
     if type(got) is int:
         raise _limit_error(got, nl, tl)
-    if arrange and budget is None and got.can_meld:
-        _ = got.melds
-    elif budget is not None and got.can_meld:
+    if budget is not None and got.can_meld:
         # the limits cover the whole call: the melds are arranged now, within what the
         # search left of them (without limits they are arranged when first asked for)
         budget.spent()
@@ -725,6 +712,8 @@ def _best_play_within(table: TableLike, hand: HandLike, rules: CarouselRules, nl
             _ = got.melds
         finally:
             _REBUILD_BUDGET.reset(token)
+    elif arrange and got.can_meld:
+        _ = got.melds
     return got  # type: ignore[no-any-return]
 
 
@@ -905,8 +894,7 @@ def best_play_values(tables: TablesLike, hands: HandsLike, rules: CarouselRules 
     answer; the other rows are exact)."""
     count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
-    nl, tl = _limits(node_limit, time_limit)
-    ml = _memory_limit(memory_limit)
+    nl, tl, ml = _all_limits(node_limit, time_limit, memory_limit)
     return _batch(tables, hands, rules, count, name, nl, tl, _core_rules(rules), ml)
 
 
@@ -963,8 +951,7 @@ def max_cards_played_counts(tables: TablesLike, hands: HandsLike, rules: Carouse
     ``best_play_values``) or -2 (no memory)."""
     count, name = workers_or_threads(workers, threads)
     rules = _rules(rules)
-    nl, tl = _limits(node_limit, time_limit)
-    ml = _memory_limit(memory_limit)
+    nl, tl, ml = _all_limits(node_limit, time_limit, memory_limit)
     return _batch(tables, hands, rules, count, name, nl, tl, _core_rules_cards(rules), ml)[1]
 
 
