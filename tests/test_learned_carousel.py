@@ -18,8 +18,10 @@ from rummy51.carousel.bots import (
     SearchBot,
     core_rules,
     game_rules,
+    hand_counts,
     make_bot,
     play_game,
+    table_counts,
 )
 from rummy51.carousel.engine import GameState
 from rummy51.carousel.learned import FEATURE_NAMES, FEATURE_VERSION, PHASES, check_data, features
@@ -235,3 +237,43 @@ def test_the_shipped_model_is_retrained_from_its_recorded_command(tmp_path):
     # w1 within 7.5e-9 of the shipped one and the other arrays bit for bit)
     for k in ("w1", "b1", "w2", "b2"):
         np.testing.assert_allclose(getattr(again, k), getattr(MODEL, k), rtol=1e-6, atol=1e-7)
+
+
+def _solver_features(table, hand, rules):
+    """The solver's fields of the features (the kernel's round solver, ``_cg_solve``)
+    of seat 0's view holding ``hand`` with ``table`` on the table."""
+    from rummy51.carousel.table import parse_table
+    H, jh = hand_counts(hand)
+    T, D, jt = table_counts(parse_table(table, rules))
+    x = _carousel.learned_features(core_rules(rules), game_rules(rules), H, jh, T, D, jt,
+                                   (len(hand),) + (10,) * (rules.players - 1), 0, 20, 0,
+                                   False, 0)
+    f = dict(zip(FEATURE_NAMES, x.tolist(), strict=True))
+    return (f["can_meld"], f["best_points_left"], f["best_cards_left"], f["best_goes_out"],
+            f["best_may_knock"])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_features_solver_fields_are_the_best_plays(seed):
+    """The features' solver fields (the game kernel's value of the best play, on big
+    positions by bounds first) equal ``best_play``'s, on big tables (50-100 cards) and on
+    random and dense positions of random rules (the solver's property tests')."""
+    import random
+
+    from carousel_big import big_positions
+    from carousel_helpers import RandomChoices, random_position, random_rules
+    from rummy51.carousel.solver import best_play
+    rng = random.Random(seed)
+    positions = list(big_positions(16, seed))
+    for k in range(200):
+        pick = RandomChoices(rng)
+        rules = random_rules(pick)
+        positions.append((*random_position(pick, rules, k % 2 == 1, 8), rules))
+    for table, hand, rules in positions:
+        if not hand:
+            continue
+        play = best_play(table, hand, rules)
+        left = len(hand) - play.cards_played
+        want = (1.0 if play.can_meld else 0.0, play.points_left, left, 1.0 if left == 0 else 0.0,
+                1.0 if play.points_left <= rules.knock_limit else 0.0)
+        assert _solver_features(table, hand, rules) == want, (table, hand, rules)

@@ -259,7 +259,12 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
     # the key is the program's own position (forced jokers fixed, the hand pruned to
     # its fixed point: _solve would change nothing), so the program is asked directly;
     # with ``check`` only whether it reaches ``want`` (a shorter answer is "no")
-    v = _solve_dp(r, &key, &x.w, want if check else 0, NULL)
+    if check:
+        v = _solve_dp(r, &key, &x.w, want, NULL)
+    else:
+        # the exact value, by the API's own solve: on big positions its bounds first
+        # (_solve_bounded), often a thousand times fewer states than the plain program
+        v = _solve(r, &key, &x.w)
     if v == -2 or v == -4 or v == -5:
         return v                # no memory, or past a limit of the call: not remembered
     if check and v < want:
