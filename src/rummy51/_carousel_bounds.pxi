@@ -50,7 +50,7 @@ cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t fu
     the plain program's)."""
     cdef int32_t v, lb = -1, want
     cdef int i, lb_run = -1
-    cdef int64_t width, lb_width = 0, s0 = _n_states
+    cdef int64_t width, lb_width = 0, s0 = w.expanded
     for i in range(5):
         width = _bf_full[i] if i < 4 else 0
         if width > 0:
@@ -75,7 +75,7 @@ cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t fu
         # the proof, within twice the states the beams took (none after the widest)
         want = lb + 1 if lb >= 0 else (1 if path != NULL else 0)
         v = _solve_dp(r, pos, w, want, path, 0, BEAM_DEBT,
-                      2 * (_n_states - s0) + PROOF_BUDGET if width > 0 else 0)
+                      2 * (w.expanded - s0) + PROOF_BUDGET if width > 0 else 0)
         if v != -6:
             break
     if _stop(v) or v > lb or lb < 0:

@@ -490,6 +490,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             if sm == 0:
                 for e in range(cur.n):
                     _n_states += 1
+                    w.expanded += 1
                     expanded += 1
                     if cap > 0 and expanded > cap:
                         return -6
@@ -651,6 +652,7 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
             w.rec_n = 0
         for e in range(cur.n):
             _n_states += 1
+            w.expanded += 1
             expanded += 1
             if cap > 0 and expanded > cap:
                 return -6
@@ -660,9 +662,13 @@ cdef int32_t _solve_dp(const CRules* r, const Pos* pos, Work* w, int32_t want,
                     return lim
             if beam > 0 and nxt.n > BEAM_SLACK * beam:
                 # a beam search keeps its next layer small as it goes: the best ``beam``
-                # states so far (its time and memory stay in proportion to the beam)
+                # states so far (its time and memory stay in proportion to the beam);
+                # the layer is indexed again, as more states come into it (else a kept
+                # state past a dropped one's slot could be added twice, and a play among
+                # equally good ones would depend on the index's size)
                 if _beam_cut(nxt, beam, debt) != 0:
                     return -2
+                _table_reindex(nxt)
             c.parent = <int32_t>e
             ka = cur.keys[3 * e]
             kb = cur.keys[3 * e + 1]

@@ -136,3 +136,16 @@ cdef int _table_put(Table* t, uint64_t a, uint64_t b, uint64_t c, int32_t v, int
 cdef inline int64_t _table_find(Table* t, uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
     cdef uint64_t i, tag
     return _table_probe(t, a, b, c, &i, &tag)
+
+cdef void _table_reindex(Table* t) noexcept nogil:
+    """Index the entries again, after ``_drop_marked`` (its emptied slots may have cut
+    the probe chain of a kept entry, which a put would then add a second time)."""
+    cdef int64_t e
+    cdef uint64_t i, tag
+    for e in range(t.n):
+        t.idx[t.slot[e]] = 0
+    for e in range(t.n):
+        # distinct keys: each probe ends at an empty slot
+        _table_probe(t, t.keys[3 * e], t.keys[3 * e + 1], t.keys[3 * e + 2], &i, &tag)
+        t.slot[e] = <int32_t>i
+        t.idx[i] = tag | <uint64_t>(e + 1)

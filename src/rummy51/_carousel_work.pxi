@@ -36,6 +36,9 @@ cdef struct Work:
     int64_t node_limit
     double deadline           # CLOCK_MONOTONIC seconds
     int64_t nodes
+    # every state _solve_dp expanded on this work, all its runs (only differences are
+    # read: the proof budget of _solve_bounded, the same whatever other threads do)
+    int64_t expanded
 
 cdef int _work_init(Work* w) noexcept nogil:
     memset(w, 0, sizeof(Work))
@@ -354,7 +357,9 @@ cdef int _dominated(Table* t, int64_t e, int track_nat, int track_jk) noexcept n
     return 0
 
 cdef void _drop_marked(Table* t) noexcept nogil:
-    """Remove the entries whose value is marked (negative), keeping the others' order."""
+    """Remove the entries whose value is marked (negative), keeping the others' order.
+    The dropped entries' index slots are emptied, which can cut a probe chain through
+    them: a layer still being filled must be indexed again (``_table_reindex``)."""
     cdef int64_t e, j = 0
     for e in range(t.n):
         if t.vals[e] >= 0:
