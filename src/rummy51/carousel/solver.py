@@ -674,8 +674,9 @@ def best_play(table: TableLike, hand: HandLike, rules: CarouselRules | None = No
     arranged before the call returns).
 
     Where several plays are equally good (the same points left and cards played) any
-    one is a right answer: on big positions (50 cards or more, or 40 with three jokers
-    or a per-meld joker limit) the one bounds reach first. ``game_ties=True`` returns
+    one is a right answer: on big positions (40 cards or more, table and hand, with a
+    hand card to place) the one bounds reach first, the same one on every call
+    (whatever other threads solve, whatever was solved before). ``game_ties=True`` returns
     the one the game kernel and the bots make instead (the program's own first; slower
     on big positions), so that a game played through this call is the kernel's game.
 
