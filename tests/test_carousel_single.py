@@ -35,12 +35,14 @@ import dataclasses
 import gc
 import pickle
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
+from carousel_big import big_position
 from carousel_helpers import RandomChoices, random_position, random_rules
 from rummy51 import _carousel, carousel
 from rummy51.cards import JOKER
@@ -363,9 +365,6 @@ def test_the_play_does_not_depend_on_other_threads_or_earlier_calls():
     changed under four threads), and a layer cut while it fills keeps its index whole
     (a broken probe chain once made the play depend on the index's size, which a
     thread's kept work carries from call to call)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from carousel_big import big_position
     rng = random.Random(11)
     rules = CarouselRules()
     positions = [big_position(rng, rules, rng.randint(30, 60), rng.randint(1, 15), goes_out=False)

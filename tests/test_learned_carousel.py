@@ -5,9 +5,13 @@ refused in one line; a small training run repeats itself. (Information hygiene o
 random states: tests/test_carousel_hygiene.py.)"""
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
+from carousel_big import big_positions
+from carousel_helpers import RandomChoices, random_position, random_rules
 from rummy51 import _carousel
 from rummy51.carousel import CarouselRules
 from rummy51.carousel.bots import (
@@ -25,6 +29,8 @@ from rummy51.carousel.bots import (
 )
 from rummy51.carousel.engine import GameState
 from rummy51.carousel.learned import FEATURE_NAMES, FEATURE_VERSION, PHASES, check_data, features
+from rummy51.carousel.solver import best_play
+from rummy51.carousel.table import parse_table
 from rummy51.cli import main
 from rummy51.learned import ModelError, load_model, train
 from rummy51.studies._carousel_plan import CHUNK_COLUMNS, play_kernel_game
@@ -242,7 +248,6 @@ def test_the_shipped_model_is_retrained_from_its_recorded_command(tmp_path):
 def _solver_features(table, hand, rules):
     """The solver's fields of the features (the kernel's round solver, ``_cg_solve``)
     of seat 0's view holding ``hand`` with ``table`` on the table."""
-    from rummy51.carousel.table import parse_table
     H, jh = hand_counts(hand)
     T, D, jt = table_counts(parse_table(table, rules))
     x = _carousel.learned_features(core_rules(rules), game_rules(rules), H, jh, T, D, jt,
@@ -258,11 +263,6 @@ def test_the_features_solver_fields_are_the_best_plays(seed):
     """The features' solver fields (the game kernel's value of the best play, on big
     positions by bounds first) equal ``best_play``'s, on big tables (50-100 cards) and on
     random and dense positions of random rules (the solver's property tests')."""
-    import random
-
-    from carousel_big import big_positions
-    from carousel_helpers import RandomChoices, random_position, random_rules
-    from rummy51.carousel.solver import best_play
     rng = random.Random(seed)
     positions = list(big_positions(16, seed))
     for k in range(200):

@@ -257,13 +257,13 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
             break                       # below a larger value: ask the program
         i = (i + 1) & (MEMO_SIZE - 1)
     # the key is the program's own position (forced jokers fixed, the hand pruned to
-    # its fixed point: _solve would change nothing), so the program is asked directly;
-    # with ``check`` only whether it reaches ``want`` (a shorter answer is "no")
+    # its fixed point); with ``check`` the program is asked only whether it reaches
+    # ``want`` (a shorter answer is "no"), else the exact value comes from the API's own
+    # solve (on big positions bounds first: a 54-card table with 26 cards in hand took
+    # the plain program 100 ms, it takes 0.8)
     if check:
         v = _solve_dp(r, &key, &x.w, want, NULL)
     else:
-        # the exact value, by the API's own solve: on big positions its bounds first
-        # (_solve_bounded), often a thousand times fewer states than the plain program
         v = _solve(r, &key, &x.w)
     if v == -2 or v == -4 or v == -5:
         return v                # no memory, or past a limit of the call: not remembered

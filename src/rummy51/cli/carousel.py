@@ -29,7 +29,7 @@ from ..carousel.presets import PRESET_NOTES, PRESETS, preset
 from ..carousel.rules import CarouselRules
 from ..carousel.solver import GaveUp, best_play
 from ..carousel.table import table_text
-from ._common import EXIT_FAILED, PROG
+from ._common import EXIT_FAILED, PROG, _positive
 from .carousel_analyse import add_analyse_parser
 from .carousel_options import add_rule_options, flag_words, int_option, rule_flag, rules_from_args
 from .carousel_play import add_play_parser
@@ -50,29 +50,24 @@ def _add_best(sub: argparse._SubParsersAction) -> None:
     best.add_argument("--players", type=int_option("--players"), default=None, metavar="N",
                       help="players (2..6): picks the source's deck (default 4: two decks, "
                            "two jokers)")
-    best.add_argument("--time-limit", type=_positive("--time-limit", float), default=None,
+    best.add_argument("--time-limit", type=_seconds, default=None,
                       metavar="SECONDS", help="give up past this many seconds (default: none)")
-    best.add_argument("--memory-limit", type=_positive("--memory-limit", int), default=None,
+    best.add_argument("--memory-limit", type=_positive, default=None,
                       metavar="MB", help="give up rather than hold more than this many MB "
                                          "(default: none)")
     add_rule_options(best)
     best.set_defaults(_carousel_run=_run_best)
 
 
-def _positive(flag: str, kind: type) -> object:
-    """argparse type: a positive finite number of ``kind`` (int or float)."""
-
-    def parse(text: str) -> float:
-        try:
-            v = kind(text)
-        except ValueError:
-            word = "whole number" if kind is int else "number"
-            raise argparse.ArgumentTypeError(f"{text!r} is not a {word}") from None
-        if not 0 < v < float("inf"):
-            raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
-        return v
-    parse.__name__ = "whole number" if kind is int else "number"
-    return parse
+def _seconds(text: str) -> float:
+    """argparse type: a number of seconds, more than 0 and finite."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be more than 0, got {text}")
+    return v
 
 
 def _add_rules(sub: argparse._SubParsersAction) -> None:
