@@ -5,6 +5,7 @@ refused in one line; a small training run repeats itself. (Information hygiene o
 random states: tests/test_carousel_hygiene.py.)"""
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -277,3 +278,47 @@ def test_the_features_solver_fields_are_the_best_plays(seed):
         want = (1.0 if play.can_meld else 0.0, play.points_left, left, 1.0 if left == 0 else 0.0,
                 1.0 if play.points_left <= rules.knock_limit else 0.0)
         assert _solver_features(table, hand, rules) == want, (table, hand, rules)
+
+
+def test_a_decision_does_not_depend_on_the_calls_before_it():
+    """The bots' single decisions (``learned_decide``, ``search_decide``: what the
+    Python engine's bots call every turn) keep their game context per thread between
+    calls, its round memo of exact values emptied and its candidate melds forgotten:
+    the same decisions as from a fresh context, whatever the thread decided before,
+    under other rules (the same cards valued otherwise) or the same."""
+    rng = random.Random(5)
+    calls = []
+    for k in range(120):
+        pick = RandomChoices(rng)
+        rules = random_rules(pick)
+        table, hand = random_position(pick, rules, k % 2 == 1, 8)
+        if not hand:
+            continue
+        other = dataclasses.replace(rules, face_value=22 - rules.face_value,
+                                    joker_value=29 - rules.joker_value,
+                                    ace_value=12 - rules.ace_value)
+        H, jh = hand_counts(hand)
+        T, D, jt = table_counts(parse_table(table, rules))
+        # the cards not seen: the other hands and the stock
+        unseen = 52 * rules.decks + rules.jokers - len(hand) - sum(T) - jt
+        size = min(10, unseen // rules.players)
+        for r in (rules, other):
+            calls.append((core_rules(r), game_rules(r), H, jh, T, D, jt,
+                          (len(hand),) + (size,) * (r.players - 1), 0,
+                          unseen - size * (r.players - 1), 1, False))
+
+    def learned(c):
+        return _carousel.learned_decide(c[0], c[1], MODEL, _carousel.SEARCH_MELD, *c[2:])
+
+    def search(c):
+        return _carousel.search_decide(c[0], c[1], np.random.default_rng(3),
+                                       _carousel.SEARCH_MELD, *c[2:], 16, 2.0, 2.0, True,
+                                       MODEL, 0)
+
+    for decide, calls_of in ((learned, calls), (search, calls[:60])):
+        fresh = []
+        for c in calls_of:
+            _carousel._drop_kept_cache()
+            fresh.append(decide(c))
+        assert [decide(c) for c in calls_of] == fresh
+        assert [decide(c) for c in reversed(calls_of)] == fresh[::-1]

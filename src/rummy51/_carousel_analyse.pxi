@@ -193,10 +193,10 @@ def search_analyse(CoreRules core, game_rules, rng, int decision, const uint8_t[
     if m < 0:
         raise ValueError("the view is not a position of the game: the cards not seen are "
                          "not the other hands and the stock (impossible card counts)")
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    x = _cgctx_new()
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    if x == NULL or rb == NULL or _work_init_kept(&x.w) != 0:
-        free(x)
+    if x == NULL or rb == NULL:
+        _cgctx_done(x)
         free(rb)
         raise MemoryError()
     try:
@@ -258,11 +258,7 @@ def search_analyse(CoreRules core, game_rules, rng, int decision, const uint8_t[
             if seconds > 0 and time.perf_counter() - t0 >= seconds:
                 break
     finally:
-        _work_free_kept(&x.w)
-        free(x.path.par)
-        free(x.path.info)
-        free(x.memo)
-        free(x)
+        _cgctx_done(x)
         free(rb)
     if res == CG_NO_MEMORY:
         raise MemoryError("the carousel solver ran out of memory")

@@ -194,6 +194,59 @@ cdef inline void _memo_reset(Memo* m) noexcept nogil:
         m.cur = 1
 
 
+cdef void _cgctx_free(void* p) noexcept nogil:
+    cdef CGCtx* x = <CGCtx*>p
+    if x != NULL:               # its work already given back (_cgctx_done)
+        free(x.path.par)
+        free(x.path.info)
+        free(x.memo)
+        free(x)
+
+
+rummy51_tls_init(TLS_GAME, _cgctx_free)
+
+
+cdef void _drop_kept_game() noexcept nogil:
+    cdef void* p = rummy51_tls_get(TLS_GAME)
+    if p != NULL and rummy51_tls_set(TLS_GAME, NULL) == 0:
+        _cgctx_free(p)
+
+
+cdef CGCtx* _cgctx_new() noexcept nogil:
+    """A game context for one call from Python (a bot's single decision, the features of
+    a view, ...): the thread's kept one, or a new one when the thread has none free (its
+    first call, or a nested or concurrent one); NULL on no memory. Its solver work starts
+    from the thread's kept tables and option cache (``_work_init_single``), its round
+    memo empty, its candidate melds not made (another call may play other rules): the
+    same answers as a fresh context's, without zeroing a round memo of 450 kB a call.
+    Give it back with ``_cgctx_done``."""
+    cdef CGCtx* x = <CGCtx*>rummy51_tls_get(TLS_GAME)
+    if x == NULL or rummy51_tls_set(TLS_GAME, NULL) != 0:
+        x = <CGCtx*>calloc(1, sizeof(CGCtx))
+        if x == NULL:
+            return NULL
+    else:
+        memset(x.ncand, 0, sizeof(x.ncand))
+        if x.memo != NULL:
+            _memo_reset(x.memo)
+    if _work_init_single(&x.w, &x.path) != 0:
+        free(x.memo)
+        free(x)
+        return NULL
+    return x
+
+
+cdef void _cgctx_done(CGCtx* x) noexcept nogil:
+    """Give back ``_cgctx_new``'s context: its work's tables and cache to the thread's
+    slots, the rest kept for the thread's next call (or freed when the slot is taken)."""
+    if x == NULL:
+        return
+    _work_free_single(&x.w, &x.path)
+    memset(&x.w, 0, sizeof(Work))
+    if rummy51_tls_get(TLS_GAME) != NULL or rummy51_tls_set(TLS_GAME, x) != 0:
+        _cgctx_free(x)
+
+
 cdef inline void _memo_pack(const Pos* p, uint64_t* k) noexcept nogil:
     cdef int c, bit = 0, word = 0
     cdef uint64_t x
@@ -213,11 +266,13 @@ cdef inline void _memo_pack(const Pos* p, uint64_t* k) noexcept nogil:
 
 
 cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
-                       CGCtx* x) noexcept nogil:
+                       CGCtx* x, int32_t known=-1) noexcept nogil:
     """``_solve(pos)``, remembered for the round. With ``check``: -1 as soon as the
     exact tests above show that the value cannot be ``want`` (made on the position
     the program would see, whose hand is pruned until nothing more drops out), or when
-    its value is below ``want``; -2 no memory, -4 / -5 past a limit of the call."""
+    its value is below ``want``; -2 no memory, -4 / -5 past a limit of the call.
+    ``known`` >= 0 (without ``check``): the exact value, found by the caller's own
+    program (a play read off its path), to remember without asking again."""
     cdef Pos key = pos[0]
     cdef uint64_t k[MEMO_KW]
     cdef uint64_t h = 0
@@ -263,6 +318,8 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
     # the plain program 100 ms, it takes 0.8)
     if check:
         v = _solve_dp(r, &key, &x.w, want, NULL)
+    elif known >= 0:
+        v = known
     else:
         v = _solve(r, &key, &x.w)
     if v == -2 or v == -4 or v == -5:
@@ -800,20 +857,16 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
                                  "(0..51, 52 the joker)")
     g = <CGame*>calloc(1, sizeof(CGame))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))   # x.memo: made by _cg_solve when first needed
-    if g == NULL or rb == NULL or x == NULL or _work_init_kept(&x.w) != 0:
+    x = _cgctx_new()
+    if g == NULL or rb == NULL or x == NULL:
         free(g)
         free(rb)
-        if x != NULL:
-            free(x.memo)
-        free(x)
+        _cgctx_done(x)
         raise MemoryError()
     try:
         _cg_seat_bots(g, bots, gr.players)
     except BaseException:
-        _work_free(&x.w)
-        free(x.memo)
-        free(x)
+        _cgctx_done(x)
         free(g)
         free(rb)
         raise
@@ -829,11 +882,7 @@ def play_greedy_game(CoreRules core, game_rules, const uint8_t[:, ::1] decks, in
         status = g.search_err
     if trace is not None and events > g.trace_cap:
         status = CG_FULL
-    _work_free_kept(&x.w)       # the option cache serves the thread's next game
-    free(x.path.par)
-    free(x.path.info)
-    free(x.memo)
-    free(x)
+    _cgctx_done(x)
     free(g)
     free(rb)
     if status == CG_NO_MEMORY:

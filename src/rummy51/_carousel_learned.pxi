@@ -49,11 +49,23 @@ DEF CL_MAXCAND = 6        # CS_MAXCAND
 DEF CL_LITE = 1
 
 
-cdef int _cl_features(const CRules* r, const GRules* gr, const CSView* v, int phase,
-                      CGCtx* cx, float* x) noexcept nogil:
-    """The ``CL_NF`` features of ``v`` (the player ``v.me``'s view) in the phase ``phase``
-    (``cx``: the solver's work area). 0, or -CG_NO_MEMORY / -CG_BAD_TABLE."""
+cdef int32_t _cl_view_best(const CRules* r, const CSView* v, CGCtx* cx) noexcept nogil:
+    """The solver's best play of ``v``'s hand on its table (``_cg_solve``: its value, or
+    -1 / -2 as that returns)."""
     cdef Pos sp
+    memcpy(sp.T, v.T, 52)
+    memcpy(sp.D, v.D, 52)
+    memcpy(sp.H, v.H, 52)
+    sp.JT = v.JT
+    sp.JH = v.JH
+    return _cg_solve(r, &sp, 0, 0, cx)
+
+
+cdef int _cl_features(const CRules* r, const GRules* gr, const CSView* v, int phase,
+                      CGCtx* cx, float* x, int32_t known=-1) noexcept nogil:
+    """The ``CL_NF`` features of ``v`` (the player ``v.me``'s view) in the phase ``phase``
+    (``cx``: the solver's work area; ``known`` >= 0: the value of ``v``'s best play,
+    already proven, so the solver is not asked). 0, or -CG_NO_MEMORY / -CG_BAD_TABLE."""
     cdef int32_t best
     cdef int c, o, k, s, q, rank, suit, d, pos, others, mn, npart, nrun, iso, n = v.n
     cdef int set_ok, run_ok, pts = 0, cards = 0, top = 0, high = 0, tab = 0, unseen = 0
@@ -147,12 +159,7 @@ cdef int _cl_features(const CRules* r, const GRules* gr, const CSView* v, int ph
     x[CL_S + 31] = pairs
     x[CL_S + 32] = v.draws
     # the solver's best play of the hand on the table as it is (what a play could leave)
-    memcpy(sp.T, v.T, 52)
-    memcpy(sp.D, v.D, 52)
-    memcpy(sp.H, v.H, 52)
-    sp.JT = v.JT
-    sp.JH = v.JH
-    best = _cg_solve(r, &sp, 0, 0, cx)
+    best = known if known >= 0 else _cl_view_best(r, v, cx)
     if best == -2:
         return -CG_NO_MEMORY
     if best < 0:
@@ -187,13 +194,13 @@ cdef double _cl_state_value(const CRules* r, const GRules* gr, const RState* s,
 
 
 cdef double _cl_turn_end(const Net* net, const CRules* r, const GRules* gr,
-                         const CSView* v, CGCtx* cx) noexcept nogil:
+                         const CSView* v, CGCtx* cx, int32_t known=-1) noexcept nogil:
     """The value of ending the turn in ``v``: passing, or the better of knocking and
-    passing when the hand may knock."""
+    passing when the hand may knock (``known``: as ``_cl_features``')."""
     cdef float x[CL_NF]
     cdef float out[2]
     cdef double a
-    if _cl_features(r, gr, v, PH_PASSED, cx, x) != 0:
+    if _cl_features(r, gr, v, PH_PASSED, cx, x, known) != 0:
         return -1e9
     net_forward(net, x, out)
     a = out[0]
@@ -292,7 +299,8 @@ cdef int _cl_best(const CRules* r, const GRules* gr, const CSView* v, int decisi
     values, the module docstring; the earlier candidate on a tie), or of a knock
     decision (0 knock, another index pass)."""
     cdef CSView a
-    cdef int i, best = 0
+    cdef int i, c, best = 0
+    cdef int32_t now = -3, played
     cdef double val, bestv = 0.0
     if decision == CS_KNOCK:
         return 0 if _cl_knocks(net, r, gr, v, x) else 1
@@ -305,7 +313,17 @@ cdef int _cl_best(const CRules* r, const GRules* gr, const CSView* v, int decisi
         elif _cl_after(v, &cand[i], &a) == 0:
             val = _cl_out_value(r, gr, &a)
         else:
-            val = _cl_turn_end(net, r, gr, &a, x)
+            # a play worth the best play of the position leaves nothing more to play (a
+            # play of what it leaves, added to it, would beat the best): the features'
+            # solver question after it is answered, 0, without asking (the position's
+            # own value is asked once: the candidate "no play" asks it too)
+            if now == -3:
+                now = _cl_view_best(r, v, x)
+            played = 0
+            for c in range(52):
+                played += (v.H[c] - a.H[c]) * (r.val[c] * VALMUL + 1)
+            played += (v.JH - a.JH) * (r.val[52] * VALMUL + 1)
+            val = _cl_turn_end(net, r, gr, &a, x, 0 if (now >= 0 and played == now) else -1)
         if i == 0 or val > bestv:
             best = i
             bestv = val
@@ -600,18 +618,13 @@ def learned_features(CoreRules core, game_rules, const uint8_t[::1] H, int JH,
     _cl_view_args(&v, &gr, game_rules, H, JH, T, D, JT, sizes, me, stock, draws, stock_out)
     out = np.zeros(CL_NF, np.float32)
     cdef float[::1] o = out
-    cdef CGCtx* x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    cdef CGCtx* x = _cgctx_new()
     cdef int res
-    if x == NULL or _work_init_kept(&x.w) != 0:
-        free(x)
+    if x == NULL:
         raise MemoryError()
     with nogil:
         res = _cl_features(&core.r, &gr, &v, phase, x, &o[0])
-    _work_free_kept(&x.w)
-    free(x.path.par)
-    free(x.path.info)
-    free(x.memo)
-    free(x)
+    _cgctx_done(x)
     if res == -CG_NO_MEMORY:
         raise MemoryError("the carousel solver ran out of memory")
     if res != 0:
@@ -638,17 +651,12 @@ def learned_decide(CoreRules core, game_rules, model, int decision, const uint8_
     net_bind(&net, model, keep)
     if net.nin != CL_NF:
         raise ValueError(f"the model reads {net.nin} features, Carousel's are {CL_NF}")
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
-    if x == NULL or _work_init_kept(&x.w) != 0:
-        free(x)
+    x = _cgctx_new()
+    if x == NULL:
         raise MemoryError()
     with nogil:
         res = _cl_decide(&core.r, &gr, &v, decision, &net, x, &c)
-    _work_free_kept(&x.w)
-    free(x.path.par)
-    free(x.path.info)
-    free(x.memo)
-    free(x)
+    _cgctx_done(x)
     if res == CS_GREEDY:
         return -1, None, 0
     if res == -CG_NO_MEMORY:
@@ -699,11 +707,11 @@ def record_round(CoreRules core, game_rules, const uint8_t[::1] deck, int dealer
         raise ValueError("rollouts must be 0..100000, with y as long as X when > 0")
     g = <CGame*>calloc(1, sizeof(CGame))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
-    if g == NULL or rb == NULL or x == NULL or _work_init_kept(&x.w) != 0:
+    x = _cgctx_new()
+    if g == NULL or rb == NULL or x == NULL:
         free(g)
         free(rb)
-        free(x)
+        _cgctx_done(x)
         raise MemoryError()
     try:
         _cg_seat_bots(g, bots, n)
@@ -721,11 +729,7 @@ def record_round(CoreRules core, game_rules, const uint8_t[::1] deck, int dealer
         with rng.bit_generator.lock, nogil:
             res = _cl_round(&core.r, &gr, &deck[0], dealer, g, x, rb, &rec, score, win)
     finally:
-        _work_free_kept(&x.w)
-        free(x.path.par)
-        free(x.path.info)
-        free(x.memo)
-        free(x)
+        _cgctx_done(x)
         free(g)
         free(rb)
     if res == CG_NO_MEMORY:
@@ -758,11 +762,11 @@ def kernel_seat_decision(CoreRules core, game_rules, bots, int seat, hands, joke
         raise ValueError(f"decision must be 0, 1 or 2, got {decision}")
     g = <CGame*>calloc(1, sizeof(CGame))
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
-    if g == NULL or rb == NULL or x == NULL or _work_init_kept(&x.w) != 0:
+    x = _cgctx_new()
+    if g == NULL or rb == NULL or x == NULL:
         free(g)
         free(rb)
-        free(x)
+        _cgctx_done(x)
         raise MemoryError()
     try:
         _cg_seat_bots(g, bots, n)
@@ -788,11 +792,7 @@ def kernel_seat_decision(CoreRules core, game_rules, bots, int seat, hands, joke
             res = -g.search_err
         out = (res, bytes(g.T[:52]), bytes(g.D[:52]), g.JT, bytes(g.H[seat][:52]), g.JH[seat])
     finally:
-        _work_free_kept(&x.w)
-        free(x.path.par)
-        free(x.path.info)
-        free(x.memo)
-        free(x)
+        _cgctx_done(x)
         free(g)
         free(rb)
     if res < 0:

@@ -473,7 +473,12 @@ cdef int _cs_play_of(const CRules* r, const CSView* v, CGCtx* x, CSCand* c) noex
         return -CG_BAD_TABLE
     if v2 == -3:
         return -3
-    return 1 if v2 > 0 else 0
+    if v2 > 0:
+        # the position's exact value: the learned features ask it next
+        if _cg_solve(r, &pos, 0, 0, x, v2) == -2:
+            return -CG_NO_MEMORY
+        return 1
+    return 0
 
 
 cdef int _cs_same(const CSCand* a, const CSCand* b) noexcept nogil:
@@ -924,20 +929,16 @@ def search_decide(CoreRules core, game_rules, rng, int decision, const uint8_t[:
         o.horizon = horizon
         o.lite = 1
     bg = _cr_bitgen(rng)
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    x = _cgctx_new()
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    if x == NULL or rb == NULL or _work_init_kept(&x.w) != 0:
-        free(x)
+    if x == NULL or rb == NULL:
+        _cgctx_done(x)
         free(rb)
         raise MemoryError()
     with rng.bit_generator.lock, nogil:
         res = _cs_decide(&core.r, &gr, &v, decision, &o, rollouts, z_stop, z_play, bg, x,
                          rb, &c, &used)
-    _work_free_kept(&x.w)
-    free(x.path.par)
-    free(x.path.info)
-    free(x.memo)
-    free(x)
+    _cgctx_done(x)
     free(rb)
     if res == CS_GREEDY:
         return -1, None, 0, 0
@@ -966,10 +967,10 @@ def search_rollout_round(CoreRules core, game_rules, const uint8_t[::1] deck, in
     n, h = gr.players, gr.hand_size
     if deck.shape[0] != gr.deck_size or not 0 <= dealer < n:
         raise ValueError(f"deck must hold {gr.deck_size} cards and dealer be a seat")
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    x = _cgctx_new()
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    if x == NULL or rb == NULL or _work_init_kept(&x.w) != 0:
-        free(x)
+    if x == NULL or rb == NULL:
+        _cgctx_done(x)
         free(rb)
         raise MemoryError()
     points, margins = [], []
@@ -1002,11 +1003,7 @@ def search_rollout_round(CoreRules core, game_rules, const uint8_t[::1] deck, in
             break
         points = [int(s.g.pts[i]) for i in range(n)]
         margins.append(m)
-    _work_free_kept(&x.w)
-    free(x.path.par)
-    free(x.path.info)
-    free(x.memo)
-    free(x)
+    _cgctx_done(x)
     free(rb)
     if res != 0:
         raise ValueError(f"search_rollout_round: status {res}")
@@ -1046,11 +1043,16 @@ def _candidate_values(CoreRules core, game_rules, rng, int decision, const uint8
     if m < 0:
         raise ValueError("the view is not a position of the game")
     bg = _cr_bitgen(rng)
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    x = _cgctx_new()
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    _work_init_kept(&x.w)
+    if x == NULL or rb == NULL:
+        _cgctx_done(x)
+        free(rb)
+        raise MemoryError()
     K = _cs_candidates(&core.r, &v, decision, &o, x, cand)
     if K < 0:
+        _cgctx_done(x)
+        free(rb)
         raise ValueError(f"no candidates (status {K})")
     out = np.zeros((K, n))
     cdef double[:, ::1] ov = out
@@ -1063,11 +1065,7 @@ def _candidate_values(CoreRules core, game_rules, rng, int decision, const uint8
                     break
             if res != 0:
                 break
-    _work_free_kept(&x.w)
-    free(x.path.par)
-    free(x.path.info)
-    free(x.memo)
-    free(x)
+    _cgctx_done(x)
     free(rb)
     if res != 0:
         raise ValueError(f"a rollout failed (status {res})")
@@ -1113,9 +1111,12 @@ def _knock_values(CoreRules core, game_rules, rng, const uint8_t[::1] H, int JH,
     if m < 0:
         raise ValueError("not a position")
     bg = _cr_bitgen(rng)
-    x = <CGCtx*>calloc(1, sizeof(CGCtx))
+    x = _cgctx_new()
     rb = <Rebuild*>malloc(sizeof(Rebuild))
-    _work_init_kept(&x.w)
+    if x == NULL or rb == NULL:
+        _cgctx_done(x)
+        free(rb)
+        raise MemoryError()
     _cs_candidates(&core.r, &v, CS_KNOCK, &o, x, cand)
     with rng.bit_generator.lock, nogil:
         for d in range(n):
@@ -1124,10 +1125,6 @@ def _knock_values(CoreRules core, game_rules, rng, const uint8_t[::1] H, int JH,
                 res = _cs_eval(&core.r, &gr, &v, CS_KNOCK, &o, cand, i, &base, x, rb, &out[i, d])
                 if res != 0:
                     break
-    _work_free_kept(&x.w)
-    free(x.path.par)
-    free(x.path.info)
-    free(x.memo)
-    free(x)
+    _cgctx_done(x)
     free(rb)
     return np.asarray(out)

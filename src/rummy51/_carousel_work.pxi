@@ -63,43 +63,52 @@ cdef void _work_free(Work* w) noexcept nogil:
 # warm. A call takes the thread's cache out of its slot and puts it back when done, so
 # a nested or concurrent use never shares it (it makes a fresh one instead); a thread
 # that ends frees its cache (pthread key destructor). Not on Windows: a fresh cache a
-# call there, as before.
+# call there, as before. The thread's slots (a pthread key each): TLS_CACHE the option
+# cache, TLS_WORK the single calls' tables and path store (below), TLS_GAME the game
+# context of the bots' single decisions (_cgctx_new, _carousel_game.pxi).
+DEF TLS_CACHE = 0
+DEF TLS_WORK = 1
+DEF TLS_GAME = 2
+
 cdef extern from *:
     """
     #if defined(_WIN32)
-    static int rummy51_tls_init(void (*dtor)(void*)) { (void)dtor; return 0; }
-    static void* rummy51_tls_get(void) { return 0; }
-    static int rummy51_tls_set(void* p) { (void)p; return -1; }
+    static int rummy51_tls_init(int i, void (*dtor)(void*)) { (void)i; (void)dtor; return 0; }
+    static void* rummy51_tls_get(int i) { (void)i; return 0; }
+    static int rummy51_tls_set(int i, void* p) { (void)i; (void)p; return -1; }
     #else
     #include <pthread.h>
-    static pthread_key_t rummy51_tls_key;
-    static int rummy51_tls_ok = 0;
-    static int rummy51_tls_init(void (*dtor)(void*)) {
-        if (!rummy51_tls_ok && pthread_key_create(&rummy51_tls_key, dtor) == 0) rummy51_tls_ok = 1;
-        return rummy51_tls_ok;
+    static pthread_key_t rummy51_tls_key[3];
+    static int rummy51_tls_ok[3] = {0, 0, 0};
+    static int rummy51_tls_init(int i, void (*dtor)(void*)) {
+        if (!rummy51_tls_ok[i] && pthread_key_create(&rummy51_tls_key[i], dtor) == 0)
+            rummy51_tls_ok[i] = 1;
+        return rummy51_tls_ok[i];
     }
-    static void* rummy51_tls_get(void) { return rummy51_tls_ok ? pthread_getspecific(rummy51_tls_key) : 0; }
-    static int rummy51_tls_set(void* p) {
-        return rummy51_tls_ok ? pthread_setspecific(rummy51_tls_key, p) : -1;
+    static void* rummy51_tls_get(int i) {
+        return rummy51_tls_ok[i] ? pthread_getspecific(rummy51_tls_key[i]) : 0;
+    }
+    static int rummy51_tls_set(int i, void* p) {
+        return rummy51_tls_ok[i] ? pthread_setspecific(rummy51_tls_key[i], p) : -1;
     }
     #endif
     """
-    int rummy51_tls_init(void (*dtor)(void*)) noexcept nogil
-    void* rummy51_tls_get() noexcept nogil
-    int rummy51_tls_set(void* p) noexcept nogil
+    int rummy51_tls_init(int i, void (*dtor)(void*)) noexcept nogil
+    void* rummy51_tls_get(int i) noexcept nogil
+    int rummy51_tls_set(int i, void* p) noexcept nogil
 
 cdef void _tls_dtor(void* p) noexcept nogil:
     _cache_free(<Cache*>p)
     free(p)
 
-rummy51_tls_init(_tls_dtor)
+rummy51_tls_init(TLS_CACHE, _tls_dtor)
 
 cdef int _work_init_kept(Work* w) noexcept nogil:
     """``_work_init`` with this thread's kept option cache (if it has one free; then no
     fresh cache is made, which a single call would pay for: its front alone is 48 kB
     to zero)."""
-    cdef Cache* kept = <Cache*>rummy51_tls_get()
-    if kept == NULL or rummy51_tls_set(NULL) != 0:
+    cdef Cache* kept = <Cache*>rummy51_tls_get(TLS_CACHE)
+    if kept == NULL or rummy51_tls_set(TLS_CACHE, NULL) != 0:
         return _work_init(w)
     memset(w, 0, sizeof(Work))
     w.cache = kept[0]
@@ -113,11 +122,11 @@ cdef void _work_free_kept(Work* w) noexcept nogil:
     """``_work_free``, keeping the option cache for the thread's next call (unless its
     slot is taken, or it grew past the limits: then it is freed)."""
     cdef Cache* kept = NULL
-    if (rummy51_tls_get() == NULL and w.cache.n <= CACHE_KEEP and w.cache.pool_n <= POOL_KEEP):
+    if (rummy51_tls_get(TLS_CACHE) == NULL and w.cache.n <= CACHE_KEEP and w.cache.pool_n <= POOL_KEEP):
         kept = <Cache*>malloc(sizeof(Cache))
     if kept != NULL:
         kept[0] = w.cache
-        if rummy51_tls_set(kept) == 0:
+        if rummy51_tls_set(TLS_CACHE, kept) == 0:
             w.cache.ent = NULL
             w.cache.pool = NULL
             w.cache.front = NULL
@@ -128,31 +137,8 @@ cdef void _work_free_kept(Work* w) noexcept nogil:
 # The single calls (carousel.best_play, can_meld, max_cards_played: _carousel_single.pxi)
 # also keep the rest of their work area per thread: the layer tables, the group
 # records and the path store, grown to the size the positions need, so a call neither
-# allocates nor zeroes them again (the batch has one work area for all its rows). A
-# second pthread key, taken and put back as the cache is; kept only while small.
-cdef extern from *:
-    """
-    #if defined(_WIN32)
-    static int rummy51_tls2_init(void (*dtor)(void*)) { (void)dtor; return 0; }
-    static void* rummy51_tls2_get(void) { return 0; }
-    static int rummy51_tls2_set(void* p) { (void)p; return -1; }
-    #else
-    static pthread_key_t rummy51_tls2_key;
-    static int rummy51_tls2_ok = 0;
-    static int rummy51_tls2_init(void (*dtor)(void*)) {
-        if (!rummy51_tls2_ok && pthread_key_create(&rummy51_tls2_key, dtor) == 0) rummy51_tls2_ok = 1;
-        return rummy51_tls2_ok;
-    }
-    static void* rummy51_tls2_get(void) { return rummy51_tls2_ok ? pthread_getspecific(rummy51_tls2_key) : 0; }
-    static int rummy51_tls2_set(void* p) {
-        return rummy51_tls2_ok ? pthread_setspecific(rummy51_tls2_key, p) : -1;
-    }
-    #endif
-    """
-    int rummy51_tls2_init(void (*dtor)(void*)) noexcept nogil
-    void* rummy51_tls2_get() noexcept nogil
-    int rummy51_tls2_set(void* p) noexcept nogil
-
+# allocates nor zeroes them again (the batch has one work area for all its rows). The
+# slot TLS_WORK, taken and put back as the cache is; kept only while small.
 DEF KEEP_TABLE = 1 << 14  # index slots of a layer table kept between single calls, at most
 DEF KEEP_PATH = 1 << 18   # path entries kept (so a thread keeps at most about 3.5 MB)
 
@@ -179,15 +165,15 @@ cdef void _kept_work_free(KeptWork* k) noexcept nogil:
 cdef void _tls2_dtor(void* p) noexcept nogil:
     _kept_work_free(<KeptWork*>p)
 
-rummy51_tls2_init(_tls2_dtor)
+rummy51_tls_init(TLS_WORK, _tls2_dtor)
 
 cdef int _work_init_single(Work* w, Path* path) noexcept nogil:
     """``_work_init_kept`` with the thread's kept tables and path store (if it has them
     free); ``path`` empty or the kept one. -1 on no memory."""
-    cdef KeptWork* k = <KeptWork*>rummy51_tls2_get()
+    cdef KeptWork* k = <KeptWork*>rummy51_tls_get(TLS_WORK)
     cdef Cache* kept
     memset(path, 0, sizeof(Path))
-    if k == NULL or rummy51_tls2_set(NULL) != 0:
+    if k == NULL or rummy51_tls_set(TLS_WORK, NULL) != 0:
         return _work_init_kept(w)
     memset(w, 0, sizeof(Work))
     w.a = k.a
@@ -201,8 +187,8 @@ cdef int _work_init_single(Work* w, Path* path) noexcept nogil:
     path.info = k.path.info
     path.cap = k.path.cap
     free(k)
-    kept = <Cache*>rummy51_tls_get()
-    if kept != NULL and rummy51_tls_set(NULL) == 0:
+    kept = <Cache*>rummy51_tls_get(TLS_CACHE)
+    if kept != NULL and rummy51_tls_set(TLS_CACHE, NULL) == 0:
         w.cache = kept[0]
         free(kept)
     elif _cache_init(&w.cache, 64, 256) != 0:
@@ -217,7 +203,7 @@ cdef void _work_free_single(Work* w, Path* path) noexcept nogil:
     """``_work_free_kept``, keeping the tables and the path store for the thread's next
     single call (unless its slot is taken, or they grew past the limits)."""
     cdef KeptWork* k = NULL
-    if (rummy51_tls2_get() == NULL and w.a.cap <= KEEP_TABLE and w.b.cap <= KEEP_TABLE
+    if (rummy51_tls_get(TLS_WORK) == NULL and w.a.cap <= KEEP_TABLE and w.b.cap <= KEEP_TABLE
             and w.g.cap <= KEEP_TABLE and path.cap <= KEEP_PATH and w.rec_cap <= KEEP_TABLE
             and w.next_cap <= KEEP_TABLE):
         k = <KeptWork*>malloc(sizeof(KeptWork))
@@ -232,7 +218,7 @@ cdef void _work_free_single(Work* w, Path* path) noexcept nogil:
         k.path.par = path.par
         k.path.info = path.info
         k.path.cap = path.cap
-        if rummy51_tls2_set(k) == 0:
+        if rummy51_tls_set(TLS_WORK, k) == 0:
             memset(&w.a, 0, sizeof(Table))
             memset(&w.b, 0, sizeof(Table))
             memset(&w.g, 0, sizeof(Table))
@@ -250,13 +236,15 @@ cdef void _work_free_single(Work* w, Path* path) noexcept nogil:
 
 def _drop_kept_cache():
     """Free this thread's kept option cache (the next call starts with an empty one:
-    the tests compare warm and fresh solves), and the single calls' kept tables."""
-    cdef void* p = rummy51_tls_get()
-    if p != NULL and rummy51_tls_set(NULL) == 0:
+    the tests compare warm and fresh solves), the single calls' kept tables and the
+    bots' kept game context."""
+    cdef void* p = rummy51_tls_get(TLS_CACHE)
+    if p != NULL and rummy51_tls_set(TLS_CACHE, NULL) == 0:
         _tls_dtor(p)
-    p = rummy51_tls2_get()
-    if p != NULL and rummy51_tls2_set(NULL) == 0:
+    p = rummy51_tls_get(TLS_WORK)
+    if p != NULL and rummy51_tls_set(TLS_WORK, NULL) == 0:
         _tls2_dtor(p)
+    _drop_kept_game()
 
 cdef inline int32_t _live_val(int32_t v) noexcept nogil:
     return v if v >= 0 else -(v + 1)

@@ -65,10 +65,24 @@ cdef inline double net_sigmoid(double z) noexcept nogil:
     return exp(z) / (1.0 + exp(z))
 
 
+cdef inline list _net_checked(object model):
+    """``model``'s four arrays, each checked with a message naming what is wrong (a
+    ``ValueError``)."""
+    import numpy as np
+    arrs = []
+    for name in ("w1", "b1", "w2", "b2"):
+        a = getattr(model, name, None)
+        if not isinstance(a, np.ndarray) or a.dtype != np.float32 or not a.flags.c_contiguous:
+            raise ValueError(f"model {name} must be a C-contiguous float32 array")
+        arrs.append(a)
+    if arrs[0].ndim != 2 or arrs[1].ndim != 1 or arrs[2].ndim != 2 or arrs[3].ndim != 1:
+        raise ValueError("model arrays: w1 and w2 must be 2-D, b1 and b2 1-D")
+    return arrs
+
+
 cdef inline int net_bind(Net* n, object model, list keep) except -1:
     """Fill ``n`` from ``model`` (see the module's note); ``keep`` holds its arrays. None
     clears ``n`` (no model). A wrong dtype, shape or layout raises ``ValueError``."""
-    import numpy as np
     cdef const float[:, ::1] w1
     cdef const float[::1] b1
     cdef const float[:, ::1] w2
@@ -81,25 +95,31 @@ cdef inline int net_bind(Net* n, object model, list keep) except -1:
     n.b2 = NULL
     if model is None:
         return 0
-    arrs = []
-    for name in ("w1", "b1", "w2", "b2"):
-        a = getattr(model, name, None)
-        if not isinstance(a, np.ndarray) or a.dtype != np.float32 or not a.flags.c_contiguous:
-            raise ValueError(f"model {name} must be a C-contiguous float32 array")
-        arrs.append(a)
-    if arrs[0].ndim != 2 or arrs[1].ndim != 1 or arrs[2].ndim != 2 or arrs[3].ndim != 1:
-        raise ValueError("model arrays: w1 and w2 must be 2-D, b1 and b2 1-D")
-    nin, nh = arrs[0].shape
+    arrs = [getattr(model, "w1", None), getattr(model, "b1", None),
+            getattr(model, "w2", None), getattr(model, "b2", None)]
+    try:
+        # the arrays of a well-formed model: the typed views check dtype, layout and
+        # dimensions (a bot's single decision binds its model every call; the checks
+        # below, with their messages, cost it more than a small position's solve)
+        w1 = arrs[0]
+        b1 = arrs[1]
+        w2 = arrs[2]
+        b2 = arrs[3]
+    except (ValueError, TypeError, BufferError):
+        arrs = _net_checked(model)
+        w1 = arrs[0]
+        b1 = arrs[1]
+        w2 = arrs[2]
+        b2 = arrs[3]
+    nin = w1.shape[0]
+    nh = w1.shape[1]
     if not 1 <= nin <= NET_MAXIN or not 1 <= nh <= NET_MAXH:
         raise ValueError(f"model of {nin} features and {nh} hidden units: the kernel takes "
                          f"1..{NET_MAXIN} and 1..{NET_MAXH}")
-    if arrs[1].shape != (nh,) or arrs[2].shape != (2, nh) or arrs[3].shape != (2,):
-        raise ValueError(f"model shapes do not fit: w1 {arrs[0].shape}, b1 {arrs[1].shape}, "
-                         f"w2 {arrs[2].shape}, b2 {arrs[3].shape}")
-    w1 = arrs[0]
-    b1 = arrs[1]
-    w2 = arrs[2]
-    b2 = arrs[3]
+    if b1.shape[0] != nh or w2.shape[0] != 2 or w2.shape[1] != nh or b2.shape[0] != 2:
+        raise ValueError(f"model shapes do not fit: w1 {(w1.shape[0], w1.shape[1])}, "
+                         f"b1 {(b1.shape[0],)}, w2 {(w2.shape[0], w2.shape[1])}, "
+                         f"b2 {(b2.shape[0],)}")
     keep.extend(arrs)
     n.nin = nin
     n.nh = nh
