@@ -845,12 +845,32 @@ cdef int _cs_check(int rollouts, double z_stop, double z_play) except -1:
 
 
 cdef int _cs_grules(game_rules, GRules* gr) except -1:
-    vals = [int(v) for v in game_rules]
-    if len(vals) != 13:
-        raise ValueError(f"game_rules must hold 13 ints, got {len(vals)}")
-    gr.players, gr.hand_size, gr.deck_size, gr.knock_limit = vals[0], vals[1], vals[2], vals[3]
-    gr.undercut_bonus, gr.going_out_bonus, gr.target, gr.game_bonus = vals[4:8]
-    gr.round_won_bonus, gr.bonus_for_all, gr.last_turn_knock, gr.play_on = vals[8:12]
+    cdef Py_ssize_t i
+    vals = None
+    if type(game_rules) is tuple and len(<tuple>game_rules) == 13:
+        # game_rules()'s own tuple of ints, read in place (a bot's single decision reads
+        # it every call)
+        vals = game_rules
+        for i in range(13):
+            if type((<tuple>game_rules)[i]) is not int:
+                vals = None
+                break
+    if vals is None:
+        vals = [int(v) for v in game_rules]
+        if len(vals) != 13:
+            raise ValueError(f"game_rules must hold 13 ints, got {len(vals)}")
+    gr.players = vals[0]
+    gr.hand_size = vals[1]
+    gr.deck_size = vals[2]
+    gr.knock_limit = vals[3]
+    gr.undercut_bonus = vals[4]
+    gr.going_out_bonus = vals[5]
+    gr.target = vals[6]
+    gr.game_bonus = vals[7]
+    gr.round_won_bonus = vals[8]
+    gr.bonus_for_all = vals[9]
+    gr.last_turn_knock = vals[10]
+    gr.play_on = vals[11]
     gr.exhauster = vals[12]
     if not 2 <= gr.players <= CG_MAXP:
         raise ValueError(f"players must be 2..{CG_MAXP}, got {gr.players}")
