@@ -199,7 +199,11 @@ def test_the_resident_set_does_not_grow_past_the_limit():
 def test_can_meld_takes_the_node_and_time_limits_too():
     table, hand, rules = BIG_TABLE, BIG_HAND, BIG_RULES
     assert carousel.can_meld(table, hand, rules, node_limit=10**9, time_limit=60)
+    # a play seen on the table as laid needs no state at all: it answers within any limit
+    assert carousel.can_meld(table, hand, rules, node_limit=1)
+    # one that only a rearrangement makes (3-4-5 and 4-5-6) is the program's
+    assert carousel.can_meld(["3H 4H 5H 6H"], "4H 5H", rules, node_limit=10**9)
     with pytest.raises(GaveUp, match=r"node_limit=1 states"):
-        carousel.can_meld(table, hand, rules, node_limit=1)
+        carousel.can_meld(["3H 4H 5H 6H"], "4H 5H", rules, node_limit=1)
     with pytest.raises(ValueError, match="time_limit must be a positive finite number"):
         carousel.can_meld(table, hand, rules, time_limit=-1)

@@ -294,9 +294,50 @@ LOW_ACE = CarouselRules(ace_high=False)
     ([["JK(8S)", 5, 6]], "9S", RULES),
     (["JK(8S) 6S 7S"], "JK(9S)", RULES),
     (["JOKER(ks) qs js"], "as", RULES),
+    # can_meld's quick answers (_sp_quick_play) and their edges
+    (["QH KH AH"], "AH", LOW_ACE),                      # no position past the king
+    (["AH 2H 3H"], "KH", LOW_ACE),                      # nor a wrap
+    (["AH 2H 3H"], "KH", RULES),
+    (["2H 3H 4H 5H 6H"], "4H", RULES),                  # a split: 2-3-4 and 4-5-6
+    (["2H 3H 4H 5H"], "4H", RULES),                     # too short to split
+    (["JK(2H) JK(3H) 4H 5H 6H"], "4H", RULES),
+    (["2H JK(3H) JK(4H) 5H 6H"], "4H", CarouselRules(max_jokers_per_meld=2)),
+    (["7S 7H 7D"], "7C", RULES),
+    (["7S 7H 7D"], "7S", RULES),                        # the suit is there
+    (["7S 7H JK(7D)"], "7D", RULES),
+    (["7S 7H JK(7D)"], "JK", JOKER_LIMIT),              # the set's one joker is there
+    (["7S 7H 7D"], "JK", CarouselRules(max_jokers_per_meld=0, jokers=2)),
+    (["2S 3S 4S"], "JK", RULES),
+    ([], "7S 7H JK", RULES),
+    ([], "7S 7H JK", CarouselRules(max_jokers_per_meld=0, jokers=2)),
+    ([], "7S JK JK", RULES),
+    ([], "7S JK JK", JOKER_LIMIT),
+    ([], "QS KS AS", LOW_ACE),
+    ([], "QS KS JK", RULES),
+    ([], "KS AS 2S", RULES),
 ])
 def test_fixed_inputs_agree(table, hand, rules):
     _check(table, hand, rules)
+
+
+def test_can_melds_quick_answer_is_a_real_plays_value():
+    """``can_meld``'s core value (``single_value`` with ``any_play``: a play seen on the
+    table as laid, else the program's) is some legal play's: never more than the best
+    play's, and above 0 exactly when the best play is, on random and dense positions of
+    random rules (the jokers a meld may hold, the ace after the king)."""
+    rng = random.Random(39)
+    quick = 0
+    for k in range(3000):
+        pick = RandomChoices(rng)
+        rules = random_rules(pick)
+        table, hand = random_position(pick, rules, dense=k % 2 == 1, max_melds=6)
+        core = solver._core_rules(rules)
+        some = _carousel.single_value(core, table, hand, 0, 0, True)
+        best = _carousel.single_value(core, table, hand)
+        assert some is not None and best is not None
+        assert (some > 0) == (best > 0) and some <= best, (table, hand, rules)
+        quick += 0 < some < best
+    assert quick > 100      # the quick answers are taken, and are not the best plays
 
 
 def test_lazy_play_behaves_as_the_dataclass():

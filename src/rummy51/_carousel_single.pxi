@@ -570,19 +570,122 @@ cdef int _sp_position(const CRules* r, object table, object hand, Pos* pos, int3
     return 0
 
 
+cdef inline int32_t _sp_card_value(const CRules* r, int c) noexcept nogil:
+    """The value of one card played (``points * VALMUL + 1``; ``c`` 52: a joker)."""
+    return r.val[c] * VALMUL + 1
+
+
+cdef int32_t _sp_quick_play(const CRules* r, const Pos* pos, const uint8_t* trow,
+                            int tn) noexcept nogil:
+    """Some legal play's value seen without the program, or 0 when none is seen (which
+    proves nothing): ``can_meld``'s quick answer. ``trow``: the table as laid, each meld
+    its length then its batch codes in canonical order (``_sp_meld`` with ``lens``).
+    Looked for, in this order: three hand cards of one rank in three suits, or of one
+    suit in a row (jokers filling what the rules let a meld hold, one natural at least);
+    a hand card that a set of fewer than four lacks, or that extends a run at an end; a
+    hand joker that a set or a run may still take; a hand card doubling a run's card
+    where the run splits into two of three or more (the hand card begins the second).
+    Each is a play of the table's melds as they are, so a value here is a real play's."""
+    cdef int c, s, k, p, q, i, n, j, nj, same, mask, rep, natural, hi
+    cdef int rank = 0, suit = 0, p0 = 1
+    cdef int top = 14 if r.ace_high else 13
+    cdef int jh = pos.JH if pos.JH < r.mj else r.mj     # jokers one new meld may take
+    cdef int32_t v
+    # the hand alone: a set of one rank
+    for rank in range(13):
+        k = 0
+        v = 0
+        for s in range(4):
+            c = 13 * s + rank
+            if pos.H[c] > 0 and k < 3:
+                k += 1
+                v += _sp_card_value(r, c)
+        if k >= 1 and k + jh >= 3:
+            return v + (3 - k) * _sp_card_value(r, 52)
+    # the hand alone: three positions of a suit in a row
+    for suit in range(4):
+        for p in range(1, top - 1):
+            k = 0
+            v = 0
+            for q in range(p, p + 3):
+                c = 13 * suit + (q - 1) % 13
+                if pos.H[c] > 0:
+                    k += 1
+                    v += _sp_card_value(r, c)
+            if k >= 1 and k + jh >= 3:
+                return v + (3 - k) * _sp_card_value(r, 52)
+    # the table's melds as laid
+    i = 0
+    while i < tn:
+        n = trow[i]
+        nj = 0
+        same = 1
+        for j in range(n):
+            rep = trow[i + 1 + j]
+            if rep >= 53:
+                nj += 1
+                rep -= 53
+            if j == 0:
+                rank = rep % 13
+                suit = rep // 13
+                p0 = rank + 1                 # a run's first card: an ace is position 1
+            elif rep % 13 != rank:
+                same = 0
+        if same:                              # a set: the suits it lacks
+            if n < 4:
+                mask = 0
+                for j in range(n):
+                    rep = trow[i + 1 + j]
+                    mask |= 1 << ((rep - 53 if rep >= 53 else rep) // 13)
+                for s in range(4):
+                    c = 13 * s + rank
+                    if not (mask >> s) & 1 and pos.H[c] > 0:
+                        return _sp_card_value(r, c)
+                if pos.JH > 0 and nj < r.mj:
+                    return _sp_card_value(r, 52)
+        else:                                 # a run of positions p0 .. hi
+            hi = p0 + n - 1
+            if p0 > 1 and pos.H[13 * suit + p0 - 2] > 0:
+                return _sp_card_value(r, 13 * suit + p0 - 2)
+            if hi < top and pos.H[13 * suit + hi % 13] > 0:
+                return _sp_card_value(r, 13 * suit + hi % 13)
+            if pos.JH > 0 and nj < r.mj and (p0 > 1 or hi < top):
+                return _sp_card_value(r, 52)
+            natural = 0
+            for j in range(n - 2):
+                if trow[i + 1 + j] < 52:
+                    natural = 1
+                if j >= 2 and natural:
+                    # the run splits after its card j; the hand's copy of it begins the
+                    # second part (n - j cards)
+                    c = 13 * suit + (p0 + j - 1) % 13
+                    if pos.H[c] > 0:
+                        return _sp_card_value(r, c)
+        i += n + 1
+    return 0
+
+
 def single_value(CoreRules rules, table, hand, int64_t node_limit=0, double time_limit=0,
                  bint any_play=False):
     """The core's value (``solve_counts``'s: ``points * 256 + cards``, 0 no play, -1
     the table cannot be arranged, -2 no memory, -4 / -5 past ``node_limit`` /
     ``time_limit``) of a position as ``best_play`` takes it, read and checked here;
     None when the Python path must take it (see the top of this file). ``any_play``:
-    only whether there is a play (``_solve``'s: some play's value, or 0)."""
+    only whether there is a play (some play's value, or 0): a play seen on the table as
+    laid (``_sp_quick_play``) answers at once, else ``_solve``'s."""
     cdef Pos pos
     cdef Work w
     cdef Path path
+    cdef uint8_t trow[SP_MAXROW]
+    cdef int tn = 0
     cdef int32_t hp = 0, v
-    if _sp_position(&rules.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL, 0) != 0:
+    if _sp_position(&rules.r, table, hand, &pos, &hp, <uint8_t*>trow if any_play else NULL,
+                    &tn, NULL, NULL, 1) != 0:
         return None
+    if any_play:
+        v = _sp_quick_play(&rules.r, &pos, trow, tn)
+        if v > 0:
+            return v
     if _work_init_single(&w, &path) != 0:
         raise MemoryError()
     with nogil:

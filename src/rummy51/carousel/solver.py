@@ -761,7 +761,10 @@ def can_meld(table: TableLike, hand: HandLike, rules: CarouselRules | None = Non
              node_limit: int | None = None, time_limit: float | None = None,
              memory_limit: int | None = None) -> bool:
     """Whether a legal play exists (at least one hand card placed). ``node_limit`` /
-    ``time_limit`` / ``memory_limit`` as in ``best_play`` (GaveUp past them).
+    ``time_limit`` / ``memory_limit`` as in ``best_play`` (GaveUp past them). A play
+    seen on the table as laid (a meld of hand cards, a card a set lacks or that extends
+    or splits a run, a joker a meld may still take) answers at once, within any limit;
+    only the other positions run the solver.
 
     >>> can_meld(["6S 7S 8S"], "9S 2D"), can_meld(["QH KH AH"], "2H 3H")
     (True, False)
