@@ -340,6 +340,34 @@ def test_can_melds_quick_answer_is_a_real_plays_value():
     assert quick > 100      # the quick answers are taken, and are not the best plays
 
 
+def test_the_programs_diagnostic_run_agrees_with_the_solver():
+    """``_program_run`` (bench/carousel_state_floor.py's single runs of the program):
+    with ``want`` 0 the value ``single_value`` gives; ``full`` bounds it; asked for the
+    best value it finds it, asked for more it does not; and on the big positions it
+    counts the states it expanded (more than one a layer)."""
+    rng = random.Random(41)
+    short = 0
+    for k in range(400):
+        pick = RandomChoices(rng)
+        rules = random_rules(pick)
+        table, hand = random_position(pick, rules, dense=k % 2 == 1, max_melds=8)
+        core = solver._core_rules(rules)
+        best = _carousel.single_value(core, table, hand)
+        v, states, full = _carousel._program_run(core, table, hand, 0)
+        assert v == best and 0 <= v <= full and states >= 1, (table, hand, rules)
+        assert _carousel._program_run(core, table, hand, v)[0] == v
+        assert _carousel._program_run(core, table, hand, v + 1)[0] <= v
+        assert _carousel._program_run(core, table, hand, full - v, True)[0] == v
+        short += v < full
+    assert short > 20       # positions where the pruned hand cannot all be placed
+    core = solver._core_rules(CarouselRules())
+    table = ["2S 3S 4S 5S 6S 7S", "8S 9S 10S JS", "2H 3H 4H 5H", "6H 7H 8H 9H 10H",
+             "AD 2D 3D 4D 5D", "7C 8C 9C", "9S 9D 9C", "KS KH KD KC", "QS QH QD"]
+    v, states, full = _carousel._program_run(core, table, "6S 9H 10C 4C 6D JK", 0)
+    assert 0 < v <= full and states > 14
+    assert _carousel._program_run(core, "5S 6S", "7S", 0) is None     # not a meld: not read
+
+
 def test_lazy_play_behaves_as_the_dataclass():
     table, hand = ["6S 7S 8S", "9H 9D 9C"], "5S 9S JK 2C"
     lazy = carousel.best_play(table, hand)

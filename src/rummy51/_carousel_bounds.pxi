@@ -86,3 +86,33 @@ cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t fu
         if _stop(v):
             return v
     return lb
+
+
+def _program_run(CoreRules rules, table, hand, int32_t want, bint below_full=False):
+    """One run of the program on a position as ``best_play`` takes it (forced jokers
+    fixed, hand pruned, as ``_solve`` does first): ``(value, states expanded, full)``,
+    ``full`` the value of placing the whole pruned hand (the bound). ``want`` as
+    ``_solve_dp`` takes it (0: the exact value; > 0: only the states that can still
+    reach it, the value exact when it does); with ``below_full`` the run asks for
+    ``full - want``. None for a position the C reader does not take. A diagnostic of
+    the program's work (bench/carousel_state_floor.py), not an API."""
+    cdef Pos pos
+    cdef Work w
+    cdef Path path
+    cdef int32_t hp = 0, v, full
+    if _sp_position(&rules.r, table, hand, &pos, &hp, NULL, NULL, NULL, NULL, 1) != 0:
+        return None
+    if _work_init_single(&w, &path) != 0:
+        raise MemoryError()
+    with nogil:
+        _fix_forced_jokers(&rules.r, &pos)
+        _prune_hand(&rules.r, &pos)
+        full = _hand_value(&rules.r, &pos)
+        if below_full:
+            want = full - want
+        w.expanded = 0
+        v = _solve_dp(&rules.r, &pos, &w, want, NULL)
+    _work_free_single(&w, &path)
+    if v == -2:
+        raise MemoryError("the carousel solver ran out of memory")
+    return v, w.expanded, full
