@@ -11,7 +11,10 @@ MODE 1: the pilot's ``search`` seat (kernel code 4, its model not used: a plain 
 sees every hand and the stock's order; 2: every hand, the stock still shuffled in its
 determinizations; 3: its own view, each determinization kept with probability
 BETA ** (melds the dealt hidden cards of the other seat would make with a card that seat
-discarded or let pass on the pile), at most TRIES deals; 0: nothing changed. The other
+discarded or let pass on the pile), at most TRIES deals; 4: the same with k = 1 when
+the other seat has not opened, has had a turn, and its dealt hand could open; 5: 3 and 4
+together; 6: at each decision each hidden card of the other seat is shown with
+probability BETA (the rest dealt at random); 0: nothing changed. The other
 arguments are bench/r51_learned_pilot.py's. Kernel seats only (the patch's flags are
 not set on the other paths of the search work).
 """
