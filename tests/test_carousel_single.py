@@ -320,18 +320,24 @@ def test_fixed_inputs_agree(table, hand, rules):
     _check(table, hand, rules)
 
 
+def _random_positions(seed, n, max_melds):
+    """``n`` ``(rules, core rules, table, hand)`` of random rules, every other position
+    dense (tests/carousel_helpers.py), from ``seed``."""
+    rng = random.Random(seed)
+    for k in range(n):
+        pick = RandomChoices(rng)
+        rules = random_rules(pick)
+        table, hand = random_position(pick, rules, dense=k % 2 == 1, max_melds=max_melds)
+        yield rules, solver._core_rules(rules), table, hand
+
+
 def test_can_melds_quick_answer_is_a_real_plays_value():
     """``can_meld``'s core value (``single_value`` with ``any_play``: a play seen on the
     table as laid, else the program's) is some legal play's: never more than the best
     play's, and above 0 exactly when the best play is, on random and dense positions of
     random rules (the jokers a meld may hold, the ace after the king)."""
-    rng = random.Random(39)
     quick = 0
-    for k in range(3000):
-        pick = RandomChoices(rng)
-        rules = random_rules(pick)
-        table, hand = random_position(pick, rules, dense=k % 2 == 1, max_melds=6)
-        core = solver._core_rules(rules)
+    for rules, core, table, hand in _random_positions(39, 3000, 6):
         some = _carousel.single_value(core, table, hand, 0, 0, True)
         best = _carousel.single_value(core, table, hand)
         assert some is not None and best is not None
@@ -345,13 +351,8 @@ def test_the_programs_diagnostic_run_agrees_with_the_solver():
     with ``want`` 0 the value ``single_value`` gives; ``full`` bounds it; asked for the
     best value it finds it, asked for more it does not; and on the big positions it
     counts the states it expanded (more than one a layer)."""
-    rng = random.Random(41)
     short = 0
-    for k in range(400):
-        pick = RandomChoices(rng)
-        rules = random_rules(pick)
-        table, hand = random_position(pick, rules, dense=k % 2 == 1, max_melds=8)
-        core = solver._core_rules(rules)
+    for rules, core, table, hand in _random_positions(41, 400, 8):
         best = _carousel.single_value(core, table, hand)
         v, states, full = _carousel._program_run(core, table, hand, 0)
         assert v == best and 0 <= v <= full and states >= 1, (table, hand, rules)
