@@ -138,15 +138,6 @@ cdef inline int32_t _cg_points(const CRules* r, const uint8_t* H, int JH) noexce
 #   arrangement exists (the solver would say -1).
 
 
-cdef inline int32_t _cg_hand_value(const CRules* r, const Pos* p) noexcept nogil:
-    cdef int32_t s = p.JH * (r.val[52] * VALMUL + 1)
-    cdef int c
-    for c in range(52):
-        if p.H[c]:
-            s += p.H[c] * (r.val[c] * VALMUL + 1)
-    return s
-
-
 cdef int _cg_stranded(const CRules* r, const Pos* pos) noexcept nogil:
     """1 if a card that must stay on the table fits in no meld (see above)."""
     cdef int P = 14 if r.ace_high else 13
@@ -288,7 +279,7 @@ cdef int32_t _cg_solve(const CRules* r, const Pos* pos, int check, int32_t want,
     _fix_forced_jokers(r, &key)
     _prune_hand_fixpoint(r, &key)
     if check:
-        if want < 0 or _cg_hand_value(r, &key) < want:
+        if want < 0 or _hand_value(r, &key) < want:
             return -1
         if _cg_stranded(r, &key):
             return -1

@@ -98,11 +98,11 @@ cdef extern from *:
     void* rummy51_tls_get(int i) noexcept nogil
     int rummy51_tls_set(int i, void* p) noexcept nogil
 
-cdef void _tls_dtor(void* p) noexcept nogil:
+cdef void _tls_cache_free(void* p) noexcept nogil:
     _cache_free(<Cache*>p)
     free(p)
 
-rummy51_tls_init(TLS_CACHE, _tls_dtor)
+rummy51_tls_init(TLS_CACHE, _tls_cache_free)
 
 cdef int _work_init_kept(Work* w) noexcept nogil:
     """``_work_init`` with this thread's kept option cache (if it has one free; then no
@@ -163,10 +163,10 @@ cdef void _kept_work_free(KeptWork* k) noexcept nogil:
     free(k.path.info)
     free(k)
 
-cdef void _tls2_dtor(void* p) noexcept nogil:
+cdef void _tls_work_free(void* p) noexcept nogil:
     _kept_work_free(<KeptWork*>p)
 
-rummy51_tls_init(TLS_WORK, _tls2_dtor)
+rummy51_tls_init(TLS_WORK, _tls_work_free)
 
 cdef int _work_init_single(Work* w, Path* path) noexcept nogil:
     """``_work_init_kept`` with the thread's kept tables and path store (if it has them
@@ -241,10 +241,10 @@ def _drop_kept_cache():
     bots' kept game context."""
     cdef void* p = rummy51_tls_get(TLS_CACHE)
     if p != NULL and rummy51_tls_set(TLS_CACHE, NULL) == 0:
-        _tls_dtor(p)
+        _tls_cache_free(p)
     p = rummy51_tls_get(TLS_WORK)
     if p != NULL and rummy51_tls_set(TLS_WORK, NULL) == 0:
-        _tls2_dtor(p)
+        _tls_work_free(p)
     _drop_kept_game()
 
 cdef inline int32_t _live_val(int32_t v) noexcept nogil:
