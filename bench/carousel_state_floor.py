@@ -13,13 +13,15 @@ bench/test_bench_carousel_random.py times), by table size:
 * ``told``: what the program needs when it is told the best value ``v``: one run
   keeping only the states that can reach ``v`` (it finds the play) and, when ``v`` is
   short of placing the whole pruned hand, one keeping only those that can beat it (it
-  proves nothing better exists). With the value known in advance no bound or beam can
-  do better within this program, apart from luck in a beam's order (a beam may meet
-  the play before the run that keeps every state able to reach it does).
+  proves nothing better exists);
+* ``beams told``: what it needs with a perfect upper bound (no proof: the bound says
+  ``v`` is the best) and the beams to find a play of value ``v``: beams 8, 64, 512 and
+  4,096 wide in turn until one reaches ``v`` (else the run keeping what can reach it),
+  as the bounds-first search tries them.
 
-The last line: the calls a CPU-second if every position expanded only the fewer of
-``best_play``'s and ``told``'s states, at the CPU per state measured: what this program
-could reach with perfect bounds, against the target of 20,000 (50 microseconds a call).
+The last line: the calls a CPU-second if every position expanded only the fewest of
+the three, at the CPU a state measured: about what this program could reach with a
+perfect (and free) upper bound, against the target of 20,000 (50 microseconds a call).
 """
 from __future__ import annotations
 
@@ -57,25 +59,34 @@ def main() -> None:
         else:
             told = (_carousel._program_run(core, table, hand, v_exact)[1]
                     + _carousel._program_run(core, table, hand, v_exact + 1)[1])
+        # a perfect upper bound: no proof, only a play of the best value to find, by
+        # beams 8, 64, 512, 4,096 wide in turn (else the program keeping what reaches it)
+        beams = 0
+        for width in (8, 64, 512, 4096):
+            v, n, _ = _carousel._program_run(core, table, hand, v_exact, False, width)
+            beams += n
+            if v == v_exact:
+                break
+        else:
+            beams += _carousel._program_run(core, table, hand, v_exact)[1]
         rows.setdefault(min(size // 20, 2), []).append(
-            (states, cpu, exact, told, v_exact == full))
+            (states, cpu, exact, told, v_exact == full, beams))
     print(f"{a.positions} random positions (seed {a.seed}), mean states a position:")
-    print("table cards  positions  whole hand  best_play  exact   told   us/state  "
-          "us at told")
-    least = 0.0          # CPU if each position took the fewer of best_play's and told
+    print("table cards  positions  whole hand  best_play  exact   told  beams told  "
+          "us/state")
+    least = 0.0          # CPU if each position took the fewest of the three
     for k in sorted(rows):
         r = rows[k]
         n = len(r)
         st = sum(x[0] for x in r)
         us = sum(x[1] for x in r) / st * 1e6
-        told = sum(x[3] for x in r) / n
-        least += sum(min(x[0], x[3]) for x in r) * us * 1e-6
+        least += sum(min(x[0], x[3], x[5]) for x in r) * us * 1e-6
         print(f"{['0-19', '20-39', '40-60'][k]:>11s}  {n:9d}  {sum(x[4] for x in r):10d}  "
-              f"{st / n:9.0f}  {sum(x[2] for x in r) / n:5.0f}  {told:5.0f}  {us:8.2f}  "
-              f"{told * us:10.0f}")
+              f"{st / n:9.0f}  {sum(x[2] for x in r) / n:5.0f}  {sum(x[3] for x in r) / n:5.0f}  "
+              f"{sum(x[5] for x in r) / n:10.0f}  {us:8.2f}")
     total = sum(len(r) for r in rows.values())
-    print(f"each position at the fewer of best_play's states and told's, at the CPU per state "
-          f"measured: {total / least:,.0f} calls a CPU-second (target 20,000)")
+    print(f"each position at the fewest of best_play's, told's and beams told's states, at the "
+          f"CPU a state measured: {total / least:,.0f} calls a CPU-second (target 20,000)")
 
 
 if __name__ == "__main__":

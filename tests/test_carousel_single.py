@@ -349,8 +349,9 @@ def test_can_melds_quick_answer_is_a_real_plays_value():
 def test_the_programs_diagnostic_run_agrees_with_the_solver():
     """``_program_run`` (bench/carousel_state_floor.py's single runs of the program):
     with ``want`` 0 the value ``single_value`` gives; ``full`` bounds it; asked for the
-    best value it finds it, asked for more it does not; and on the big positions it
-    counts the states it expanded (more than one a layer)."""
+    best value it finds it, asked for more it does not; a beam's value is a play's, at
+    most the best; and on the big positions it counts the states it expanded (more than
+    one a layer)."""
     short = 0
     for rules, core, table, hand in _random_positions(41, 400, 8):
         best = _carousel.single_value(core, table, hand)
@@ -359,6 +360,7 @@ def test_the_programs_diagnostic_run_agrees_with_the_solver():
         assert _carousel._program_run(core, table, hand, v)[0] == v
         assert _carousel._program_run(core, table, hand, v + 1)[0] <= v
         assert _carousel._program_run(core, table, hand, full - v, True)[0] == v
+        assert _carousel._program_run(core, table, hand, 0, False, 8)[0] <= v   # a beam's
         short += v < full
     assert short > 20       # positions where the pruned hand cannot all be placed
     core = solver._core_rules(CarouselRules())

@@ -88,14 +88,17 @@ cdef int32_t _solve_bounded(const CRules* r, const Pos* pos, Work* w, int32_t fu
     return lb
 
 
-def _program_run(CoreRules rules, table, hand, int32_t want, bint below_full=False):
+def _program_run(CoreRules rules, table, hand, int32_t want, bint below_full=False,
+                 int64_t beam=0):
     """One run of the program on a position as ``best_play`` takes it (forced jokers
     fixed, hand pruned, as ``_solve`` does first): ``(value, states expanded, full)``,
     ``full`` the value of placing the whole pruned hand (the bound). ``want`` as
     ``_solve_dp`` takes it (0: the exact value; > 0: only the states that can still
     reach it, the value exact when it does); with ``below_full`` the run asks for
-    ``full - want``. None for a position the C reader does not take. A diagnostic of
-    the program's work (bench/carousel_state_floor.py), not an API."""
+    ``full - want``; ``beam`` > 0: a beam search that wide (as ``_solve_bounded``'s:
+    a real play's value, not always the best). None for a position the C reader does
+    not take. A diagnostic of the program's work (bench/carousel_state_floor.py), not
+    an API."""
     cdef Pos pos
     cdef Work w
     cdef Path path
@@ -111,7 +114,7 @@ def _program_run(CoreRules rules, table, hand, int32_t want, bint below_full=Fal
         if below_full:
             want = full - want
         w.expanded = 0
-        v = _solve_dp(&rules.r, &pos, &w, want, NULL)
+        v = _solve_dp(&rules.r, &pos, &w, want, NULL, beam, BF_DEBT)
     _work_free_single(&w, &path)
     if v == -2:
         raise MemoryError("the carousel solver ran out of memory")
